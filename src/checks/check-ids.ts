@@ -1,0 +1,21 @@
+/** Conformance check ids, fixed by DESIGN.md section 5. Order is the report order. */
+export const CHECK_IDS = [
+  'stream.open',
+  'stream.keepalive.cadence',
+  'stream.stall',
+  'stream.session.isolation',
+  'stream.event.schema',
+  'stream.message.delivery',
+  'photo.upload',
+  'photo.fieldname.override',
+  'tags.link',
+  'tags.existing.ignored',
+  'tags.role.required',
+  'auth.apikey.required',
+  'errors.problem_json',
+  'generator.healthy',
+] as const;
+
+export type CheckId = (typeof CHECK_IDS)[number];
+
+export type CheckStatus = 'pass' | 'fail' | 'skip';

@@ -1,0 +1,102 @@
+import * as hdr from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
+
+export type { Histogram };
+
+/** The shape of every `...Ms` histogram in report.json (DESIGN.md section 5). */
+export interface HistogramSummary {
+  count: number;
+  min: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  /** HdrHistogram compressed base64, values in integer microseconds. */
+  hdr: string;
+}
+
+/*
+ * One configuration everywhere so that every encoded histogram can be `add`ed to every
+ * other: JS Int32 buckets (JS and WASM histograms cannot be added to each other, and the
+ * JS one needs no destroy), 1 µs resolution, 3 significant digits, auto-resizing range.
+ */
+const BIT_BUCKET_SIZE = 32;
+const SIGNIFICANT_DIGITS = 3;
+
+/** A fresh histogram recording integer microseconds. */
+export function createHistogram(): Histogram {
+  return hdr.build({
+    bitBucketSize: BIT_BUCKET_SIZE,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+    autoResize: true,
+    useWebAssembly: false,
+  });
+}
+
+/** Records a duration given in milliseconds (fractional allowed) as integer microseconds. */
+export function recordMs(histogram: Histogram, ms: number): void {
+  histogram.recordValue(msToUs(ms));
+}
+
+export function msToUs(ms: number): number {
+  return ms <= 0 ? 0 : Math.round(ms * 1_000);
+}
+
+export function encodeHistogram(histogram: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(histogram);
+}
+
+export function decodeHistogram(base64: string): Histogram {
+  if (base64 === '') return createHistogram();
+  const decoded = hdr.decodeFromCompressedBase64(base64, BIT_BUCKET_SIZE, false);
+  // Re-home into our standard configuration so that later `add`s never fail on range.
+  const fresh = createHistogram();
+  fresh.add(decoded);
+  return fresh;
+}
+
+/** Exact merge: the HDR sum of several encoded histograms. */
+export function mergeEncoded(encoded: readonly string[]): Histogram {
+  const total = createHistogram();
+  for (const base64 of encoded) total.add(decodeHistogram(base64));
+  return total;
+}
+
+const round3 = (value: number): number => Math.round(value * 1_000) / 1_000;
+
+/** The report summary of a histogram of microseconds, expressed in milliseconds. */
+export function summarizeHistogram(histogram: Histogram): HistogramSummary {
+  const count = histogram.totalCount;
+  if (count === 0) {
+    return { count: 0, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, hdr: encodeHistogram(histogram) };
+  }
+  const at = (p: number): number => round3(histogram.getValueAtPercentile(p) / 1_000);
+  // minNonZeroValue ignores recorded zeros; a histogram can legitimately hold 0 µs values.
+  const min = histogram.getValueAtPercentile(0);
+  return {
+    count,
+    min: round3(min / 1_000),
+    mean: round3(histogram.mean / 1_000),
+    p50: at(50),
+    p90: at(90),
+    p99: at(99),
+    p999: at(99.9),
+    max: round3(histogram.maxValue / 1_000),
+    hdr: encodeHistogram(histogram),
+  };
+}
+
+/** Re-derives a summary from an encoded histogram (used by merge and compare). */
+export function summarizeEncoded(base64: string): HistogramSummary {
+  return summarizeHistogram(decodeHistogram(base64));
+}
+
+/** Value in ms at a percentile of an encoded histogram: compare works from HDR data, not rounded summaries. */
+export function percentileMs(base64: string, percentile: number): number {
+  const histogram = decodeHistogram(base64);
+  return histogram.totalCount === 0 ? 0 : histogram.getValueAtPercentile(percentile) / 1_000;
+}

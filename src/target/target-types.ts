@@ -1,0 +1,65 @@
+/**
+ * The reference target's public contract: `startTarget()` is used by `coachbench serve`,
+ * by `coachbench run` (the embedded default) and by every integration test.
+ */
+import type { Fixtures } from '../fixtures/fixtures.js';
+
+/** One injected fault (DESIGN.md section 4). PCT faults hold a fraction 0..1 in `value`. */
+export type FaultName =
+  | 'keepalive-drift'
+  | 'stall'
+  | 'drop'
+  | 'error-rate'
+  | 'latency'
+  | 'duplicate'
+  | 'leak'
+  | 'bad-json';
+
+export interface Fault {
+  name: FaultName;
+  /** Percentages as a fraction in 0..1; `latency` in milliseconds. */
+  value: number;
+}
+
+export interface TargetOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** KEEP_ALIVE interval per stream. Default 15,000 ms. */
+  keepAliveMs?: number;
+  /** Participants to seed, each with chat sessions and a bearer token. Default 100. */
+  participants?: number;
+  /** Chat sessions per seeded participant. Default 3. */
+  sessionsPerParticipant?: number;
+  /** Seed for deterministic ids and tokens. Default 1. */
+  seed?: number;
+  /** Faults, parsed (`parseFault`) or as `--fault` specs such as "drop=5". */
+  faults?: Array<Fault | string>;
+  /** The API key the target accepts. Default derived from the seed. */
+  apiKey?: string;
+}
+
+export interface TargetStats {
+  /** Open SSE streams (chat-session + main) right now. */
+  openStreams: number;
+  openChatStreams: number;
+  openMainStreams: number;
+  /** Timers and listeners held for streams; returns to 0 when every stream is closed. */
+  streamHandles: number;
+  eventsSent: number;
+  requests: number;
+}
+
+export interface RunningTarget {
+  /** Base URL without the /api/v1 prefix, e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  keepAliveMs: number;
+  faults: Fault[];
+  /** Participants, tokens, API key and a coach token for this target. */
+  fixtures: Required<Pick<Fixtures, 'apiKey' | 'coachToken'>> & Fixtures;
+  stats(): TargetStats;
+  /** Closes every stream and the server; resolves when all sockets are gone. */
+  close(): Promise<void>;
+}
