@@ -5,6 +5,7 @@
  */
 import type { CheckId, CheckStatus } from '../checks/check-ids.js';
 import type { HistogramSummary } from '../metrics/histogram.js';
+import type { EncodedMetrics } from '../metrics/metric-set.js';
 
 export const REPORT_SCHEMA_VERSION = '1.0.0';
 
@@ -179,4 +180,9 @@ export interface Report {
   timeseries: TimeseriesPoint[];
   /** Problems worth a reader's attention that are not check failures (worker died, late slots). */
   warnings: string[];
+  /**
+   * The raw run totals every summary above is derived from. `coachbench merge` adds these
+   * (exactly: counters sum, HDR histograms add) and re-derives scenarios, checks and thresholds.
+   */
+  metrics: EncodedMetrics;
 }

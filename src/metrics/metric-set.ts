@@ -1,0 +1,114 @@
+/**
+ * A named set of counters, peaks and HDR histograms: the one mergeable unit of measurement.
+ * Drivers count into a MetricSet; an interval's set rolls into the run total and is then
+ * reset, so memory stays flat however long a run is. Encoded sets travel between workers
+ * and inside report.json, and merge exactly (counters add, peaks add across concurrent
+ * shards, histograms add bucket by bucket).
+ */
+import { createHistogram, decodeHistogram, encodeHistogram, type Histogram } from './histogram.js';
+
+/** The plain-JSON form of a MetricSet. */
+export interface EncodedMetrics {
+  counters: Record<string, number>;
+  /** Highest value seen of a gauge (e.g. concurrent streams). */
+  peaks: Record<string, number>;
+  /** HDR compressed base64 histograms of integer microseconds. */
+  histograms: Record<string, string>;
+  /** A few human-readable failure samples per key (bounded, redacted by the writer). */
+  samples: Record<string, string[]>;
+}
+
+const MAX_SAMPLES_PER_KEY = 5;
+
+export class MetricSet {
+  private readonly counters = new Map<string, number>();
+  private readonly peaks = new Map<string, number>();
+  private readonly histograms = new Map<string, Histogram>();
+  private readonly samples = new Map<string, string[]>();
+
+  inc(name: string, by = 1): void {
+    this.counters.set(name, (this.counters.get(name) ?? 0) + by);
+  }
+
+  count(name: string): number {
+    return this.counters.get(name) ?? 0;
+  }
+
+  peak(name: string, value: number): void {
+    if (value > (this.peaks.get(name) ?? -Infinity)) this.peaks.set(name, value);
+  }
+
+  peakOf(name: string): number {
+    return this.peaks.get(name) ?? 0;
+  }
+
+  /** The histogram of `name`, created on first use. Record integer microseconds. */
+  histogram(name: string): Histogram {
+    let histogram = this.histograms.get(name);
+    if (!histogram) {
+      histogram = createHistogram();
+      this.histograms.set(name, histogram);
+    }
+    return histogram;
+  }
+
+  hasHistogram(name: string): boolean {
+    return this.histograms.has(name);
+  }
+
+  /** Keeps the first few samples of `key` (e.g. the first failures of a check). */
+  sample(key: string, text: string): void {
+    const list = this.samples.get(key) ?? [];
+    if (list.length >= MAX_SAMPLES_PER_KEY) return;
+    list.push(text);
+    this.samples.set(key, list);
+  }
+
+  samplesOf(key: string): readonly string[] {
+    return this.samples.get(key) ?? [];
+  }
+
+  /** Adds another set into this one (an interval into the total, a worker into the parent). */
+  add(other: MetricSet): void {
+    for (const [name, value] of other.counters) this.inc(name, value);
+    for (const [name, value] of other.peaks) this.peak(name, value);
+    for (const [name, histogram] of other.histograms) this.histogram(name).add(histogram);
+    for (const [key, list] of other.samples) for (const text of list) this.sample(key, text);
+  }
+
+  /** Adds an encoded set. `concurrent` sums peaks (shards running side by side) instead of taking the max. */
+  addEncoded(encoded: EncodedMetrics, concurrent = false): void {
+    for (const [name, value] of Object.entries(encoded.counters)) this.inc(name, value);
+    for (const [name, value] of Object.entries(encoded.peaks)) {
+      if (concurrent) this.peaks.set(name, (this.peaks.get(name) ?? 0) + value);
+      else this.peak(name, value);
+    }
+    for (const [name, base64] of Object.entries(encoded.histograms)) this.histogram(name).add(decodeHistogram(base64));
+    for (const [key, list] of Object.entries(encoded.samples)) for (const text of list) this.sample(key, text);
+  }
+
+  encode(): EncodedMetrics {
+    const histograms: Record<string, string> = {};
+    for (const [name, histogram] of this.histograms) histograms[name] = encodeHistogram(histogram);
+    return {
+      counters: Object.fromEntries(this.counters),
+      peaks: Object.fromEntries(this.peaks),
+      histograms,
+      samples: Object.fromEntries(this.samples),
+    };
+  }
+
+  /** Empties the set, keeping histogram allocations for reuse. */
+  reset(): void {
+    this.counters.clear();
+    this.peaks.clear();
+    for (const histogram of this.histograms.values()) histogram.reset();
+    this.samples.clear();
+  }
+
+  static decode(encoded: EncodedMetrics): MetricSet {
+    const set = new MetricSet();
+    set.addEncoded(encoded);
+    return set;
+  }
+}
