@@ -1,0 +1,76 @@
+/**
+ * Metric names shared by drivers (which count) and summary builders (which read).
+ * Histograms hold integer microseconds and end in `Us`.
+ */
+export type ThroughputScenario = 'photoUpload' | 'tagLink';
+
+/** Names of one throughput scenario's metrics. */
+export function throughputNames(scenario: ThroughputScenario) {
+  return {
+    requests: `${scenario}.requests`,
+    errors: `${scenario}.errors`,
+    /** Prefix: `${scenario}.status.<code>`. */
+    status: (code: number | string) => `${scenario}.status.${code}`,
+    /** Prefix: `${scenario}.error.<kind>`. */
+    errorKind: (kind: string) => `${scenario}.error.${kind}`,
+    lateSlots: `${scenario}.lateSlots`,
+    droppedSlots: `${scenario}.droppedSlots`,
+    /** From the intended start (open model) or the actual start (closed model). */
+    latencyUs: `${scenario}.latencyUs`,
+    serviceTimeUs: `${scenario}.serviceTimeUs`,
+    /** Peak (not counter): how long the scenario ran, ms; shards running side by side take the max. */
+    activeMs: `${scenario}.activeMs`,
+  } as const;
+}
+
+export const CHAT = {
+  opened: 'chat.opened',
+  openFailed: 'chat.openFailed',
+  openFailure: (kind: string) => `chat.openFailed.${kind}`,
+  dropped: 'chat.dropped',
+  drop: (kind: string) => `chat.dropped.${kind}`,
+  reopened: 'chat.reopened',
+  switches: 'chat.switches',
+  stalled: 'chat.stalled',
+  /** Peak gauge. */
+  open: 'chat.open',
+  event: (type: string) => `chat.events.${type}`,
+  keepAliveGapUs: 'chat.keepAliveGapUs',
+  firstKeepAliveUs: 'chat.firstKeepAliveUs',
+  worstGapUs: 'chat.worstGapUs',
+  eventLatencyUs: 'chat.eventLatencyUs',
+  openLatencyUs: 'chat.openLatencyUs',
+  keepAlives: 'chat.keepAlives',
+  keepAliveViolations: 'chat.keepAliveViolations',
+  firstKeepAliveLate: 'chat.firstKeepAliveLate',
+  isolationViolations: 'chat.isolationViolations',
+  schemaViolations: 'chat.schemaViolations',
+  schemaViolation: (kind: string) => `chat.schema.${kind}`,
+  messagesSent: 'chat.messagesSent',
+  messagesFailed: 'chat.messagesFailed',
+  messagesLateSlots: 'chat.messagesLateSlots',
+  messagesDroppedSlots: 'chat.messagesDroppedSlots',
+  deliveriesExpected: 'chat.deliveriesExpected',
+  deliveriesReceived: 'chat.deliveriesReceived',
+  deliveriesMissing: 'chat.deliveriesMissing',
+  duplicates: 'chat.duplicates',
+  membershipOps: 'chat.membershipOps',
+  membershipOpsFailed: 'chat.membershipOpsFailed',
+  /** Samples key for human-readable stream failures. */
+  samples: 'chat',
+} as const;
+
+export const MAIN = {
+  opened: 'main.opened',
+  openFailed: 'main.openFailed',
+  dropped: 'main.dropped',
+  open: 'main.open',
+  event: (type: string) => `main.events.${type}`,
+} as const;
+
+export const GENERATOR = {
+  loopDelayUs: 'generator.loopDelayUs',
+  cpuUs: 'generator.cpuUs',
+  wallUs: 'generator.wallUs',
+  rssBytes: 'generator.rssBytes',
+} as const;

@@ -1,0 +1,47 @@
+/**
+ * Pure pacing (vegeta lib/pacer.go style): the i-th slot's intended time is a function of i
+ * alone, so a late scheduler never shifts later slots (k6 constant-arrival-rate). No timers,
+ * no clock: callers pass elapsed time in.
+ */
+export interface Pacer {
+  /** Total slots in the schedule. */
+  readonly totalSlots: number;
+  /** Intended start of slot `i`, in ms since the schedule began. */
+  slotTimeMs(i: number): number;
+  /** How many slots are due (intended time <= elapsedMs), capped at totalSlots. */
+  dueBy(elapsedMs: number): number;
+}
+
+export interface LinearPacerOptions {
+  startRatePerSec: number;
+  /** Rate at durationMs; equal to startRatePerSec for a constant rate. */
+  endRatePerSec: number;
+  durationMs: number;
+}
+
+/**
+ * A constant or linearly ramping arrival rate. Cumulative arrivals by time t (seconds) are
+ * N(t) = r0·t + (r1 − r0)·t² / 2T; slot i is due when N(t) reaches i, so slot 0 is at t = 0.
+ */
+export function linearPacer({ startRatePerSec: r0, endRatePerSec: r1, durationMs }: LinearPacerOptions): Pacer {
+  const T = durationMs / 1_000;
+  const a = T > 0 ? (r1 - r0) / (2 * T) : 0;
+  const arrivals = (tSec: number): number => r0 * tSec + a * tSec * tSec;
+  const total = T > 0 && r0 + r1 > 0 ? Math.max(0, Math.ceil(arrivals(T) - 1e-9)) : 0;
+  return {
+    totalSlots: total,
+    slotTimeMs(i: number): number {
+      if (i < 0 || i >= total) return Infinity;
+      if (i === 0) return 0;
+      if (Math.abs(a) < 1e-12) return (i / r0) * 1_000;
+      // Positive root of a·t² + r0·t − i = 0, written to stay stable when a is tiny or r0 is 0.
+      const disc = r0 * r0 + 4 * a * i;
+      return ((2 * i) / (r0 + Math.sqrt(Math.max(0, disc)))) * 1_000;
+    },
+    dueBy(elapsedMs: number): number {
+      if (elapsedMs < 0 || total === 0) return 0;
+      const t = Math.min(elapsedMs, durationMs) / 1_000;
+      return Math.min(total, Math.floor(arrivals(t) + 1e-9) + 1);
+    },
+  };
+}

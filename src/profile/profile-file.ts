@@ -1,0 +1,39 @@
+/** The on-disk shape of a profile (schemas/profile.schema.json): human durations, optional fields. */
+type Duration = string | number;
+
+interface ThroughputFile {
+  enabled?: boolean;
+  model?: 'open' | 'closed';
+  ratePerSec?: number;
+  rampToPerSec?: number;
+  maxInFlight?: number;
+  connections?: number;
+  timeout?: Duration;
+}
+
+export interface ProfileFile {
+  name: string;
+  description?: string;
+  duration?: Duration;
+  expectKeepAlive?: Duration;
+  keepAliveTolerance?: Duration;
+  target?: { keepAlive?: Duration; participants?: number; sessionsPerParticipant?: number; seed?: number; faults?: string[] };
+  chatStreams?: {
+    enabled?: boolean;
+    participants?: number;
+    rampPerSec?: number;
+    switchEvery?: Duration;
+    mainStream?: boolean;
+    openTimeout?: Duration;
+    reopenBase?: Duration;
+    reopenMax?: Duration;
+    messageRatePerSec?: number;
+    churnRatePerSec?: number;
+  };
+  photoUpload?: ThroughputFile & { imageSizes?: Array<string | number>; formats?: Array<'jpeg' | 'png' | 'webp'>; overrideShare?: number };
+  tagLink?: ThroughputFile & { tagsPerRequest?: number; existingShare?: number };
+  thresholds?: string[];
+  generator?: { maxEventLoopDelayP99?: Duration };
+  workers?: { onWorkerExit?: 'fail' | 'continue' };
+  search?: Record<string, unknown>;
+}
