@@ -26,6 +26,9 @@ export interface ScenarioContext {
   runStartMs: number;
   /** performance.now() when load must stop (the run's duration). */
   endMs: number;
+  /** The KEEP_ALIVE interval streams are held to (resolved: --expect-keepalive, profile, or the embedded target's). */
+  expectKeepAliveMs: number;
+  keepAliveToleranceMs: number;
   /** Aborted on SIGINT/SIGTERM or at endMs. */
   signal: AbortSignal;
 }

@@ -1,0 +1,58 @@
+/**
+ * The chat-stream soak: ramp participants up at the profile's rate, hold their streams while
+ * messages and membership churn flow, then drain (let the last deliveries land) and close.
+ */
+import { performance } from 'node:perf_hooks';
+import { linearPacer } from '../../plan/pacer.js';
+import { runOpenLoop } from '../../run/open-loop.js';
+import type { Scenario, ScenarioContext } from '../../run/scenario.js';
+import { ChatDriver } from './chat-driver.js';
+import { runMembershipChurn } from './membership-churn.js';
+import { runMessageInjector } from './message-injector.js';
+import { StreamState } from './sse-stream.js';
+
+/** How long an injected message may take to reach every stream before it counts as missing. */
+export const DELIVERY_WINDOW_MS = 5_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** Resolves once any participant's chat stream is open (or the run ends first). */
+async function firstOpenStream(driver: ChatDriver, signal: AbortSignal): Promise<number> {
+  while (!signal.aborted && !driver.participants.some((p) => p.chat?.state === StreamState.Open)) await sleep(20);
+  return performance.now();
+}
+
+export function chatStreamsScenario(runTag: string): Scenario {
+  return {
+    name: 'chatStreams',
+    async run(ctx: ScenarioContext): Promise<void> {
+      const settings = ctx.profile.chatStreams;
+      if (!settings.enabled) return;
+      const driver = new ChatDriver(ctx, runTag, DELIVERY_WINDOW_MS);
+      driver.start();
+      const count = driver.participants.length;
+      const ramp = runOpenLoop({
+        pacer: linearPacer({ startRatePerSec: settings.rampPerSec, endRatePerSec: settings.rampPerSec, durationMs: (count / settings.rampPerSec) * 1_000 }),
+        maxInFlight: Number.MAX_SAFE_INTEGER,
+        latenessMs: Number.MAX_SAFE_INTEGER,
+        startMs: performance.now(),
+        signal: ctx.signal,
+        fire: async (slot) => driver.startParticipant(slot),
+      });
+      // Messages and churn start with the first open session: before it, every slot would be unusable.
+      const traffic = firstOpenStream(driver, ctx.signal).then((startMs) =>
+        Promise.all([runMessageInjector(ctx, driver, startMs), runMembershipChurn(ctx, driver, startMs)]),
+      );
+      await Promise.all([ramp, traffic, aborted(ctx.signal)]);
+      driver.beginStop();
+      const drainUntil = performance.now() + DELIVERY_WINDOW_MS;
+      while (driver.tracker.unresolved > 0 && performance.now() < drainUntil) await sleep(50);
+      driver.closeAll();
+    },
+  };
+}

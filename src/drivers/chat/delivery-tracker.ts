@@ -1,0 +1,103 @@
+/**
+ * Exactly-once delivery accounting for injected messages (DESIGN.md section 6).
+ * A message is expected on every chat stream that was open on its session when it was
+ * posted and stayed open for the whole delivery window; each such stream must receive it
+ * exactly once. Receipts are matched by the correlation token in the message text.
+ */
+import { StreamState, type SseStream } from './sse-stream.js';
+
+interface PendingMessage {
+  sessionId: string;
+  intendedMs: number;
+  deadlineMs: number;
+  /** Streams open on the session at post time; receipts[i] counts arrivals on expected[i]. */
+  expected: SseStream[];
+  receipts: number[];
+  resolved: boolean;
+}
+
+export type Receipt =
+  | { kind: 'first'; latencyMs: number }
+  | { kind: 'duplicate' }
+  /** Not expected on this stream (opened after the post, or an unknown/foreign token). */
+  | { kind: 'unexpected' };
+
+export interface Resolution {
+  expected: number;
+  received: number;
+  missing: number;
+}
+
+export class DeliveryTracker {
+  private readonly pending = new Map<number, PendingMessage>();
+  private nextSeq = 1;
+
+  constructor(
+    /** How long after its intended send time a message may take to arrive. */
+    private readonly windowMs: number,
+  ) {}
+
+  /** Registers a message before it is posted (deliveries can beat the POST's response). */
+  register(sessionId: string, intendedMs: number, openStreams: readonly SseStream[]): number {
+    const seq = this.nextSeq++;
+    const expected = openStreams.filter((s) => s.state === StreamState.Open);
+    this.pending.set(seq, {
+      sessionId,
+      intendedMs,
+      deadlineMs: intendedMs + this.windowMs,
+      expected,
+      receipts: expected.map(() => 0),
+      resolved: false,
+    });
+    return seq;
+  }
+
+  /** The post failed: nothing is expected of this message. */
+  cancel(seq: number): void {
+    this.pending.delete(seq);
+  }
+
+  receipt(seq: number, stream: SseStream, nowMs: number): Receipt {
+    const message = this.pending.get(seq);
+    if (!message) return { kind: 'unexpected' };
+    const index = message.expected.indexOf(stream);
+    if (index < 0) return { kind: 'unexpected' };
+    const count = ++message.receipts[index]!;
+    return count === 1 ? { kind: 'first', latencyMs: nowMs - message.intendedMs } : { kind: 'duplicate' };
+  }
+
+  /**
+   * Resolves messages that every expected stream received, or whose window has passed (or all, with `force`). A stream that closed
+   * before the deadline without receiving is excluded: it was not open for the whole window.
+   * A forced sweep (end of run) likewise excludes streams whose window has not yet passed.
+   * Resolved messages stay a further window to catch late duplicates, then are forgotten.
+   */
+  sweep(nowMs: number, force = false): Resolution {
+    const total: Resolution = { expected: 0, received: 0, missing: 0 };
+    for (const [seq, message] of this.pending) {
+      const complete = message.receipts.every((count) => count > 0);
+      if (!message.resolved && (force || complete || nowMs >= message.deadlineMs)) {
+        message.resolved = true;
+        message.expected.forEach((stream, i) => {
+          const received = message.receipts[i]! > 0;
+          if (received) {
+            total.expected++;
+            total.received++;
+          } else if (stream.state === StreamState.Open && nowMs >= message.deadlineMs) {
+            total.expected++;
+            total.missing++;
+          }
+        });
+      }
+      if (message.resolved && (force || nowMs >= message.deadlineMs + this.windowMs)) this.pending.delete(seq);
+    }
+    return total;
+  }
+
+  /** Messages whose delivery window is still open. */
+  get unresolved(): number {
+    let count = 0;
+    for (const message of this.pending.values()) if (!message.resolved) count++;
+    return count;
+  }
+}

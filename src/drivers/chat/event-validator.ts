@@ -1,0 +1,64 @@
+/**
+ * Validates every event a stream carries: JSON, known eventType, and the seed's payload
+ * shapes. Returns a parsed event or a violation kind; never throws (a target that answers
+ * garbage is counted, and the run goes on).
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import {
+  DECISION_EVENT_TYPES,
+  KNOWN_EVENT_TYPES,
+  MEMBER_EVENT_TYPES,
+  decisionPayloadSchema,
+  memberPayloadSchema,
+  messageSentPayloadSchema,
+} from './event-schemas.js';
+
+export type ViolationKind =
+  | 'invalid-json'
+  | 'envelope'
+  | 'unknown-event-type'
+  | 'message-payload'
+  | 'member-payload'
+  | 'decision-payload';
+
+export interface ChatMessageLike {
+  id: string;
+  chatSessionId: string;
+  text: string;
+}
+
+export type ValidatedEvent =
+  | { ok: true; eventType: 'KEEP_ALIVE' }
+  | { ok: true; eventType: 'MESSAGE_SENT'; messages: ChatMessageLike[] }
+  | { ok: true; eventType: string; sessionId: string }
+  | { ok: false; kind: ViolationKind; eventType: string | null };
+
+const ajv = new Ajv({ allErrors: false });
+const payloadValidators = new Map<string, { kind: ViolationKind; validate: ValidateFunction }>();
+payloadValidators.set('MESSAGE_SENT', { kind: 'message-payload', validate: ajv.compile(messageSentPayloadSchema) });
+const memberValidator = ajv.compile(memberPayloadSchema);
+for (const type of MEMBER_EVENT_TYPES) payloadValidators.set(type, { kind: 'member-payload', validate: memberValidator });
+for (const [type, by] of Object.entries(DECISION_EVENT_TYPES)) {
+  payloadValidators.set(type, { kind: 'decision-payload', validate: ajv.compile(decisionPayloadSchema(by)) });
+}
+
+/** Parses and validates one SSE `data` field. */
+export function validateEvent(data: string): ValidatedEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(data);
+  } catch {
+    return { ok: false, kind: 'invalid-json', eventType: null };
+  }
+  if (typeof event !== 'object' || event === null || typeof (event as { eventType?: unknown }).eventType !== 'string') {
+    return { ok: false, kind: 'envelope', eventType: null };
+  }
+  const { eventType, payload } = event as { eventType: string; payload: unknown };
+  if (!KNOWN_EVENT_TYPES.has(eventType)) return { ok: false, kind: 'unknown-event-type', eventType };
+  // KEEP_ALIVE's payload is "not used by clients": any value is acceptable.
+  if (eventType === 'KEEP_ALIVE') return { ok: true, eventType };
+  const validator = payloadValidators.get(eventType);
+  if (validator && !validator.validate(payload)) return { ok: false, kind: validator.kind, eventType };
+  if (eventType === 'MESSAGE_SENT') return { ok: true, eventType, messages: payload as ChatMessageLike[] };
+  return { ok: true, eventType, sessionId: (payload as { sessionId: string }).sessionId };
+}

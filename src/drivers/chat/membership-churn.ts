@@ -1,0 +1,91 @@
+/**
+ * Drives member events through the reference target's membership extension (DESIGN.md
+ * section 4): each slot runs one cycle on a session with an open stream — a coach joins
+ * (JOINED) and leaves (LEFT), or, on a locked session, asks (REQUESTED) and is approved
+ * (APPROVED, then LEFT) or rejected (REJECTED). A target without the extension answers 404
+ * or 405 to the first call; churn then stops and the run goes on.
+ */
+import type { Dispatcher } from 'undici';
+import { CHAT } from '../../metrics/names.js';
+import { linearPacer } from '../../plan/pacer.js';
+import { runOpenLoop } from '../../run/open-loop.js';
+import type { ScenarioContext } from '../../run/scenario.js';
+import type { ChatDriver } from './chat-driver.js';
+import { currentSession } from './virtual-participant.js';
+
+type Call = (method: Dispatcher.HttpMethod, path: string, body?: unknown) => Promise<{ status: number; json: unknown }>;
+
+export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDriver, startMs: number): Promise<void> {
+  const rate = ctx.profile.chatStreams.churnRatePerSec;
+  const durationMs = ctx.endMs - startMs;
+  if (rate <= 0 || durationMs <= 0) return;
+  const m = ctx.metrics;
+  const url = new URL(ctx.apiBase);
+  const prefix = url.pathname.replace(/\/$/, '');
+  let unsupported = false;
+  let cycle = 0;
+
+  const call = (token: string): Call => async (method, path, body) => {
+    const response = await ctx.dispatcher.request({
+      origin: url.origin,
+      path: `${prefix}${path}`,
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-api-key': ctx.fixtures.apiKey,
+        accept: 'application/json, application/problem+json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? null : JSON.stringify(body),
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+      signal: ctx.signal,
+    });
+    const text = await response.body.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    m.inc(CHAT.membershipOps);
+    if (response.statusCode >= 400) m.inc(CHAT.membershipOpsFailed);
+    return { status: response.statusCode, json };
+  };
+
+  await runOpenLoop({
+    pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),
+    maxInFlight: 100,
+    latenessMs: 50,
+    startMs,
+    signal: ctx.signal,
+    fire: async () => {
+      if (unsupported) return;
+      const participant = driver.pickOpenParticipant(Math.random());
+      if (!participant) return;
+      // The participant owns its sessions; a coach token (when given) plays the joining coach.
+      const send = call(ctx.fixtures.coachToken ?? participant.fixture.token);
+      const base = `/participants/${encodeURIComponent(participant.fixture.userId)}/chat_sessions/${encodeURIComponent(currentSession(participant))}/members`;
+      const memberId = `cb-coach-${driver.runTag}-${++cycle}`;
+      try {
+        const joined = await send('POST', base, { memberId, memberType: 'coach', memberName: 'coachbench coach', photoUrl: null });
+        if (joined.status === 404 || joined.status === 405) {
+          unsupported = true;
+          m.sample(CHAT.samples, `membership extension not available (HTTP ${joined.status}); churn stopped`);
+          return;
+        }
+        const requested = joined.status === 202 || (joined.json as { status?: string } | null)?.status === 'REQUESTED';
+        if (requested) {
+          const approve = cycle % 2 === 0;
+          const decided = await send('POST', `${base}/${encodeURIComponent(memberId)}/${approve ? 'approve' : 'reject'}`, { by: participant.fixture.userId });
+          if (!approve || decided.status >= 400) return;
+        }
+        await send('DELETE', `${base}/${encodeURIComponent(memberId)}`);
+      } catch (error) {
+        if (ctx.signal.aborted) return;
+        m.inc(CHAT.membershipOpsFailed);
+        m.sample(CHAT.samples, `membership call failed: ${(error as { code?: string }).code ?? (error as Error).message}`);
+      }
+    },
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * Posts chat messages at the profile's rate on an absolute schedule (open model): each slot
+ * picks a participant whose chat stream is open and posts into that session. The message
+ * is registered with the delivery tracker before the POST, because a delivery can arrive
+ * before the POST's own response.
+ */
+import { MetricSet } from '../../metrics/metric-set.js';
+import { CHAT } from '../../metrics/names.js';
+import { linearPacer } from '../../plan/pacer.js';
+import { runOpenLoop } from '../../run/open-loop.js';
+import type { ScenarioContext } from '../../run/scenario.js';
+import type { ChatDriver } from './chat-driver.js';
+import { currentSession } from './virtual-participant.js';
+import { correlationText } from './stream-observer.js';
+
+/** A message post starting this late after its slot counts as a late slot. */
+const LATENESS_MS = 10;
+
+export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDriver, startMs: number): Promise<void> {
+  const rate = ctx.profile.chatStreams.messageRatePerSec;
+  const durationMs = ctx.endMs - startMs;
+  if (rate <= 0 || durationMs <= 0) return;
+  const m: MetricSet = ctx.metrics;
+  const url = new URL(ctx.apiBase);
+  const prefix = url.pathname.replace(/\/$/, '');
+  await runOpenLoop({
+    pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),
+    maxInFlight: 1_000,
+    latenessMs: LATENESS_MS,
+    startMs,
+    signal: ctx.signal,
+    onLate: () => m.inc(CHAT.messagesLateSlots),
+    onDropped: () => m.inc(CHAT.messagesDroppedSlots),
+    fire: async (_slot, intendedMs) => {
+      const participant = driver.pickOpenParticipant(Math.random());
+      if (!participant) {
+        // No session has an open stream (still ramping, or all dropped): the slot cannot be used.
+        m.inc(CHAT.messagesDroppedSlots);
+        return;
+      }
+      const sessionId = currentSession(participant);
+      const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId));
+      try {
+        const response = await ctx.dispatcher.request({
+          origin: url.origin,
+          path: `${prefix}/participants/${encodeURIComponent(participant.fixture.userId)}/chat_messages`,
+          method: 'POST',
+          headers: {
+            authorization: participant.headers.authorization!,
+            'x-api-key': ctx.fixtures.apiKey,
+            'content-type': 'application/json',
+            accept: 'application/json, application/problem+json',
+          },
+          body: JSON.stringify({ chatSessionId: sessionId, text: correlationText(driver.runTag, seq) }),
+          headersTimeout: 10_000,
+          bodyTimeout: 10_000,
+          signal: ctx.signal,
+        });
+        await response.body.dump();
+        if (response.statusCode === 201 || response.statusCode === 200) {
+          m.inc(CHAT.messagesSent);
+          return;
+        }
+        m.sample(CHAT.samples, `POST chat_messages answered ${response.statusCode}`);
+      } catch (error) {
+        if (ctx.signal.aborted) return driver.tracker.cancel(seq);
+        m.sample(CHAT.samples, `POST chat_messages failed: ${(error as { code?: string }).code ?? (error as Error).message}`);
+      }
+      m.inc(CHAT.messagesFailed);
+      driver.tracker.cancel(seq);
+    },
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * What the driver learns from each frame: KEEP_ALIVE cadence, schema validity, session
+ * isolation and message delivery. Called for every frame of every stream, so it allocates
+ * nothing per KEEP_ALIVE and keeps its counters in the interval MetricSet.
+ */
+import { recordMs } from '../../metrics/histogram.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { CHAT, MAIN } from '../../metrics/names.js';
+import type { DeliveryTracker } from './delivery-tracker.js';
+import { validateEvent } from './event-validator.js';
+import type { SseStream } from './sse-stream.js';
+
+/** Matches the correlation token the injector writes into each message text. */
+const TOKEN = /\bcb:([A-Za-z0-9]+):(\d+)\b/;
+
+export interface ObserverSettings {
+  expectKeepAliveMs: number;
+  toleranceMs: number;
+  /** This run's (or worker's) tag: tokens of other runs are not ours to account. */
+  runTag: string;
+}
+
+export class StreamObserver {
+  constructor(
+    private readonly metrics: MetricSet,
+    private readonly tracker: DeliveryTracker,
+    private readonly settings: ObserverSettings,
+  ) {}
+
+  /** Handles one SSE `data` field. Returns true when it was a KEEP_ALIVE (proof of health). */
+  onData(stream: SseStream, data: string, nowMs: number): boolean {
+    const m = this.metrics;
+    const event = validateEvent(data);
+    const chat = stream.kind === 'chat';
+    if (!event.ok) {
+      m.inc(chat ? CHAT.event('<invalid>') : MAIN.event('<invalid>'));
+      m.inc(CHAT.schemaViolations);
+      m.inc(CHAT.schemaViolation(event.kind));
+      m.sample(CHAT.samples, `${stream.kind} stream ${stream.sessionId ?? ''}: ${event.kind} ${data.slice(0, 80)}`);
+      return false;
+    }
+    m.inc(chat ? CHAT.event(event.eventType) : MAIN.event(event.eventType));
+    if (event.eventType === 'KEEP_ALIVE') {
+      this.keepAlive(stream, nowMs);
+      return true;
+    }
+    if (!chat) return false;
+    if ('messages' in event) {
+      for (const message of event.messages) {
+        if (message.chatSessionId !== stream.sessionId) this.isolation(stream, message.chatSessionId);
+        else this.delivery(stream, message.text, nowMs);
+      }
+    } else if ('sessionId' in event && event.sessionId !== stream.sessionId) {
+      this.isolation(stream, event.sessionId);
+    }
+    return false;
+  }
+
+  private keepAlive(stream: SseStream, nowMs: number): void {
+    const m = this.metrics;
+    const { expectKeepAliveMs, toleranceMs } = this.settings;
+    m.inc(CHAT.keepAlives);
+    if (Number.isNaN(stream.lastKeepAliveAtMs)) {
+      const firstMs = nowMs - stream.openedAtMs;
+      recordMs(m.histogram(CHAT.firstKeepAliveUs), firstMs);
+      if (firstMs > expectKeepAliveMs + toleranceMs) {
+        m.inc(CHAT.firstKeepAliveLate);
+        m.sample(CHAT.samples, `first KEEP_ALIVE after ${firstMs.toFixed(0)} ms (expected ${expectKeepAliveMs} ± ${toleranceMs})`);
+      }
+    } else {
+      const gapMs = nowMs - stream.lastKeepAliveAtMs;
+      recordMs(m.histogram(CHAT.keepAliveGapUs), gapMs);
+      if (gapMs > stream.worstGapMs) stream.worstGapMs = gapMs;
+      if (Math.abs(gapMs - expectKeepAliveMs) > toleranceMs) {
+        m.inc(CHAT.keepAliveViolations);
+        m.sample(CHAT.samples, `KEEP_ALIVE gap ${gapMs.toFixed(0)} ms (expected ${expectKeepAliveMs} ± ${toleranceMs})`);
+      }
+    }
+    stream.lastKeepAliveAtMs = nowMs;
+    stream.keepAlives++;
+  }
+
+  private isolation(stream: SseStream, otherSession: string): void {
+    this.metrics.inc(CHAT.isolationViolations);
+    this.metrics.sample(CHAT.samples, `stream of session ${stream.sessionId} carried an event of session ${otherSession}`);
+  }
+
+  private delivery(stream: SseStream, text: string, nowMs: number): void {
+    const match = TOKEN.exec(text);
+    if (!match || match[1] !== this.settings.runTag) return;
+    const receipt = this.tracker.receipt(Number(match[2]), stream, nowMs);
+    if (receipt.kind === 'first') {
+      this.metrics.inc(CHAT.deliveriesReceived);
+      recordMs(this.metrics.histogram(CHAT.eventLatencyUs), receipt.latencyMs);
+    } else if (receipt.kind === 'duplicate') {
+      this.metrics.inc(CHAT.duplicates);
+      this.metrics.sample(CHAT.samples, `message ${match[0]} delivered twice on session ${stream.sessionId}`);
+    }
+  }
+
+  /** Called when a stream's lifetime ends, whatever the reason. */
+  onClosed(stream: SseStream): void {
+    if (stream.keepAlives >= 2) recordMs(this.metrics.histogram(CHAT.worstGapUs), stream.worstGapMs);
+  }
+}
+
+/** The text of an injected message: a readable prefix and the correlation token. */
+export function correlationText(runTag: string, seq: number): string {
+  return `coachbench load message cb:${runTag}:${seq}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * A virtual participant as a real client behaves (seed endpoint 1, rules 1–4): it holds its
+ * main stream and one chat-session stream, and switches sessions by closing the old stream
+ * and opening the new one. Reopens are scheduled as times checked by the driver's sweep,
+ * so there are no timers per participant.
+ */
+import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import type { SseStream } from './sse-stream.js';
+
+export interface VirtualParticipant {
+  readonly index: number;
+  readonly fixture: FixtureParticipant;
+  /** Shared by every request of this participant; never logged. */
+  readonly headers: Record<string, string>;
+  sessionCursor: number;
+  main: SseStream | null;
+  chat: SseStream | null;
+  /** Consecutive failed opens, for backoff; reset once a stream proves healthy. */
+  mainAttempts: number;
+  chatAttempts: number;
+  /** performance.now() at which to (re)open, NaN when nothing is scheduled. */
+  mainReopenAtMs: number;
+  chatReopenAtMs: number;
+  nextSwitchAtMs: number;
+}
+
+export function createParticipant(index: number, fixture: FixtureParticipant, apiKey: string): VirtualParticipant {
+  return {
+    index,
+    fixture,
+    headers: {
+      authorization: `Bearer ${fixture.token}`,
+      'x-api-key': apiKey,
+      accept: 'text/event-stream',
+    },
+    // Spread participants over their sessions so sessions, not just participants, vary.
+    sessionCursor: index % fixture.chatSessionIds.length,
+    main: null,
+    chat: null,
+    mainAttempts: 0,
+    chatAttempts: 0,
+    mainReopenAtMs: NaN,
+    chatReopenAtMs: NaN,
+    nextSwitchAtMs: Infinity,
+  };
+}
+
+export function currentSession(participant: VirtualParticipant): string {
+  const sessions = participant.fixture.chatSessionIds;
+  return sessions[participant.sessionCursor % sessions.length]!;
+}
