@@ -47,8 +47,11 @@ export interface TargetStats {
   openMainStreams: number;
   /** Timers and listeners held for streams; returns to 0 when every stream is closed. */
   streamHandles: number;
+  /** Non-KEEP_ALIVE event frames written (duplicates and leaked copies included). */
   eventsSent: number;
   requests: number;
+  /** KEEP_ALIVE frames written. */
+  keepAlivesSent?: number;
 }
 
 export interface RunningTarget {
@@ -59,6 +62,8 @@ export interface RunningTarget {
   faults: Fault[];
   /** Participants, tokens, API key and a coach token for this target. */
   fixtures: Required<Pick<Fixtures, 'apiKey' | 'coachToken'>> & Fixtures;
+  /** The seeded connector principal's bearer token (a second staff role for tests). */
+  connectorToken?: string;
   stats(): TargetStats;
   /** Closes every stream and the server; resolves when all sockets are gone. */
   close(): Promise<void>;

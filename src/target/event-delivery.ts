@@ -1,0 +1,33 @@
+/**
+ * The in-process EventHub: applies the `latency` and `leak` faults, then writes each event to
+ * the session's chat streams (and the participant's main streams when asked).
+ */
+import { chance, type FaultSettings } from './faults.js';
+import type { DelayScheduler } from './precise-delay.js';
+import type { EventHub, HubEvent, LocalStreamHub } from './stream-hub.js';
+
+export class LocalEventDelivery implements EventHub {
+  constructor(
+    private readonly hub: LocalStreamHub,
+    private readonly faults: FaultSettings,
+    private readonly delays: DelayScheduler,
+  ) {}
+
+  /**
+   * Without the latency fault the frames are written synchronously, before the caller sends
+   * its HTTP answer; with it, the whole fan-out waits `latencyMs` once.
+   */
+  publish(event: HubEvent): void {
+    this.delays.run(this.faults.latencyMs, () => this.fanOut(event));
+  }
+
+  private fanOut(event: HubEvent): void {
+    const chatStreams = this.hub.sessionStreams(event.sessionId);
+    if (chatStreams) for (const stream of chatStreams) stream.writeEvent(event.frame);
+    if (event.toMainStreams) {
+      const mainStreams = this.hub.mainStreams(event.participantId);
+      if (mainStreams) for (const stream of mainStreams) stream.writeEvent(event.frame);
+    }
+    if (chance(this.faults.leak)) this.hub.otherSessionStream(event.sessionId)?.writeEvent(event.frame);
+  }
+}

@@ -1,0 +1,57 @@
+/** The shared state every route handler sees, and the route definition shape. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultSettings } from './faults.js';
+import type { Responder } from './http-reply.js';
+import type { EventHub } from './stream-hub.js';
+import type { StreamRegistry } from './stream-registry.js';
+import type { Principal, Role } from './store-types.js';
+import type { TargetStore } from './target-store.js';
+
+export interface TargetApp {
+  store: TargetStore;
+  reply: Responder;
+  events: EventHub;
+  streams: StreamRegistry;
+  faults: FaultSettings;
+  keepAliveMs: number;
+  sessionsPerParticipant: number;
+}
+
+export interface RequestContext {
+  app: TargetApp;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Decoded path parameters. */
+  params: Readonly<Record<string, string>>;
+  principal: Principal;
+  /** The request path without the query, for problem `instance`. */
+  path: string;
+  /** Headers added to every answer of this request, errors included (e.g. Deprecation). */
+  extraHeaders: Record<string, string>;
+}
+
+export type Handler = (ctx: RequestContext) => void | Promise<void>;
+
+/** Who may call a route. */
+export interface RouteAccess {
+  roles: readonly Role[];
+  /** The path parameter holding a participant id: a participant token may only use its own. */
+  participantParam?: string;
+}
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path under /api/v1 with `:name` parameters, e.g. `/participants/:userId/stream`. */
+  pattern: string;
+  access: RouteAccess;
+  /** For deprecated 1.2.x routes: the successor's path, sent as `Link: <...>; rel="successor-version"`. */
+  successor?: (params: Readonly<Record<string, string>>) => string;
+  handler: Handler;
+}
+
+export const ANY_ROLE: readonly Role[] = ['participant', 'coach', 'connector'];
+export const STAFF_ROLES: readonly Role[] = ['coach', 'connector'];
+
+/** Routes under /participants/:userId: the participant itself, coaches and connectors. */
+export const PARTICIPANT_SCOPED: RouteAccess = { roles: ANY_ROLE, participantParam: 'userId' };
+export const STAFF_ONLY: RouteAccess = { roles: STAFF_ROLES };
