@@ -74,7 +74,9 @@ export function summarizeHistogram(histogram: Histogram): HistogramSummary {
   if (count === 0) {
     return { count: 0, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, hdr: encodeHistogram(histogram) };
   }
-  const at = (p: number): number => round3(histogram.getValueAtPercentile(p) / 1_000);
+  const maxUs = histogram.maxValue;
+  // HDR percentiles report a bucket's highest equivalent value; never let one exceed the max.
+  const at = (p: number): number => round3(Math.min(histogram.getValueAtPercentile(p), maxUs) / 1_000);
   // minNonZeroValue ignores recorded zeros; a histogram can legitimately hold 0 µs values.
   const min = histogram.getValueAtPercentile(0);
   return {
@@ -85,7 +87,7 @@ export function summarizeHistogram(histogram: Histogram): HistogramSummary {
     p90: at(90),
     p99: at(99),
     p999: at(99.9),
-    max: round3(histogram.maxValue / 1_000),
+    max: round3(maxUs / 1_000),
     hdr: encodeHistogram(histogram),
   };
 }

@@ -34,6 +34,11 @@ export class MetricSet {
     return this.counters.get(name) ?? 0;
   }
 
+  /** A copy of every counter, for summaries that group counters by prefix. */
+  encodeCounters(): Record<string, number> {
+    return Object.fromEntries(this.counters);
+  }
+
   peak(name: string, value: number): void {
     if (value > (this.peaks.get(name) ?? -Infinity)) this.peaks.set(name, value);
   }

@@ -72,7 +72,8 @@ export interface Profile {
   durationMs: number;
   /** KEEP_ALIVE interval the driver expects; null means the embedded target's own, else 15 s. */
   expectKeepAliveMs: number | null;
-  keepAliveToleranceMs: number;
+  /** The tolerance as written ("10%" or a duration); resolved against the interval the run expects. */
+  keepAliveToleranceText: string | number | null;
   target: EmbeddedTargetSettings;
   chatStreams: ChatStreamsSettings;
   photoUpload: PhotoUploadSettings;

@@ -49,8 +49,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
     source,
     durationMs: parseDuration(file.duration ?? '30s', at('duration')),
     expectKeepAliveMs,
-    // Resolved against the real expected interval once the target is known (see run/resolve-run).
-    keepAliveToleranceMs: resolveTolerance(file.keepAliveTolerance, expectKeepAliveMs ?? targetKeepAliveMs, at('keepAliveTolerance')),
+    keepAliveToleranceText: file.keepAliveTolerance ?? null,
     target: {
       keepAliveMs: targetKeepAliveMs,
       participants: file.target?.participants ?? Math.max(100, chat.participants ?? 100),
@@ -89,6 +88,8 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
   if (profile.chatStreams.reopenMaxMs < profile.chatStreams.reopenBaseMs) {
     throw new ConfigError(at('chatStreams.reopenMax: must be at least reopenBase'));
   }
+  // Fail a bad tolerance now (exit 2), not after the target has started.
+  resolveTolerance(file.keepAliveTolerance, expectKeepAliveMs ?? targetKeepAliveMs, at('keepAliveTolerance'));
   if (profile.durationMs <= 0) throw new ConfigError(at('duration: must be greater than 0'));
   return profile;
 }

@@ -3,6 +3,7 @@
  * and reopens dropped streams with capped, jittered backoff. One sweep timer does all the
  * periodic work for all streams, so thousands of streams cost no timers of their own.
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { recordMs } from '../../metrics/histogram.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
@@ -41,6 +42,8 @@ export class ChatDriver implements StreamHost {
     const count = Math.min(ctx.profile.chatStreams.participants, ctx.fixtures.participants.length);
     this.participants = ctx.fixtures.participants.slice(0, count).map((p, i) => createParticipant(i, p, ctx.fixtures.apiKey));
     this.tracker = new DeliveryTracker(deliveryWindowMs);
+    // Every open stream's request listens on this one signal.
+    setMaxListeners(0, this.streamsAbort.signal);
     this.observer = new StreamObserver(ctx.metrics, this.tracker, {
       expectKeepAliveMs: ctx.expectKeepAliveMs,
       toleranceMs: ctx.keepAliveToleranceMs,

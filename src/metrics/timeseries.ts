@@ -1,0 +1,116 @@
+/**
+ * Per-interval time series with adaptive resolution: once MAX_POINTS are held, neighbouring
+ * points are merged pairwise and later intervals are bucketed twice as wide, so an 8-hour
+ * soak keeps at most MAX_POINTS points (memory flat, report size bounded).
+ */
+import type { TimeseriesPoint } from '../report/report-types.js';
+import type { MetricSet } from './metric-set.js';
+import { CHAT, GENERATOR, MAIN, throughputNames } from './names.js';
+
+export const MAX_POINTS = 720;
+
+const photo = throughputNames('photoUpload');
+const tags = throughputNames('tagLink');
+
+const p99Ms = (set: MetricSet, name: string): number | null => {
+  if (!set.hasHistogram(name)) return null;
+  const histogram = set.histogram(name);
+  return histogram.totalCount === 0 ? null : histogram.getValueAtPercentile(99) / 1_000;
+};
+
+const maxOrNull = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+
+/** One point from one interval's MetricSet. */
+export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: number): TimeseriesPoint {
+  let events = 0;
+  for (const [name, value] of Object.entries(set.encodeCounters())) {
+    if (name.startsWith('chat.events.') || name.startsWith('main.events.')) events += value;
+  }
+  const requests = set.count(photo.requests) + set.count(tags.requests);
+  const errors =
+    set.count(CHAT.openFailed) + set.count(MAIN.openFailed) + set.count(CHAT.dropped) + set.count(MAIN.dropped) +
+    set.count(CHAT.stalled) + set.count(CHAT.messagesFailed) + set.count(photo.errors) + set.count(tags.errors);
+  return {
+    tSec: round(tSec),
+    intervalSec: round(intervalSec),
+    streamsOpen: set.peakOf(CHAT.open),
+    mainStreamsOpen: set.peakOf(MAIN.open),
+    events,
+    eventsPerSec: round(events / intervalSec),
+    keepAlives: set.count(CHAT.keepAlives),
+    keepAliveViolations: set.count(CHAT.keepAliveViolations),
+    errors,
+    requests,
+    requestsPerSec: round(requests / intervalSec),
+    messagesSent: set.count(CHAT.messagesSent),
+    eventLatencyP99Ms: p99Ms(set, CHAT.eventLatencyUs),
+    requestLatencyP99Ms: maxOrNull(p99Ms(set, photo.latencyUs), p99Ms(set, tags.latencyUs)),
+    eventLoopDelayP99Ms: p99Ms(set, GENERATOR.loopDelayUs),
+    rssBytes: set.peakOf(GENERATOR.rssBytes),
+  };
+}
+
+const round = (value: number): number => Math.round(value * 1_000) / 1_000;
+
+/**
+ * Merges two consecutive points (or the same interval of two shards when `concurrent`).
+ * Counts add; gauges take the max in time and add across shards; p99s take the max,
+ * a conservative bound (exact interval percentiles live in histograms.hlog).
+ */
+export function mergePoints(a: TimeseriesPoint, b: TimeseriesPoint, concurrent = false): TimeseriesPoint {
+  const gauge = (x: number, y: number): number => (concurrent ? x + y : Math.max(x, y));
+  const intervalSec = concurrent ? Math.max(a.intervalSec, b.intervalSec) : round(a.intervalSec + b.intervalSec);
+  const events = a.events + b.events;
+  const requests = a.requests + b.requests;
+  return {
+    tSec: Math.max(a.tSec, b.tSec),
+    intervalSec,
+    streamsOpen: gauge(a.streamsOpen, b.streamsOpen),
+    mainStreamsOpen: gauge(a.mainStreamsOpen, b.mainStreamsOpen),
+    events,
+    eventsPerSec: round(events / intervalSec),
+    keepAlives: a.keepAlives + b.keepAlives,
+    keepAliveViolations: a.keepAliveViolations + b.keepAliveViolations,
+    errors: a.errors + b.errors,
+    requests,
+    requestsPerSec: round(requests / intervalSec),
+    messagesSent: a.messagesSent + b.messagesSent,
+    eventLatencyP99Ms: maxOrNull(a.eventLatencyP99Ms, b.eventLatencyP99Ms),
+    requestLatencyP99Ms: maxOrNull(a.requestLatencyP99Ms, b.requestLatencyP99Ms),
+    eventLoopDelayP99Ms: maxOrNull(a.eventLoopDelayP99Ms, b.eventLoopDelayP99Ms),
+    rssBytes: gauge(a.rssBytes, b.rssBytes),
+  };
+}
+
+export class TimeseriesBuilder {
+  private readonly points: TimeseriesPoint[] = [];
+  /** How many raw intervals make one point now (doubles on each compaction). */
+  private span = 1;
+  private pending: TimeseriesPoint | null = null;
+  private pendingCount = 0;
+
+  add(point: TimeseriesPoint): void {
+    this.pending = this.pending ? mergePoints(this.pending, point) : point;
+    if (++this.pendingCount < this.span) return;
+    this.points.push(this.pending);
+    this.pending = null;
+    this.pendingCount = 0;
+    if (this.points.length >= MAX_POINTS) this.compact();
+  }
+
+  private compact(): void {
+    const merged: TimeseriesPoint[] = [];
+    for (let i = 0; i < this.points.length; i += 2) {
+      const a = this.points[i]!;
+      const b = this.points[i + 1];
+      merged.push(b ? mergePoints(a, b) : a);
+    }
+    this.points.splice(0, this.points.length, ...merged);
+    this.span *= 2;
+  }
+
+  /** Every point so far, including a partly filled last bucket. */
+  toArray(): TimeseriesPoint[] {
+    return this.pending ? [...this.points, this.pending] : [...this.points];
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Assembles report.json from a run's total MetricSet and its context. The same function
+ * serves a run, a parent merging its workers, and `coachbench merge` of shard reports:
+ * scenarios, checks and thresholds are always re-derived from the raw totals.
+ */
+import { evaluateChecks } from '../checks/evaluate-checks.js';
+import { buildChatSummary } from '../metrics/chat-summary.js';
+import { buildGeneratorSummary } from '../metrics/generator-summary.js';
+import type { MetricSet } from '../metrics/metric-set.js';
+import { evaluateThresholds } from '../metrics/thresholds.js';
+import type { Profile } from '../profile/profile-types.js';
+import { VERSION } from '../util/version.js';
+import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from './report-types.js';
+
+export interface ReportContext {
+  runId: string;
+  startedAt: Date;
+  endedAt: Date;
+  durationMs: number;
+  interrupted: boolean;
+  target: TargetInfo;
+  profile: Profile;
+  expectKeepAliveMs: number;
+  keepAliveToleranceMs: number;
+  shard: ShardInfo | null;
+  processes: number;
+  rssBytes: number;
+  timeseries: TimeseriesPoint[];
+  warnings: string[];
+  thresholds: string[];
+  mergedFrom?: string[];
+}
+
+export function buildReport(total: MetricSet, ctx: ReportContext): Report {
+  const { profile } = ctx;
+  const chatStreams = profile.chatStreams.enabled
+    ? buildChatSummary(total, {
+        participants: profile.chatStreams.participants,
+        expectedKeepAliveMs: ctx.expectKeepAliveMs,
+        keepAliveToleranceMs: ctx.keepAliveToleranceMs,
+      })
+    : null;
+  const generator = buildGeneratorSummary(total, {
+    maxEventLoopDelayP99Ms: profile.generator.maxEventLoopDelayP99Ms,
+    processes: ctx.processes,
+    rssBytes: ctx.rssBytes,
+  });
+  const checks = evaluateChecks({ total, chat: chatStreams, generator });
+  const report: Report = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'coachbench', version: VERSION },
+    runId: ctx.runId,
+    startedAt: ctx.startedAt.toISOString(),
+    endedAt: ctx.endedAt.toISOString(),
+    durationMs: Math.round(ctx.durationMs),
+    interrupted: ctx.interrupted,
+    verdict: 'pass',
+    target: ctx.target,
+    profile: { ...profile, name: profile.name } as Report['profile'],
+    shard: ctx.shard,
+    checks,
+    thresholds: [],
+    scenarios: {
+      chatStreams,
+      photoUpload: null, // PENDING-THROUGHPUT
+      tagLink: null,
+    },
+    generator,
+    timeseries: ctx.timeseries,
+    warnings: ctx.warnings,
+    metrics: total.encode(),
+  };
+  if (ctx.mergedFrom) report.mergedFrom = ctx.mergedFrom;
+  report.thresholds = evaluateThresholds(ctx.thresholds, report);
+  const failed = report.checks.some((c) => c.status === 'fail') || report.thresholds.some((t) => t.status === 'fail');
+  report.verdict = failed ? 'fail' : 'pass';
+  return report;
+}
