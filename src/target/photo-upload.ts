@@ -75,6 +75,8 @@ export function receivePhoto(req: IncomingMessage): Promise<ImageKind> {
       const existing = candidates.get(name);
       const part: Candidate = existing ?? { size: 0, head: Buffer.alloc(0) };
       if (!existing) candidates.set(name, part);
+      // busboy errors the open file stream too on a truncated form; `parser` reports it.
+      stream.on('error', () => undefined);
       stream.on('data', (chunk: Buffer) => {
         if (existing) return; // a repeated part name: the first part is the one that counts
         if (part.head.length < SNIFF_BYTES) part.head = Buffer.concat([part.head, chunk.subarray(0, SNIFF_BYTES - part.head.length)]);

@@ -3,7 +3,7 @@
  * and read SSE streams frame by frame with arrival times (performance.now()).
  */
 import { performance } from 'node:perf_hooks';
-import { request } from 'undici';
+import { request, type FormData } from 'undici';
 import type { Dispatcher } from 'undici';
 import { startTarget } from '../../src/target/start-target.js';
 import type { RunningTarget, TargetOptions } from '../../src/target/target-types.js';
