@@ -1,0 +1,39 @@
+/**
+ * The driver's numbers describe the target, and say so when they cannot: a known injected
+ * delay reads back as event latency, and a saturated generator fails generator.healthy.
+ */
+import { describe, expect, it } from 'vitest';
+import { quickProfile, runProfile, statusOf } from './run-helpers.js';
+
+describe('measurement', () => {
+  it('reads the target latency fault back as event delivery latency', async () => {
+    const { report } = await runProfile(quickProfile({
+      target: { keepAlive: '300ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=40'] },
+      chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 30, churnRatePerSec: 0 },
+    }));
+    const latency = report.scenarios.chatStreams!.eventLatencyMs;
+    expect(latency.count).toBeGreaterThan(40);
+    expect(latency.min).toBeGreaterThanOrEqual(40);
+    expect(latency.p50).toBeGreaterThanOrEqual(40);
+    expect(latency.p50).toBeLessThan(44);
+    expect(statusOf(report)['stream.message.delivery']).toBe('pass');
+  });
+
+  it('fails generator.healthy when the driver event loop is blocked, and says why', async () => {
+    // Block this process's event loop for 60 ms every 150 ms: the driver is saturated.
+    const blocker = setInterval(() => {
+      const until = performance.now() + 60;
+      while (performance.now() < until) { /* busy */ }
+    }, 150);
+    try {
+      const { report } = await runProfile(quickProfile({ generator: { maxEventLoopDelayP99: '30ms' } }));
+      const check = report.checks.find((c) => c.id === 'generator.healthy')!;
+      expect(check.status).toBe('fail');
+      expect(check.detail).toMatch(/event-loop delay p99/);
+      expect(report.generator.saturated).toBe(true);
+      expect(report.generator.eventLoopDelayMs.p99).toBeGreaterThan(30);
+    } finally {
+      clearInterval(blocker);
+    }
+  });
+});
