@@ -1,0 +1,113 @@
+/** Per-stream faults (keepalive-drift, stall, drop): each changes only its own behaviour. */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningTarget } from '../../src/target/target-types.js';
+import { call, eventually, openStream, participant, sleep, startTestTarget, type SseReader } from './helpers.js';
+
+const INTERVAL = 100;
+let target: RunningTarget | null = null;
+const streams: SseReader[] = [];
+
+afterEach(async () => {
+  for (const s of streams.splice(0)) s.close();
+  await target?.close();
+  target = null;
+});
+
+async function withFault(fault: string): Promise<RunningTarget> {
+  target = await startTestTarget({ keepAliveMs: INTERVAL, faults: [fault] });
+  return target;
+}
+
+async function chatStream(t: RunningTarget, index = 0, session = 0): Promise<SseReader> {
+  const p = participant(t, index);
+  const stream = await openStream(t, `/participants/${p.userId}/chat_sessions/${p.chatSessionIds[session]}/stream`, p.token);
+  streams.push(stream);
+  return stream;
+}
+
+const gaps = (stream: SseReader): number[] => {
+  const times = [stream.headersAtMs, ...stream.keepAlives().map((f) => f.atMs)];
+  return times.slice(1).map((t, i) => t - (times[i] as number));
+};
+
+describe('keepalive-drift', () => {
+  it('at 100% every gap (the first included) is 1.5 x the interval, never a stall, and events still flow', async () => {
+    const t = await withFault('keepalive-drift=100');
+    const stream = await chatStream(t);
+    await stream.waitFor((f) => f.length >= 4, 2_000);
+    for (const gap of gaps(stream)) {
+      expect(gap).toBeGreaterThan(INTERVAL * 1.5 - 12);
+      expect(gap).toBeLessThan(INTERVAL * 1.5 + 15);
+    }
+    const p = participant(t);
+    await call(t, 'POST', `/participants/${p.userId}/chat_messages`, { token: p.token, json: { chatSessionId: p.chatSessionIds[0], text: 'still here' } });
+    await stream.waitFor((f) => f.some((x) => x.json?.eventType === 'MESSAGE_SENT'), 1_000);
+    expect(stream.events()).toHaveLength(1);
+  });
+
+  it('at 50% some streams drift and others keep the interval', async () => {
+    const t = await withFault('keepalive-drift=50');
+    const all = await Promise.all(Array.from({ length: 24 }, (_, i) => chatStream(t, i % 6, Math.floor(i / 6) % 3)));
+    await Promise.all(all.map((s) => s.waitFor((f) => f.length >= 2, 2_000)));
+    const firstGaps = all.map((s) => gaps(s)[0] as number);
+    const drifted = firstGaps.filter((g) => g > INTERVAL * 1.25).length;
+    // P(all 24 the same) = 2^-23: the share is honoured, not all-or-nothing.
+    expect(drifted).toBeGreaterThan(0);
+    expect(drifted).toBeLessThan(24);
+  });
+});
+
+describe('stall', () => {
+  it('at 100% streams open with 200 then stay silent and open: no KEEP_ALIVE, no events, no drop', async () => {
+    const t = await withFault('stall=100');
+    const stream = await chatStream(t);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('text/event-stream');
+    const p = participant(t);
+    const sent = await call(t, 'POST', `/participants/${p.userId}/chat_messages`, { token: p.token, json: { chatSessionId: p.chatSessionIds[0], text: 'into the void' } });
+    expect(sent.status).toBe(201);
+    await sleep(INTERVAL * 3);
+    expect(stream.frames).toHaveLength(0);
+    expect(t.stats().openStreams).toBe(1);
+    const ended = await Promise.race([stream.ended.then(() => true), sleep(10).then(() => false)]);
+    expect(ended).toBe(false);
+    stream.close();
+    expect(await eventually(() => t.stats().openStreams === 0 && t.stats().streamHandles === 0)).toBe(true);
+  });
+});
+
+describe('drop', () => {
+  it('at 100% cuts every stream between 0.5 and 1.5 x the interval after open', async () => {
+    const t = await withFault('drop=100');
+    const all = await Promise.all(Array.from({ length: 8 }, (_, i) => chatStream(t, i % 6)));
+    const ends = await Promise.all(all.map((s) => s.ended));
+    all.forEach((stream, i) => {
+      const afterMs = (ends[i]?.atMs as number) - stream.headersAtMs;
+      expect(afterMs).toBeGreaterThan(INTERVAL * 0.5 - 5);
+      expect(afterMs).toBeLessThan(INTERVAL * 1.5 + 25);
+      // A cut is not a clean end: the chunked body never terminates.
+      expect(ends[i]?.error).toBe(true);
+    });
+    expect(await eventually(() => t.stats().openStreams === 0 && t.stats().streamHandles === 0)).toBe(true);
+  });
+
+  it('leaves the KEEP_ALIVE cadence alone before the cut', async () => {
+    const t = await withFault('drop=100');
+    const stream = await chatStream(t);
+    await stream.ended;
+    for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(15);
+  });
+});
+
+describe('no faults', () => {
+  it('keeps every stream open, on cadence, with no extra frames', async () => {
+    const t = await startTestTarget({ keepAliveMs: INTERVAL });
+    target = t;
+    const all = await Promise.all(Array.from({ length: 6 }, (_, i) => chatStream(t, i)));
+    await Promise.all(all.map((s) => s.waitFor((f) => f.length >= 3, 2_000)));
+    for (const stream of all) {
+      expect(stream.frames.every((f) => f.json?.eventType === 'KEEP_ALIVE')).toBe(true);
+      for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(15);
+    }
+  });
+});
