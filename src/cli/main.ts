@@ -3,7 +3,7 @@
  * place that calls process.exit. Usage errors print one line and return 2.
  */
 import yargs, { type Argv } from 'yargs';
-import { ExitCode } from '../util/errors.js';
+import { ConfigError, ExitCode } from '../util/errors.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
@@ -25,7 +25,6 @@ export function describeError(error: unknown): string {
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  let usageError: string | null = null;
   let parser: Argv = yargs(argv)
     .scriptName('coachbench')
     .version(VERSION)
@@ -35,7 +34,9 @@ export async function main(argv: string[]): Promise<number> {
     .help()
     .alias('h', 'help')
     .fail((message, error) => {
-      usageError = message || describeError(error);
+      // Throwing stops yargs here: without it, a command would still run after a usage error.
+      if (message) throw new ConfigError(`${message} (see coachbench --help)`);
+      throw error;
     });
   for (const command of COMMANDS) {
     parser = parser.command(command.command, command.describe, command.builder, async (args) => {
@@ -48,12 +49,14 @@ export async function main(argv: string[]): Promise<number> {
     await parser.demandCommand(1, 'name a command: run, serve, report, compare, merge, profiles').parseAsync(effectiveArgv);
   } catch (error) {
     const code = (error as { exitCode?: number }).exitCode;
-    process.stderr.write(`coachbench: ${describeError(error)}\n`);
-    return typeof code === 'number' ? code : ExitCode.usage;
-  }
-  if (usageError !== null) {
-    process.stderr.write(`coachbench: ${usageError as string} (see coachbench --help)\n`);
-    return ExitCode.usage;
+    if (typeof code === 'number') {
+      process.stderr.write(`coachbench: ${describeError(error)}\n`);
+      return code;
+    }
+    // Not a usage or start error: a bug. Still one line, unless asked for the stack.
+    const stack = process.env.COACHBENCH_DEBUG ? `\n${redact((error as Error).stack ?? '')}` : ' (COACHBENCH_DEBUG=1 shows the stack)';
+    process.stderr.write(`coachbench: internal error: ${describeError(error)}${stack}\n`);
+    return ExitCode.unreachable;
   }
   return exitCode;
 }
