@@ -1,12 +1,23 @@
+/** `coachbench profiles`: the built-in profiles with their duration and load, one per line. */
 import { defineCommand } from './cli-command.js';
-import { ConfigError } from '../util/errors.js';
+import { builtInProfiles, loadProfile } from '../profile/load-profile.js';
+import { formatDuration } from '../util/duration.js';
 
-/** Placeholder until the owning issue lands. */
 export const profilesCommand = defineCommand({
   command: 'profiles',
-  describe: 'profiles (not implemented yet)',
+  describe: 'list the built-in profiles',
   builder: (yargs) => yargs,
   run: async () => {
-    throw new ConfigError('profiles is not implemented yet');
+    for (const name of await builtInProfiles()) {
+      const profile = await loadProfile(name);
+      const load = [
+        `${profile.chatStreams.participants} participants`,
+        profile.photoUpload.enabled ? `photo ${profile.photoUpload.model}` : null,
+        profile.tagLink.enabled ? `tags ${profile.tagLink.model}` : null,
+        profile.search ? 'capacity search' : null,
+      ].filter(Boolean).join(', ');
+      process.stdout.write(`${name.padEnd(14)} ${formatDuration(profile.durationMs).padEnd(8)} ${load}\n  ${profile.description}\n`);
+    }
+    return 0;
   },
 });
