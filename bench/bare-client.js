@@ -1,0 +1,43 @@
+// The baseline the driver's memory is compared with: undici request() + eventsource-parser,
+// holding N streams and parsing every frame, nothing else.
+// Usage: node bench/bare-client.js FIXTURES URL STREAMS RAMP_PER_SEC HOLD_SEC
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'undici';
+import { createParser } from 'eventsource-parser';
+
+const [fixturesPath, url, streamsText, rampText, holdText] = process.argv.slice(2);
+const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8'));
+const streams = Number(streamsText);
+const dispatcher = new Agent({ pipelining: 1 });
+let open = 0;
+let frames = 0;
+const bodies = [];
+
+async function openOne(i) {
+  const p = fixtures.participants[Math.floor(i / 2) % fixtures.participants.length];
+  const path = i % 2 === 0 ? `/api/v1/participants/${p.userId}/stream` : `/api/v1/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}/stream`;
+  const res = await request(`${url}${path}`, { dispatcher, headers: { authorization: `Bearer ${p.token}`, 'x-api-key': fixtures.apiKey }, bodyTimeout: 0, headersTimeout: 30_000 });
+  const decoder = new TextDecoder();
+  const parser = createParser({ onEvent: () => frames++ });
+  res.body.on('data', (chunk) => parser.feed(decoder.decode(chunk, { stream: true })));
+  res.body.on('error', () => undefined);
+  bodies.push(res.body);
+  open++;
+}
+
+console.log('ready');
+const rampPerSec = Number(rampText);
+const start = performance.now();
+for (let i = 0; i < streams; i++) {
+  const due = start + (i / rampPerSec) * 1000;
+  const wait = due - performance.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  openOne(i).catch((e) => console.error('open failed', e.code ?? e.message));
+}
+const report = setInterval(() => console.log(`open ${open} frames ${frames}`), 5000);
+await new Promise((r) => setTimeout(r, Number(holdText) * 1000));
+clearInterval(report);
+console.log(`done open ${open} frames ${frames}`);
+for (const body of bodies) body.destroy();
+await dispatcher.destroy();
+process.exit(0);

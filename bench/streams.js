@@ -1,0 +1,140 @@
+// Benchmark (issue 3): streams held by one driver process with every event parsed and checked,
+// RSS per stream next to a bare client holding the same streams, and the driver's own
+// measurement error against a known injected delay. Writes bench/results/streams.json.
+//
+//   npm run build && node bench/streams.js [--streams 19000] [--accuracy-streams 5000]
+//
+// Every process here is started by this script, talks only to 127.0.0.1, and is stopped by PID.
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, cpuSeconds, exited, rssBytes, sleep, startProcess, startServe, stopProcess } from './lib/processes.js';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const STREAMS = arg('streams', 19_000);
+const ACCURACY_STREAMS = arg('accuracy-streams', 5_000);
+const RAMP_PER_SEC = arg('ramp', 1_000);
+const HOLD_SEC = arg('hold', 45);
+const dir = await mkdtemp(join(tmpdir(), 'coachbench-bench-'));
+
+/** Samples a process's RSS every second; `at(tSec)` gives the median of samples after tSec. */
+function rssSampler(pid) {
+  const samples = [];
+  const start = performance.now();
+  const timer = setInterval(() => {
+    try {
+      samples.push({ t: (performance.now() - start) / 1000, rss: rssBytes(pid) });
+    } catch { /* exited */ }
+  }, 1000);
+  return {
+    stop: () => clearInterval(timer),
+    medianAfter: (tSec) => {
+      const values = samples.filter((s) => s.t >= tSec).map((s) => s.rss).sort((a, b) => a - b);
+      return values[Math.floor(values.length / 2)] ?? NaN;
+    },
+  };
+}
+
+async function driverRun({ url, fixtures, participants, holdSec, out, messageRate, expectKeepalive }) {
+  const profile = join(dir, `profile-${participants}.json`);
+  const rampSec = (participants * 2) / RAMP_PER_SEC;
+  await writeFile(profile, JSON.stringify({
+    name: `bench-streams-${participants}`,
+    duration: `${Math.ceil(rampSec + holdSec)}s`,
+    chatStreams: { participants, rampPerSec: RAMP_PER_SEC / 2, switchEvery: '0s', messageRatePerSec: messageRate, churnRatePerSec: 0, openTimeout: '30s' },
+    generator: { maxEventLoopDelayP99: '100ms' },
+  }));
+  const started = await startProcess([BIN, 'run', '--profile', profile, '--target', url, '--fixtures', fixtures, '--expect-keepalive', expectKeepalive, '--out', out], /coachbench bench-streams/);
+  const baseline = rssBytes(started.child.pid);
+  const cpu0 = cpuSeconds(started.child.pid);
+  const sampler = rssSampler(started.child.pid);
+  const code = await exited(started.child).finally(() => sampler.stop());
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+  return { code, report, baseline, holdRss: sampler.medianAfter(rampSec + 5), cpuSeconds: NaN, cpu0 };
+}
+
+async function bareRun({ url, fixtures, streams, holdSec }) {
+  const started = await startProcess([new URL('./bare-client.js', import.meta.url).pathname, fixtures, url, String(streams), String(RAMP_PER_SEC), String(holdSec + streams / RAMP_PER_SEC)], /ready/);
+  const baseline = rssBytes(started.child.pid);
+  const sampler = rssSampler(started.child.pid);
+  await exited(started.child).finally(() => sampler.stop());
+  const last = /done open (\d+) frames (\d+)/.exec(started.output());
+  return { baseline, holdRss: sampler.medianAfter(streams / RAMP_PER_SEC + 5), open: Number(last?.[1] ?? 0), frames: Number(last?.[2] ?? 0) };
+}
+
+const results = { measuredAt: new Date().toISOString(), node: process.version, machine: '2 cores, 24 GiB (see /work/.library/env)', method: {} };
+
+// 1. Capacity and memory: STREAMS streams (main + chat per participant), 15 s KEEP_ALIVE, messages flowing.
+{
+  const participants = Math.ceil(STREAMS / 2);
+  const fixtures = join(dir, 'fixtures.json');
+  const target = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixtures]);
+  try {
+    const driver = await driverRun({ url: target.url, fixtures, participants, holdSec: HOLD_SEC, out: join(dir, 'capacity'), messageRate: 200, expectKeepalive: '15s' });
+    const chat = driver.report.scenarios.chatStreams;
+    const held = chat.peakConcurrent + chat.mainStreams.peakConcurrent;
+    const bare = await bareRun({ url: target.url, fixtures, streams: held, holdSec: HOLD_SEC });
+    const driverPerStream = (driver.holdRss - driver.baseline) / held;
+    const barePerStream = (bare.holdRss - bare.baseline) / bare.open;
+    results.capacity = {
+      streamsTarget: STREAMS,
+      streamsHeld: held,
+      chatStreamsHeld: chat.peakConcurrent,
+      mainStreamsHeld: chat.mainStreams.peakConcurrent,
+      openFailed: chat.openFailed + chat.mainStreams.openFailed,
+      dropped: chat.dropped + chat.mainStreams.dropped,
+      eventsChecked: Object.values(chat.events).reduce((a, b) => a + b, 0) + Object.values(chat.mainStreams.events).reduce((a, b) => a + b, 0),
+      schemaViolations: chat.schemaViolations,
+      deliveries: { expected: chat.deliveriesExpected, received: chat.deliveriesReceived, missing: chat.deliveriesMissing },
+      driverVerdict: driver.report.verdict,
+      failedChecks: driver.report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
+      generator: driver.report.generator && { cpuPercent: driver.report.generator.cpuPercent, eventLoopDelayP99Ms: driver.report.generator.eventLoopDelayMs.p99, peakRssBytes: driver.report.generator.peakRssBytes },
+      rss: {
+        driverBaselineBytes: driver.baseline,
+        driverHoldBytes: driver.holdRss,
+        driverKiBPerStream: +(driverPerStream / 1024).toFixed(2),
+        bareBaselineBytes: bare.baseline,
+        bareHoldBytes: bare.holdRss,
+        bareStreamsHeld: bare.open,
+        bareKiBPerStream: +(barePerStream / 1024).toFixed(2),
+        ratio: +(driverPerStream / barePerStream).toFixed(3),
+      },
+    };
+  } finally {
+    await stopProcess(target.child);
+  }
+}
+
+// 2. Measurement error: ACCURACY_STREAMS streams, 15 s KEEP_ALIVE, target latency fault of 50 ms.
+{
+  const participants = Math.ceil(ACCURACY_STREAMS / 2);
+  const fixtures = join(dir, 'fixtures-accuracy.json');
+  const target = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fault', 'latency=50', '--fixtures-out', fixtures]);
+  try {
+    const driver = await driverRun({ url: target.url, fixtures, participants, holdSec: HOLD_SEC, out: join(dir, 'accuracy'), messageRate: 100, expectKeepalive: '15s' });
+    const latency = driver.report.scenarios.chatStreams.eventLatencyMs;
+    results.accuracy = {
+      streams: driver.report.scenarios.chatStreams.peakConcurrent + driver.report.scenarios.chatStreams.mainStreams.peakConcurrent,
+      injectedDelayMs: 50,
+      eventLatencyMs: { count: latency.count, min: latency.min, p50: latency.p50, p99: latency.p99, max: latency.max },
+      errorP50Ms: +(latency.p50 - 50).toFixed(3),
+      errorP99Ms: +(latency.p99 - 50).toFixed(3),
+      generatorEventLoopDelayP99Ms: driver.report.generator.eventLoopDelayMs.p99,
+    };
+  } finally {
+    await stopProcess(target.child);
+  }
+}
+
+results.method = {
+  rss: 'VmRSS from /proc/PID/status of each process, sampled every second; per-stream = (median RSS during hold - RSS at process start) / streams held',
+  streams: 'each participant holds a main stream and one chat-session stream; undici Agent, eventsource-parser, every frame JSON-parsed and schema-checked',
+  accuracy: 'coachbench serve --fault latency=50 delays every event delivery by 50 ms; eventLatencyMs runs from the intended send time to arrival',
+};
+await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+await writeFile(new URL('./results/streams.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log(JSON.stringify(results, null, 2));
