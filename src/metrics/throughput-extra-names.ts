@@ -1,0 +1,34 @@
+/**
+ * Metric names of the photo-upload and tag-link scenarios beyond the shared
+ * `throughputNames` (src/metrics/names.ts): counters the drivers count and the summaries read.
+ */
+import type { ThroughputScenario } from './names.js';
+
+/** Open model: slots the schedule held (started + dropped), so achieved vs requested is exact. */
+export const scheduledSlotsName = (scenario: ThroughputScenario): string => `${scenario}.scheduledSlots`;
+
+export const PHOTO_EXTRA = {
+  /** Uploads that used the `name` override instead of the default `filename` part. */
+  overrideRequests: 'photoUpload.overrideRequests',
+  /** Multipart body bytes of completed or failed uploads. */
+  bytesSent: 'photoUpload.bytesSent',
+} as const;
+
+export const TAG_EXTRA = {
+  /** New names the target confirmed by returning an id for each. */
+  tagsCreated: 'tagLink.tagsCreated',
+  /** Already-existing names sent (the `existingShare` of the profile, once some exist). */
+  existingSent: 'tagLink.existingSent',
+  /** Ids returned beyond the number of new names in a request that held existing names. */
+  existingReturned: 'tagLink.existingReturned',
+  /** 1 when the scenario did not run (no coach token); the reason is in samples under the same key. */
+  skipped: 'tagLink.skipped',
+} as const;
+
+export const PROBE_NAMES = {
+  /** Probe requests sent (not load: never counted in photoUpload/tagLink requests). */
+  requests: 'probes.requests',
+  /** 1 when the probes ran; the probe log is in samples under `probes`. */
+  ran: 'probes.ran',
+  samples: 'probes',
+} as const;
