@@ -1,0 +1,92 @@
+/**
+ * Closed workload model: `connections` autocannon connections, each sending its next request
+ * as soon as the previous answer is in. Every answer's latency goes into OUR histograms from
+ * autocannon's per-response event (hrtime from write to last byte, fractional ms), never from
+ * its rounded summary; its rate mode and its coordinated-omission correction are never used.
+ *
+ * What this model checks: every answer's status, headers and JSON body (autocannon hands each
+ * request's `onResponse` the full body and headers), so check evidence is as complete as in
+ * the open model. What it cannot: latency from an intended start (a closed loop has no
+ * schedule: latency equals service time, and a slow target lowers the offered load instead
+ * of queueing it), and which request a connection error or timeout belonged to (autocannon
+ * reports those without the request), so such failures are counted but are not evidence.
+ */
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { throughputNames } from '../../metrics/names.js';
+import type { ThroughputSettings } from '../../profile/profile-types.js';
+import type { ScenarioContext } from '../../run/scenario.js';
+import { redact } from '../../util/redact.js';
+import { failureKind, splitApiBase } from './http-exchange.js';
+import { normaliseHeaders, type ResponseView } from './response-check.js';
+import { recordFailure, recordResponse, type Workload } from './workload.js';
+
+/** How often autocannon notices stop() (its sample interval): bounds the overrun past ctx.endMs. */
+const STOP_POLL_MS = 100;
+/** autocannon rejects timeouts below one second. */
+const MIN_TIMEOUT_S = 1;
+
+/** Runs until `ctx.endMs` (or abort); resolves when autocannon has closed its connections. */
+export async function runClosedModel<M>(ctx: ScenarioContext, settings: ThroughputSettings, workload: Workload<M>): Promise<void> {
+  const names = throughputNames(workload.scenario);
+  const startMs = performance.now();
+  const remainingMs = ctx.endMs - startMs;
+  if (ctx.signal.aborted || remainingMs <= 0) return;
+  const { origin } = splitApiBase(ctx.apiBase);
+
+  let seq = 0;
+  // onResponse (body, headers) and the instance's `response` event (latency) fire back to back,
+  // synchronously, for the same answer: this slot carries the first to the second.
+  let answered: { memo: M; view: ResponseView } | undefined;
+  const request: autocannon.Request = {
+    setupRequest: (base, context) => {
+      const { spec, memo } = workload.next(seq++);
+      // The per-connection context lives from this request's build to its answer.
+      context.memo = memo;
+      return { ...base, method: spec.method, path: spec.path, headers: spec.headers, body: spec.body };
+    },
+    onResponse: (status, body, context, headers) => {
+      answered = { memo: context.memo as M, view: { status, headers: normaliseHeaders(headers), body } };
+    },
+  };
+
+  await new Promise<void>((resolve) => {
+    let instance: autocannon.Instance | undefined;
+    const stop = (): void => instance?.stop();
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    instance = autocannon(
+      {
+        url: origin,
+        connections: settings.connections,
+        duration: remainingMs / 1_000,
+        timeout: Math.max(MIN_TIMEOUT_S, settings.timeoutMs / 1_000),
+        requests: [request],
+        sampleInt: STOP_POLL_MS,
+        skipAggregateResult: true,
+      },
+      (error) => {
+        ctx.signal.removeEventListener('abort', stop);
+        if (error) ctx.metrics.sample(workload.scenario, redact(`closed model could not start: ${error.message}`));
+        resolve();
+      },
+    );
+    instance.on('response', (_client, _status, _bytes, responseTimeMs) => {
+      const metrics = ctx.metrics;
+      const current = answered;
+      answered = undefined;
+      if (current !== undefined) {
+        recordResponse(metrics, workload, current.memo, current.view, { latencyMs: responseTimeMs, serviceMs: responseTimeMs });
+      }
+      metrics.peak(names.activeMs, performance.now() - startMs);
+    });
+    instance.on('reqError', (error) => {
+      recordFailure(ctx.metrics, workload, undefined, failureKindOf(error), error.message);
+    });
+  });
+  ctx.metrics.peak(names.activeMs, performance.now() - startMs);
+}
+
+/** autocannon's own timeout is a plain Error with this message. */
+function failureKindOf(error: Error): string {
+  return error.message === 'request timed out' ? 'timeout' : failureKind(error);
+}

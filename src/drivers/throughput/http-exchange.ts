@@ -1,0 +1,61 @@
+/**
+ * One HTTP exchange through the run's undici dispatcher, returned as data: a response view
+ * with its timing, or a failure kind (`timeout`, `network:<code>`). Never throws.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import { normaliseHeaders, type ResponseView } from './response-check.js';
+
+export interface HttpRequestSpec {
+  method: 'PATCH' | 'POST' | 'PUT' | 'GET';
+  /** Path from the origin, including /api/v1. */
+  path: string;
+  headers: Record<string, string>;
+  /** A shared Buffer (photo bodies) or a JSON string (tags). */
+  body: Buffer | string;
+}
+
+export type ExchangeResult =
+  | { ok: true; view: ResponseView; startMs: number; endMs: number }
+  | { ok: false; kind: string; detail: string; startMs: number; endMs: number };
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Classifies a client error as a stable failure kind. */
+export function failureKind(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return 'timeout';
+  if (typeof code === 'string') return `network:${code}`;
+  return `network:${(error as Error | null)?.name ?? 'unknown'}`;
+}
+
+/** Splits `http://host:port/api/v1` into the origin and the path prefix. */
+export function splitApiBase(apiBase: string): { origin: string; basePath: string } {
+  const url = new URL(apiBase);
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}
+
+/**
+ * Sends one request and reads the whole body. `timeoutMs` bounds the wait for headers and
+ * the body separately (undici's own timers, no per-request setTimeout).
+ */
+export async function exchange(dispatcher: Dispatcher, origin: string, spec: HttpRequestSpec, timeoutMs: number): Promise<ExchangeResult> {
+  const startMs = performance.now();
+  try {
+    const response = await dispatcher.request({
+      origin,
+      path: spec.path,
+      method: spec.method,
+      headers: spec.headers,
+      body: spec.body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const body = await response.body.text();
+    const view: ResponseView = { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
+    return { ok: true, view, startMs, endMs: performance.now() };
+  } catch (error) {
+    const kind = failureKind(error);
+    return { ok: false, kind, detail: `${kind}: ${(error as Error).message ?? String(error)}`, startMs, endMs: performance.now() };
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Open workload model: requests start on an absolute schedule (constant or ramping rate)
+ * whatever the target's speed, through the run's undici dispatcher, at most `maxInFlight`
+ * at once; a slot that finds no place is dropped and counted (runOpenLoop). Latency counts
+ * from the slot's intended start (coordinated omission corrected, once: no expected-interval
+ * back-fill on top), service time from the actual start.
+ */
+import { performance } from 'node:perf_hooks';
+import { throughputNames } from '../../metrics/names.js';
+import { scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
+import { linearPacer } from '../../plan/pacer.js';
+import type { ThroughputSettings } from '../../profile/profile-types.js';
+import { runOpenLoop } from '../../run/open-loop.js';
+import type { ScenarioContext } from '../../run/scenario.js';
+import { exchange, splitApiBase } from './http-exchange.js';
+import { recordFailure, recordResponse, type Workload } from './workload.js';
+
+/** A slot that starts more than this after its intended time counts as late (timers tick at ~1 ms). */
+export const LATE_SLOT_MS = 10;
+
+/** Runs the schedule from now to `ctx.endMs`, then waits for requests in flight (each bounded by timeoutMs). */
+export async function runOpenModel<M>(ctx: ScenarioContext, settings: ThroughputSettings, workload: Workload<M>): Promise<void> {
+  const names = throughputNames(workload.scenario);
+  const { origin } = splitApiBase(ctx.apiBase);
+  const startMs = performance.now();
+  const pacer = linearPacer({
+    startRatePerSec: settings.ratePerSec,
+    endRatePerSec: settings.rampToPerSec,
+    durationMs: Math.max(0, ctx.endMs - startMs),
+  });
+  ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);
+  await runOpenLoop({
+    pacer,
+    maxInFlight: settings.maxInFlight,
+    latenessMs: LATE_SLOT_MS,
+    startMs,
+    // In-flight requests are not aborted at stop: they drain, so the last second is not all errors.
+    signal: ctx.signal,
+    fire: async (slot, intendedMs) => {
+      const { spec, memo } = workload.next(slot);
+      const result = await exchange(ctx.dispatcher, origin, spec, settings.timeoutMs);
+      // Read ctx.metrics only now: the run swaps in a new interval set every second.
+      const metrics = ctx.metrics;
+      if (result.ok) {
+        const timing = { latencyMs: result.endMs - intendedMs, serviceMs: result.endMs - result.startMs };
+        recordResponse(metrics, workload, memo, result.view, timing);
+      } else {
+        recordFailure(metrics, workload, memo, result.kind, result.detail);
+      }
+      metrics.peak(names.activeMs, result.endMs - startMs);
+    },
+    onLate: () => ctx.metrics.inc(names.lateSlots),
+    onDropped: () => ctx.metrics.inc(names.droppedSlots),
+  });
+  ctx.metrics.peak(names.activeMs, performance.now() - startMs);
+}

@@ -1,0 +1,77 @@
+/**
+ * Photo probes: one default-part upload per profile format (photo.upload), one `name`
+ * override with a decoy `filename` field (photo.fieldname.override: a target that ignores
+ * the override reads the decoy and refuses it), and two uploads that must be refused with
+ * problem+json (a non-image, and no image part at all).
+ */
+import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import { buildImageCorpus, type ImageFormat } from './image-corpus.js';
+import { buildMultipart, DEFAULT_PART, OVERRIDE_PART, defaultPhotoBody } from './multipart-body.js';
+import { judgePhoto, photoHeaders, photoPath } from './photo-workload.js';
+import type { ProbeClient } from './probe-client.js';
+import type { HttpRequestSpec } from './http-exchange.js';
+
+/** Probe images stay small: probes check behaviour, not throughput. */
+const PROBE_IMAGE_BYTES = 16 * 1024;
+const NOT_AN_IMAGE = Buffer.from('coachbench probe: this is plain text, not an image\n', 'latin1');
+
+export async function runPhotoProbes(probe: ProbeClient, participant: FixtureParticipant, apiKey: string, formats: readonly ImageFormat[]): Promise<void> {
+  const images = buildImageCorpus(formats.length > 0 ? formats : ['jpeg'], [PROBE_IMAGE_BYTES], 97);
+  const path = photoPath(probe.basePath, participant.userId);
+  const patch = (contentType: string, body: Buffer, key: string | null = apiKey): HttpRequestSpec => ({
+    method: 'PATCH',
+    path,
+    headers: photoHeaders(participant.token, key, contentType),
+    body,
+  });
+
+  for (const image of images) {
+    if (probe.stopped) return;
+    const body = defaultPhotoBody(image);
+    const label = `probe PATCH profile_photo (\`filename\` part, ${image.format})`;
+    const outcome = await probe.send(patch(body.contentType, body.body), label);
+    if (!outcome.ok) probe.fail('photo.upload', `${label}: no answer (${outcome.detail})`);
+    else judgePhoto(probe.metrics, false, outcome.inspection, label);
+  }
+
+  const first = images[0];
+  if (first === undefined || probe.stopped) return;
+  const override = buildMultipart([
+    { name: 'name', data: Buffer.from(OVERRIDE_PART, 'latin1') },
+    { name: DEFAULT_PART, data: Buffer.from('decoy: the image is in the part named by `name`', 'latin1') },
+    { name: OVERRIDE_PART, fileName: first.fileName, contentType: first.mimeType, data: first.bytes },
+  ]);
+  const overrideLabel = 'probe PATCH profile_photo (`name` override, decoy `filename` field)';
+  const outcome = await probe.send(patch(override.contentType, override.body), overrideLabel);
+  if (!outcome.ok) probe.fail('photo.fieldname.override', `${overrideLabel}: no answer (${outcome.detail})`);
+  else judgePhoto(probe.metrics, true, outcome.inspection, overrideLabel);
+
+  // Refusals: their value is the problem+json evidence the client records for every error answer.
+  const notImage = buildMultipart([{ name: DEFAULT_PART, fileName: 'not-an-image.txt', contentType: 'image/jpeg', data: NOT_AN_IMAGE }]);
+  const noImage = buildMultipart([{ name: 'note', data: Buffer.from('no image part in this form', 'latin1') }]);
+  for (const [label, body] of [
+    ['probe PATCH profile_photo (not an image)', notImage],
+    ['probe PATCH profile_photo (no image part)', noImage],
+  ] as const) {
+    if (probe.stopped) return;
+    const refused = await probe.send(patch(body.contentType, body.body), label);
+    if (refused.ok && refused.inspection.status < 400) probe.log(`${label}: accepted with ${refused.inspection.status}`);
+  }
+}
+
+/** A default-part upload without (or with a wrong) X-API-Key must be refused. */
+export async function runPhotoAuthProbes(probe: ProbeClient, participant: FixtureParticipant, apiKey: string): Promise<void> {
+  const [image] = buildImageCorpus(['jpeg'], [PROBE_IMAGE_BYTES], 98);
+  if (image === undefined) return;
+  const body = defaultPhotoBody(image);
+  const path = photoPath(probe.basePath, participant.userId);
+  const wrongKey = `${apiKey}-wrong`;
+  for (const [label, key] of [
+    ['probe PATCH profile_photo without X-API-Key', null],
+    ['probe PATCH profile_photo with a wrong X-API-Key', wrongKey],
+  ] as const) {
+    if (probe.stopped) return;
+    const spec: HttpRequestSpec = { method: 'PATCH', path, headers: photoHeaders(participant.token, key, body.contentType), body: body.body };
+    await probe.expectRefused('auth.apikey.required', spec, label);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The photo-upload throughput scenario: builds the image corpus and its multipart bodies
+ * once, then drives PATCH profile_photo in the profile's workload model until the run ends.
+ */
+import type { PhotoUploadSettings } from '../../profile/profile-types.js';
+import type { Scenario, ScenarioContext } from '../../run/scenario.js';
+import { redact } from '../../util/redact.js';
+import { runClosedModel } from './closed-model.js';
+import { splitApiBase } from './http-exchange.js';
+import { buildImageCorpusAsync } from './image-corpus.js';
+import { runOpenModel } from './open-model.js';
+import { createPhotoWorkload } from './photo-workload.js';
+
+async function runPhotoUpload(ctx: ScenarioContext, settings: PhotoUploadSettings): Promise<void> {
+  const { participants } = ctx.fixtures;
+  if (participants.length === 0 || settings.imageSizes.length === 0 || settings.formats.length === 0) {
+    ctx.metrics.sample('photoUpload', 'not run: no participants, image sizes or formats');
+    return;
+  }
+  const corpus = await buildImageCorpusAsync(settings.formats, settings.imageSizes);
+  if (ctx.signal.aborted) return;
+  const workload = createPhotoWorkload({
+    basePath: splitApiBase(ctx.apiBase).basePath,
+    apiKey: ctx.fixtures.apiKey,
+    participants,
+    corpus,
+    overrideShare: settings.overrideShare,
+  });
+  if (settings.model === 'closed') await runClosedModel(ctx, settings, workload);
+  else await runOpenModel(ctx, settings, workload);
+}
+
+/** PATCH /participants/{user_id}/profile_photo load; does nothing when the profile disables it. */
+export const photoUploadScenario: Scenario = {
+  name: 'photoUpload',
+  run: async (ctx) => {
+    const settings = ctx.profile.photoUpload;
+    if (!settings.enabled || ctx.signal.aborted) return;
+    try {
+      await runPhotoUpload(ctx, settings);
+    } catch (error) {
+      // Requests never throw (they are samples); this is a driver bug, kept visible but not fatal.
+      ctx.metrics.sample('photoUpload', redact(`scenario stopped by an internal error: ${(error as Error).message}`));
+    }
+  },
+};

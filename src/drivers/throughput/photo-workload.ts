@@ -1,0 +1,98 @@
+/**
+ * The profile-photo upload workload (seed endpoint 2): request `seq` goes to participant
+ * `seq mod n`, carries one corpus image, and uses the `name` override for the profile's
+ * share of requests. Bodies are built once per (image, variant) here and shared.
+ */
+import { recordEvidence } from '../../checks/evidence.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { PHOTO_EXTRA } from '../../metrics/throughput-extra-names.js';
+import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import type { CorpusImage } from './image-corpus.js';
+import type { HttpRequestSpec } from './http-exchange.js';
+import { defaultPhotoBody, overridePhotoBody, type MultipartBody } from './multipart-body.js';
+import { describeInspection, type Inspection } from './response-check.js';
+import { mixedIndex, shareHit, type Workload } from './workload.js';
+
+export const ACCEPT = 'application/json, application/problem+json';
+
+export interface PhotoMemo {
+  override: boolean;
+  bytes: number;
+  image: CorpusImage;
+}
+
+export interface PhotoWorkloadOptions {
+  basePath: string;
+  apiKey: string;
+  participants: readonly FixtureParticipant[];
+  corpus: readonly CorpusImage[];
+  overrideShare: number;
+}
+
+export const photoPath = (basePath: string, userId: string): string => `${basePath}/participants/${encodeURIComponent(userId)}/profile_photo`;
+
+/** Request headers of an upload: the seed's Accept, bearer token and API key. */
+export function photoHeaders(token: string, apiKey: string | null, contentType: string): Record<string, string> {
+  const headers: Record<string, string> = { accept: ACCEPT, authorization: `Bearer ${token}`, 'content-type': contentType };
+  if (apiKey !== null) headers['x-api-key'] = apiKey;
+  return headers;
+}
+
+/** Builds the photo workload; every multipart body is made here, once. */
+export function createPhotoWorkload(options: PhotoWorkloadOptions): Workload<PhotoMemo> {
+  const { basePath, apiKey, participants, corpus, overrideShare } = options;
+  const paths = participants.map((p) => photoPath(basePath, p.userId));
+  const defaults: MultipartBody[] = corpus.map(defaultPhotoBody);
+  // Override bodies are only built when the profile asks for them (they double the memory).
+  const overrides: MultipartBody[] = overrideShare > 0 ? corpus.map(overridePhotoBody) : [];
+
+  return {
+    scenario: 'photoUpload',
+    next(seq) {
+      const participantIndex = seq % participants.length;
+      const participant = participants[participantIndex] as FixtureParticipant;
+      const imageIndex = mixedIndex(seq, corpus.length);
+      const override = overrideShare > 0 && shareHit(seq, overrideShare);
+      const body = (override ? overrides : defaults)[imageIndex] as MultipartBody;
+      const spec: HttpRequestSpec = {
+        method: 'PATCH',
+        path: paths[participantIndex] as string,
+        headers: photoHeaders(participant.token, apiKey, body.contentType),
+        body: body.body,
+      };
+      return { spec, memo: { override, bytes: body.body.length, image: corpus[imageIndex] as CorpusImage } };
+    },
+    judge(metrics, memo, inspection) {
+      return judgePhoto(metrics, memo.override, inspection, photoLabel(memo));
+    },
+    account(metrics, memo) {
+      metrics.inc(PHOTO_EXTRA.bytesSent, memo.bytes);
+      if (memo.override) metrics.inc(PHOTO_EXTRA.overrideRequests);
+    },
+    label: photoLabel,
+  };
+}
+
+const photoLabel = (memo: PhotoMemo): string =>
+  `PATCH profile_photo (${memo.override ? '`name` override' : '`filename` part'}, ${memo.image.fileName})`;
+
+/**
+ * photo.upload: the default-part upload is 200 with the five headers and a JSON body.
+ * photo.fieldname.override: the override upload is 200 (DESIGN.md check table).
+ * Returns extra failure kinds (a 200 whose JSON body is not an object).
+ */
+export function judgePhoto(metrics: MetricSet, override: boolean, inspection: Inspection, label: string): string[] {
+  const extra: string[] = [];
+  const json = inspection.json;
+  if (inspection.status === 200 && json !== undefined && (typeof json !== 'object' || json === null || Array.isArray(json))) {
+    extra.push('body-invalid');
+  }
+  if (override) {
+    recordEvidence(metrics, 'photo.fieldname.override', inspection.status === 200 ? null : `${label}: status ${inspection.status} (expected 200)`);
+  } else {
+    const failed = inspection.kinds.length > 0 || extra.length > 0;
+    const reason = describeInspection(inspection) || 'JSON body is not an object';
+    recordEvidence(metrics, 'photo.upload', failed ? `${label}: ${reason}` : null);
+  }
+  return extra;
+}

@@ -1,0 +1,70 @@
+/**
+ * Sends probe requests (a handful, one at a time, not load): each answer is inspected like
+ * a load answer, every error answer is errors.problem_json evidence, and probes count in
+ * `probes.requests` only, never in the throughput scenarios' numbers.
+ */
+import { recordEvidence } from '../../checks/evidence.js';
+import type { CheckId } from '../../checks/check-ids.js';
+import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
+import type { ScenarioContext } from '../../run/scenario.js';
+import { redact } from '../../util/redact.js';
+import { exchange, splitApiBase, type HttpRequestSpec } from './http-exchange.js';
+import { inspectResponse, recordProblemEvidence, type Inspection } from './response-check.js';
+
+export type ProbeOutcome = { ok: true; inspection: Inspection } | { ok: false; detail: string };
+
+export class ProbeClient {
+  readonly basePath: string;
+  private readonly origin: string;
+
+  constructor(
+    private readonly ctx: ScenarioContext,
+    private readonly timeoutMs: number,
+  ) {
+    const { origin, basePath } = splitApiBase(ctx.apiBase);
+    this.origin = origin;
+    this.basePath = basePath;
+  }
+
+  /** The current interval's metrics (the run swaps the set every second). */
+  get metrics() {
+    return this.ctx.metrics;
+  }
+
+  async send(spec: HttpRequestSpec, label: string): Promise<ProbeOutcome> {
+    const result = await exchange(this.ctx.dispatcher, this.origin, spec, this.timeoutMs);
+    this.metrics.inc(PROBE_NAMES.requests);
+    if (!result.ok) return { ok: false, detail: result.detail };
+    const inspection = inspectResponse(result.view);
+    recordProblemEvidence(this.metrics, inspection, `probe ${label}`);
+    return { ok: true, inspection };
+  }
+
+  /** Records evidence for `check` that the answer was a refusal (401 or 403). */
+  async expectRefused(check: CheckId, spec: HttpRequestSpec, label: string): Promise<void> {
+    const outcome = await this.send(spec, label);
+    if (!outcome.ok) return this.fail(check, `${label}: probe got no answer (${outcome.detail})`);
+    const { status } = outcome.inspection;
+    const refused = status === 401 || status === 403;
+    this.evidence(check, refused ? null : `${label}: answered ${status}, expected 401 or 403`);
+  }
+
+  evidence(check: CheckId, failure: string | null): void {
+    recordEvidence(this.metrics, check, failure);
+    if (failure !== null) this.log(`${check} failed: ${failure}`);
+  }
+
+  fail(check: CheckId, failure: string): void {
+    this.evidence(check, failure);
+  }
+
+  /** A line in the probe log (samples under `probes`), for findings that are no check's evidence. */
+  log(text: string): void {
+    this.metrics.sample(PROBE_NAMES.samples, redact(text));
+  }
+
+  /** Whether the run is stopping: probes end early rather than delay the stop. */
+  get stopped(): boolean {
+    return this.ctx.signal.aborted;
+  }
+}

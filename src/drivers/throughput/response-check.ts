@@ -1,0 +1,109 @@
+/**
+ * The checks every photo/tag response gets, whichever client (undici or autocannon) carried
+ * it: status, the five headers DESIGN.md requires on every response, a JSON body on success
+ * and a problem+json body on error. A failure is a kind to count, never an exception.
+ */
+import { recordEvidence } from '../../checks/evidence.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+
+/** The response headers seed endpoints 2 and 3 list, lower-cased. */
+export const REQUIRED_HEADERS = [
+  'access-control-allow-headers',
+  'access-control-allow-methods',
+  'access-control-allow-origin',
+  'cache-control',
+  'content-type',
+] as const;
+
+/** A received response, client-neutral. */
+export interface ResponseView {
+  status: number;
+  /** Lower-cased header name → value; repeated headers joined with ", ". */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+export interface Inspection {
+  status: number;
+  /** Failure kinds seen (empty when healthy): status-4xx, headers-missing, content-type, body-invalid, problem-json. */
+  kinds: string[];
+  missingHeaders: string[];
+  /** The parsed body, or undefined when it is not JSON. */
+  json: unknown;
+  /** For 4xx/5xx: why the answer is not problem+json, or null when it is. Undefined for other statuses. */
+  problemFailure: string | null | undefined;
+}
+
+const NO_JSON = Symbol('no-json');
+
+function parseJson(body: string): unknown {
+  if (body.length === 0) return NO_JSON;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return NO_JSON;
+  }
+}
+
+/** The media type without parameters, lower-cased. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+const isJsonMediaType = (type: string): boolean => type === 'application/json' || type.endsWith('+json');
+
+/** Generic checks; scenario-specific body shapes are judged by the caller on `json`. */
+export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspection {
+  const kinds: string[] = [];
+  if (view.status !== expectedStatus) kinds.push(`status-${Math.floor(view.status / 100)}xx`);
+  const missingHeaders = REQUIRED_HEADERS.filter((name) => !view.headers[name]);
+  if (missingHeaders.length > 0) kinds.push('headers-missing');
+  const parsed = parseJson(view.body);
+  const json = parsed === NO_JSON ? undefined : parsed;
+  const type = mediaType(view.headers['content-type']);
+  let problemFailure: string | null | undefined;
+  if (view.status === expectedStatus) {
+    if (!isJsonMediaType(type)) kinds.push('content-type');
+    if (parsed === NO_JSON) kinds.push('body-invalid');
+  } else if (view.status >= 400) {
+    problemFailure = problemJsonFailure(view.status, type, parsed);
+    if (problemFailure !== null) kinds.push('problem-json');
+  }
+  return { status: view.status, kinds, missingHeaders, json, problemFailure };
+}
+
+function problemJsonFailure(status: number, type: string, parsed: unknown): string | null {
+  if (type !== 'application/problem+json') return `${status} answered with Content-Type "${type || 'none'}", not application/problem+json`;
+  if (parsed === NO_JSON || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return `${status} application/problem+json body is not a JSON object`;
+  }
+  return null;
+}
+
+/** Human reason for a failed expectation, e.g. "500; missing cache-control". */
+export function describeInspection(inspection: Inspection, expectedStatus = 200): string {
+  const parts: string[] = [];
+  if (inspection.status !== expectedStatus) parts.push(`status ${inspection.status} (expected ${expectedStatus})`);
+  if (inspection.missingHeaders.length > 0) parts.push(`missing ${inspection.missingHeaders.join(', ')}`);
+  for (const kind of inspection.kinds) {
+    if (kind === 'content-type') parts.push('Content-Type is not JSON');
+    if (kind === 'body-invalid') parts.push('body is not valid JSON');
+  }
+  return parts.join('; ');
+}
+
+/** Every error answer seen anywhere is evidence for errors.problem_json. */
+export function recordProblemEvidence(metrics: MetricSet, inspection: Inspection, where: string): void {
+  if (inspection.problemFailure === undefined) return;
+  recordEvidence(metrics, 'errors.problem_json', inspection.problemFailure === null ? null : `${where}: ${inspection.problemFailure}`);
+}
+
+/** Flattens undici / autocannon header maps into lower-cased single strings. */
+export function normaliseHeaders(raw: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

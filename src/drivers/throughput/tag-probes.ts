@@ -1,0 +1,42 @@
+/**
+ * Tag probes: a participant token must be refused (tags.role.required); with the coach token,
+ * two new names must come back as two ids (tags.link), the same names again as none and a
+ * mix of one existing and one new name as one id (tags.existing.ignored); and the coach
+ * request without X-API-Key must be refused (auth.apikey.required).
+ */
+import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import type { ProbeClient } from './probe-client.js';
+import { runTagPrefix } from './tag-name-pool.js';
+import { judgeTags, tagRequest, type TagMemo } from './tag-workload.js';
+
+export async function runTagRoleProbe(probe: ProbeClient, participant: FixtureParticipant, apiKey: string): Promise<void> {
+  const names = [`${runTagPrefix()}-probe-role`];
+  const spec = tagRequest(probe.basePath, participant.token, apiKey, participant.userId, names);
+  await probe.expectRefused('tags.role.required', spec, 'probe POST new_and_link with a participant token');
+}
+
+export async function runTagProbes(probe: ProbeClient, participant: FixtureParticipant, apiKey: string, coachToken: string): Promise<void> {
+  const prefix = `${runTagPrefix()}-probe`;
+  const [a, b, c] = [`${prefix}-a`, `${prefix}-b`, `${prefix}-c`];
+  const steps: Array<{ label: string; memo: TagMemo }> = [
+    { label: 'probe POST new_and_link (2 new names)', memo: { newNames: [a, b], existing: [] } },
+    { label: 'probe POST new_and_link (the same 2 names again)', memo: { newNames: [], existing: [a, b] } },
+    { label: 'probe POST new_and_link (1 existing, 1 new name)', memo: { newNames: [c], existing: [a] } },
+  ];
+  for (const { label, memo } of steps) {
+    if (probe.stopped) return;
+    const spec = tagRequest(probe.basePath, coachToken, apiKey, participant.userId, [...memo.existing, ...memo.newNames]);
+    const outcome = await probe.send(spec, label);
+    if (!outcome.ok) {
+      probe.fail('tags.link', `${label}: no answer (${outcome.detail})`);
+      return;
+    }
+    const verdict = judgeTags(probe.metrics, memo, outcome.inspection, label);
+    // Later steps rely on the first one's names existing; without that, "existing" is unknown.
+    if (!verdict.created) return;
+  }
+
+  if (probe.stopped) return;
+  const noKey = tagRequest(probe.basePath, coachToken, null, participant.userId, [`${prefix}-nokey`]);
+  await probe.expectRefused('auth.apikey.required', noKey, 'probe POST new_and_link without X-API-Key');
+}

@@ -1,0 +1,114 @@
+/**
+ * The tag create-and-link workload (seed endpoint 3) with the coach/connector token: each
+ * request links a profile-set mix of new and already-existing names to participant
+ * `seq mod n`; the answer must hold one id per new name and none for an existing one.
+ */
+import { recordEvidence } from '../../checks/evidence.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
+import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import type { HttpRequestSpec } from './http-exchange.js';
+import { ACCEPT } from './photo-workload.js';
+import type { Inspection } from './response-check.js';
+import type { TagNamePool } from './tag-name-pool.js';
+import type { Workload } from './workload.js';
+
+export const TAGS_PATH = '/admin/tags/new_and_link/participant';
+
+export interface TagMemo {
+  newNames: string[];
+  existing: string[];
+}
+
+export interface TagWorkloadOptions {
+  basePath: string;
+  apiKey: string;
+  coachToken: string;
+  participants: readonly FixtureParticipant[];
+  pool: TagNamePool;
+  tagsPerRequest: number;
+  existingShare: number;
+}
+
+/** A create-and-link request with the given bearer token (coach, or a participant's for the role probe). */
+export function tagRequest(basePath: string, token: string, apiKey: string | null, participantId: string, names: readonly string[]): HttpRequestSpec {
+  const headers: Record<string, string> = { accept: ACCEPT, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  if (apiKey !== null) headers['x-api-key'] = apiKey;
+  return { method: 'POST', path: `${basePath}${TAGS_PATH}`, headers, body: JSON.stringify({ participantId, tags: names }) };
+}
+
+export function createTagWorkload(options: TagWorkloadOptions): Workload<TagMemo> {
+  const { basePath, apiKey, coachToken, participants, pool, tagsPerRequest, existingShare } = options;
+  return {
+    scenario: 'tagLink',
+    next(seq) {
+      const participant = participants[seq % participants.length] as FixtureParticipant;
+      const pick = pool.pick(tagsPerRequest, existingShare);
+      const spec = tagRequest(basePath, coachToken, apiKey, participant.userId, pick.names);
+      return { spec, memo: { newNames: pick.newNames, existing: pick.existing } };
+    },
+    judge(metrics, memo, inspection) {
+      const verdict = judgeTags(metrics, memo, inspection, tagLabel(memo));
+      if (verdict.created) pool.confirm(memo.newNames);
+      return verdict.kinds;
+    },
+    account(metrics, memo) {
+      metrics.inc(TAG_EXTRA.existingSent, memo.existing.length);
+    },
+    label: tagLabel,
+  };
+}
+
+const tagLabel = (memo: TagMemo): string => `POST new_and_link (${memo.newNames.length} new, ${memo.existing.length} existing)`;
+
+/** Ids of a create-and-link answer: an array of distinct non-empty strings or numbers, else null. */
+export function tagIds(json: unknown): Array<string | number> | null {
+  if (!Array.isArray(json)) return null;
+  const ok = json.every((id) => (typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id)));
+  return ok && new Set(json).size === json.length ? (json as Array<string | number>) : null;
+}
+
+export interface TagVerdict {
+  /** The target created every new name (so they exist from now on). */
+  created: boolean;
+  kinds: string[];
+}
+
+/**
+ * tags.link: 200 and an array of ids, at least one per new name (and exactly that many when
+ * no existing name was sent). tags.existing.ignored (only when existing names were sent):
+ * no more ids than new names.
+ */
+export function judgeTags(metrics: MetricSet, memo: TagMemo, inspection: Inspection, label: string): TagVerdict {
+  if (inspection.status !== 200) {
+    recordEvidence(metrics, 'tags.link', `${label}: status ${inspection.status} (expected 200)`);
+    return { created: false, kinds: [] };
+  }
+  const ids = tagIds(inspection.json);
+  const wanted = memo.newNames.length;
+  if (ids === null) {
+    recordEvidence(metrics, 'tags.link', `${label}: answer is not an array of distinct tag ids`);
+    return { created: false, kinds: ['body-invalid'] };
+  }
+  const kinds: string[] = [];
+  if (ids.length < wanted) {
+    recordEvidence(metrics, 'tags.link', `${label}: ${ids.length} ids for ${wanted} new names`);
+    kinds.push('body-invalid');
+  } else if (memo.existing.length === 0 && ids.length > wanted) {
+    recordEvidence(metrics, 'tags.link', `${label}: ${ids.length} ids for ${wanted} new names`);
+    kinds.push('body-invalid');
+  } else {
+    recordEvidence(metrics, 'tags.link', null);
+  }
+  if (memo.existing.length > 0) {
+    const extra = Math.max(0, ids.length - wanted);
+    if (extra > 0) {
+      metrics.inc(TAG_EXTRA.existingReturned, extra);
+      kinds.push('existing-returned');
+    }
+    recordEvidence(metrics, 'tags.existing.ignored', extra > 0 ? `${label}: ${extra} id(s) returned for existing names` : null);
+  }
+  const created = ids.length >= wanted;
+  if (created) metrics.inc(TAG_EXTRA.tagsCreated, wanted);
+  return { created, kinds };
+}

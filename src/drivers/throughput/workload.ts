@@ -1,0 +1,77 @@
+/**
+ * What the two workload models (open: undici on a schedule; closed: autocannon connections)
+ * share: a Workload builds request `seq` and judges its answer; `recordResponse` and
+ * `recordFailure` turn one exchange into counters, histograms and check evidence.
+ */
+import { recordMs } from '../../metrics/histogram.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { throughputNames, type ThroughputScenario } from '../../metrics/names.js';
+import { redact } from '../../util/redact.js';
+import type { HttpRequestSpec } from './http-exchange.js';
+import { inspectResponse, recordProblemEvidence, type Inspection, type ResponseView } from './response-check.js';
+
+/** One scenario's request source and judge; `M` is what a request remembers for its judge. */
+export interface Workload<M> {
+  readonly scenario: ThroughputScenario;
+  /** Builds request `seq` (0, 1, 2, ... in the order they are sent). */
+  next(seq: number): { spec: HttpRequestSpec; memo: M };
+  /** Scenario-specific judgement of a response: records check evidence, returns extra failure kinds. */
+  judge(metrics: MetricSet, memo: M, inspection: Inspection): string[];
+  /** Counts what a sent request cost, answered or not (bytes, override share). */
+  account?(metrics: MetricSet, memo: M): void;
+  /** Short label for failure samples, e.g. "PATCH profile_photo (filename part)". */
+  label(memo: M): string;
+}
+
+export interface SampleTiming {
+  /** Open model: from the intended start (coordinated-omission corrected). Closed model: from the actual start. */
+  latencyMs: number;
+  /** From the actual start. */
+  serviceMs: number;
+}
+
+/** Records one answered request. A non-200, a missing header or a bad body is an error of that kind. */
+export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, memo: M, view: ResponseView, timing: SampleTiming): void {
+  const names = throughputNames(workload.scenario);
+  const inspection = inspectResponse(view);
+  const kinds = [...inspection.kinds, ...workload.judge(metrics, memo, inspection)];
+  recordProblemEvidence(metrics, inspection, workload.label(memo));
+  metrics.inc(names.requests);
+  metrics.inc(names.status(view.status));
+  if (kinds.length > 0) {
+    metrics.inc(names.errors);
+    // A request counts once in `errors` and once under each distinct kind it showed.
+    for (const kind of new Set(kinds)) metrics.inc(names.errorKind(kind));
+    metrics.sample(workload.scenario, redact(`${workload.label(memo)}: ${view.status} ${kinds.join(', ')}`));
+  }
+  recordMs(metrics.histogram(names.latencyUs), timing.latencyMs);
+  recordMs(metrics.histogram(names.serviceTimeUs), timing.serviceMs);
+  workload.account?.(metrics, memo);
+}
+
+/**
+ * Records a request that got no answer (timeout, reset, refused). It counts as a request and
+ * an error, but is not check evidence: conformance is judged on answers, availability by
+ * the error rate. No latency is recorded (there is none to record, and a timeout value would
+ * describe the client's bound, not the target).
+ */
+export function recordFailure<M>(metrics: MetricSet, workload: Workload<M>, memo: M | undefined, kind: string, detail: string): void {
+  const names = throughputNames(workload.scenario);
+  metrics.inc(names.requests);
+  metrics.inc(names.errors);
+  metrics.inc(names.errorKind(kind));
+  const where = memo === undefined ? workload.scenario : workload.label(memo);
+  metrics.sample(workload.scenario, redact(`${where}: ${detail}`));
+  if (memo !== undefined) workload.account?.(metrics, memo);
+}
+
+/** Spreads requests over participants and keeps a fixed-share pattern without randomness. */
+export function shareHit(seq: number, share: number): boolean {
+  // Error diffusion: exactly floor(n·share) hits among the first n requests, evenly spaced.
+  return Math.floor((seq + 1) * share) > Math.floor(seq * share);
+}
+
+/** A well-mixed index in [0, n) for request `seq` (Knuth multiplicative hash), uncorrelated with shareHit. */
+export function mixedIndex(seq: number, n: number): number {
+  return (Math.imul(seq + 1, 2_654_435_761) >>> 0) % n;
+}

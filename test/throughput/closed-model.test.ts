@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../src/drivers/throughput/index.js';
+import { throughputNames } from '../../src/metrics/names.js';
+import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../src/metrics/throughput-summary.js';
+import { startTarget } from '../../src/target/start-target.js';
+import type { RunningTarget } from '../../src/target/target-types.js';
+import { checksOf, GOOD_HEADERS, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
+
+const fixtures = {
+  apiKey: 'key-0001',
+  participants: [1, 2, 3].map((i) => ({ userId: `p-${i}`, token: `token-${i}`, chatSessionIds: [`cs-${i}`] })),
+};
+
+let target: RunningTarget | undefined;
+afterEach(async () => {
+  await target?.close();
+  target = undefined;
+});
+
+describe('closed model (autocannon)', () => {
+  it('records every answer into our HDR histograms with fractional-ms precision', async () => {
+    let answered = 0;
+    const server = await startServer((req, res) => {
+      void readBody(req).then(() =>
+        setTimeout(() => {
+          answered++;
+          sendJson(res, 200, { ok: true }, 'application/json', GOOD_HEADERS);
+        }, 20),
+      );
+    });
+    try {
+      const profile = testProfile(1_500, { model: 'closed', connections: 4, overrideShare: 0.5 });
+      const total = await testRun(`${server.url}/api/v1`, fixtures, profile).run(photoUploadScenario);
+      const summary = buildPhotoUploadSummary(total, profile.photoUpload);
+      expect(summary.model).toBe('closed');
+      expect(summary.requestedRatePerSec).toBeNull();
+      // 4 connections × ~1.5 s / ~21 ms; answers in flight at stop reach the server but not us.
+      expect(summary.requests).toBeGreaterThan(200);
+      expect(answered - summary.requests).toBeGreaterThanOrEqual(0);
+      expect(answered - summary.requests).toBeLessThanOrEqual(4);
+      expect(total.histogram(throughputNames('photoUpload').latencyUs).totalCount).toBe(summary.requests);
+      expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(20);
+      expect(summary.latencyMs.p50).toBeLessThan(26);
+      // Sub-millisecond resolution: autocannon's hrtime reaches us unrounded.
+      expect(summary.latencyMs.mean % 1).not.toBe(0);
+      expect(summary.serviceTimeMs.count).toBe(summary.requests);
+      expect(summary.overrideRequests).toBeGreaterThan(summary.requests * 0.4);
+      // Every body and header set was checked: each answer is evidence.
+      const checks = checksOf(total);
+      expect(checks['photo.upload'].status).toBe('pass');
+      expect(checks['photo.upload'].observed).toBe(summary.requests - summary.overrideRequests);
+      expect(checks['photo.fieldname.override'].observed).toBe(summary.overrideRequests);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('checks every answer: a missing header fails photo.upload under the closed model too', async () => {
+    const server = await startServer((req, res) => {
+      void readBody(req).then(() => sendJson(res, 200, { ok: true }, 'application/json', { ...GOOD_HEADERS, 'cache-control': '' }));
+    });
+    try {
+      const profile = testProfile(600, { model: 'closed', connections: 2, overrideShare: 0 });
+      const total = await testRun(`${server.url}/api/v1`, fixtures, profile).run(photoUploadScenario);
+      const summary = buildPhotoUploadSummary(total, profile.photoUpload);
+      expect(summary.errorsByKind['headers-missing']).toBe(summary.requests);
+      expect(checksOf(total)['photo.upload'].status).toBe('fail');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('drives tags with existing names against the reference target, and all checks hold', async () => {
+    target = await startTarget({ participants: 4 });
+    const profile = testProfile(1_000, { model: 'closed', connections: 2 }, { model: 'closed', connections: 2, tagsPerRequest: 4, existingShare: 0.5 });
+    const total = await testRun(`${target.url}/api/v1`, target.fixtures, profile).run(probesScenario, photoUploadScenario, tagLinkScenario);
+    const tags = buildTagLinkSummary(total, profile.tagLink);
+    expect(tags.requests).toBeGreaterThan(50);
+    expect(tags.errors).toBe(0);
+    expect(tags.existingReturned).toBe(0);
+    const checks = checksOf(total);
+    for (const id of ['photo.upload', 'photo.fieldname.override', 'tags.link', 'tags.existing.ignored', 'errors.problem_json'] as const) {
+      expect(`${id}: ${checks[id].status}`, checks[id].detail).toBe(`${id}: pass`);
+    }
+    expect(checks['tags.existing.ignored'].observed).toBeGreaterThan(40);
+  });
+
+  it('counts a refused connection as errors, and stops on abort', async () => {
+    const server = await startServer(() => undefined);
+    const url = server.url;
+    await server.close();
+    const profile = testProfile(5_000, { model: 'closed', connections: 1, overrideShare: 0 });
+    const run = testRun(`${url}/api/v1`, fixtures, profile);
+    setTimeout(() => run.abort(), 300);
+    const started = performance.now();
+    const total = await run.run(photoUploadScenario);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const summary = buildPhotoUploadSummary(total, profile.photoUpload);
+    // autocannon reconnects at once after a refusal; each attempt is a failed request.
+    expect(summary.requests).toBeGreaterThan(0);
+    expect(summary.errors).toBe(summary.requests);
+    expect(Object.keys(summary.errorsByKind)).toEqual(['network:ECONNREFUSED']);
+  });
+});
