@@ -1,0 +1,80 @@
+/**
+ * junit.xml for CI test tabs: one testcase per conformance check and per threshold.
+ * A failure carries the observed value and the detail; a skipped check is `<skipped/>`.
+ * Deterministic for a given report (no clock, no host name) so it can be golden-tested.
+ */
+import { escapeXml } from './escape.js';
+import { formatObserved } from './format.js';
+import { checkTally, formatThresholdObserved, thresholdTally } from './report-facts.js';
+import type { CheckResult, Report, ThresholdResult } from './report-types.js';
+
+const seconds = (ms: number): string => (ms / 1_000).toFixed(3);
+
+function checkCase(check: CheckResult): string {
+  const open = `    <testcase name="${escapeXml(check.id)}" classname="coachbench.checks" time="0">`;
+  const observed = formatObserved(check.observed);
+  const out = `      <system-out>${escapeXml(`observed: ${observed}\ndetail: ${check.detail}`)}</system-out>`;
+  if (check.status === 'pass') return [open, out, '    </testcase>'].join('\n');
+  if (check.status === 'skip') return [open, `      <skipped message="${escapeXml(check.detail)}"/>`, '    </testcase>'].join('\n');
+  const message = `observed ${observed}: ${check.detail}`;
+  return [
+    open,
+    `      <failure type="check" message="${escapeXml(message)}">${escapeXml(`check: ${check.id}\nobserved: ${observed}\ndetail: ${check.detail}`)}</failure>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+function thresholdCase(threshold: ThresholdResult): string {
+  const open = `    <testcase name="${escapeXml(threshold.expression)}" classname="coachbench.thresholds" time="0">`;
+  const observed = formatThresholdObserved(threshold);
+  if (threshold.status === 'pass') {
+    return [open, `      <system-out>${escapeXml(`observed: ${observed}`)}</system-out>`, '    </testcase>'].join('\n');
+  }
+  const message = `observed ${observed}; required ${threshold.expression}`;
+  return [
+    open,
+    `      <failure type="threshold" message="${escapeXml(message)}">${escapeXml(`threshold: ${threshold.expression}\nobserved: ${observed}`)}</failure>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+function properties(report: Report): string {
+  const entries: [string, string][] = [
+    ['runId', report.runId],
+    ['profile', report.profile.name],
+    ['target', report.target.url],
+    ['verdict', report.verdict],
+    ['interrupted', String(report.interrupted)],
+    ['coachbench', report.tool.version],
+    ['schemaVersion', report.schemaVersion],
+  ];
+  const lines = entries.map(([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`);
+  return ['    <properties>', ...lines, '    </properties>'].join('\n');
+}
+
+function suite(name: string, report: Report, counts: { tests: number; failures: number; skipped: number }, body: string[]): string {
+  const head = `  <testsuite name="${name}" tests="${counts.tests}" failures="${counts.failures}" errors="0" skipped="${counts.skipped}" time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`;
+  return [head, ...body, '  </testsuite>'].join('\n');
+}
+
+/** Renders the JUnit XML document. */
+export function renderJunit(report: Report): string {
+  const checks = checkTally(report);
+  const thresholds = thresholdTally(report);
+  const warnings = report.warnings.length ? [`    <system-err>${escapeXml(report.warnings.join('\n'))}</system-err>`] : [];
+  const suites = [
+    suite('coachbench.checks', report, { tests: checks.total, failures: checks.failed, skipped: checks.skipped }, [properties(report), ...report.checks.map(checkCase), ...warnings]),
+  ];
+  if (report.thresholds.length > 0) {
+    suites.push(suite('coachbench.thresholds', report, { tests: thresholds.total, failures: thresholds.failed, skipped: 0 }, report.thresholds.map(thresholdCase)));
+  }
+  const tests = checks.total + thresholds.total;
+  const failures = checks.failed + thresholds.failed;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(`coachbench ${report.profile.name}`)}" tests="${tests}" failures="${failures}" errors="0" skipped="${checks.skipped}" time="${seconds(report.durationMs)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
