@@ -1,0 +1,56 @@
+/**
+ * The load generator's own health: if the driver was saturated, its latencies describe
+ * itself, not the target. Shown with the bound that decides `generator.healthy`.
+ */
+import { formatBytes, formatCount, formatMs, formatValue } from '../format.js';
+import type { Report } from '../report-types.js';
+import { percentileChart } from '../svg/percentile-chart.js';
+import { badge, figure, grid, keyValues, section } from './parts.js';
+import { percentileNote } from './section-latency.js';
+import { renderTimeChart, series } from './section-timeseries.js';
+
+const MIB = 1_048_576;
+
+export function generatorSection(report: Report): string {
+  const generator = report.generator;
+  const bound = generator.maxEventLoopDelayP99Ms;
+  const figures = keyValues([
+    ['Saturated', badge(generator.saturated ? 'fail' : 'pass')],
+    ['Event-loop delay p99', formatMs(generator.eventLoopDelayMs.p99)],
+    ['Event-loop delay p99 bound', formatMs(bound)],
+    ['CPU (max per process)', formatValue(generator.cpuPercent, 'percent')],
+    ['RSS at end', formatBytes(generator.rssBytes)],
+    ['Peak RSS', formatBytes(generator.peakRssBytes)],
+    ['Processes', formatCount(generator.processes)],
+  ]);
+  const eld = percentileChart({
+    label: 'Load generator event-loop delay, by percentile',
+    series: [{ name: 'event-loop delay', hdr: generator.eventLoopDelayMs.hdr }],
+    references: [{ name: `saturation bound (p99) ${formatMs(bound)}`, valueMs: bound }],
+  });
+  const charts = [figure('Event-loop delay', eld, percentileNote('event-loop delay', generator.eventLoopDelayMs), 'perf_hooks.monitorEventLoopDelay')];
+  const points = report.timeseries;
+  if (points.length > 0) {
+    charts.push(
+      renderTimeChart({
+        kind: 'ts-event-loop',
+        caption: 'Event-loop delay p99 over time',
+        detail: 'per interval',
+        yTitle: 'Delay p99 (ms)',
+        series: [series(points, 'event-loop delay p99', (p) => p.eventLoopDelayP99Ms)],
+        references: [{ name: 'saturation bound', value: bound }],
+      }),
+      renderTimeChart({
+        kind: 'ts-rss',
+        caption: 'Resident memory over time',
+        detail: 'driver process RSS',
+        yTitle: 'RSS (MiB)',
+        series: [series(points, 'RSS', (p) => Math.round((p.rssBytes / MIB) * 10) / 10)],
+      }),
+    );
+  }
+  const intro = generator.saturated
+    ? '<p><strong>The generator was saturated.</strong> Latency figures in this report include the driver\'s own delay; rerun with more workers or less load.</p>'
+    : '<p class="muted">The generator stayed under its event-loop delay bound, so the latencies above describe the target.</p>';
+  return section('generator', 'Load generator health', intro + figures + grid(charts));
+}

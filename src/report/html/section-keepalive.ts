@@ -1,0 +1,66 @@
+/**
+ * KEEP_ALIVE cadence: the gap distribution against the expected interval and its tolerance
+ * band, and how long after opening the first KEEP_ALIVE came.
+ */
+import { formatCount, formatMs } from '../format.js';
+import { recordedValues } from '../hdr-curve.js';
+import type { ChatStreamsSummary, Report } from '../report-types.js';
+import { binValues, distributionChart } from '../svg/distribution-chart.js';
+import { percentileChart } from '../svg/percentile-chart.js';
+import { tickLabel } from '../svg/scale.js';
+import { figure, grid, section } from './parts.js';
+import { percentileNote } from './section-latency.js';
+
+const BINS = 60;
+
+const seconds = (ms: number): string => tickLabel(ms / 1_000);
+
+/**
+ * The axis spans the band with room either side, and the data; but stops at 3 × expected so
+ * that one 60 s stall does not squeeze the band into a single pixel (the last bin takes it).
+ */
+function axisRange(chat: ChatStreamsSummary): [number, number] {
+  const expected = chat.expectedKeepAliveMs;
+  const tolerance = chat.keepAliveToleranceMs;
+  const gaps = chat.keepAliveGapMs;
+  const lo = Math.max(0, Math.min(gaps.min, expected - 2 * tolerance));
+  const cap = expected > 0 ? expected * 3 : gaps.max;
+  const hi = Math.min(Math.max(gaps.max, expected + 2 * tolerance), cap);
+  return hi > lo ? [lo, hi] : [lo, lo + 1];
+}
+
+function gapChart(chat: ChatStreamsSummary): string {
+  const [lo, hi] = axisRange(chat);
+  const expected = chat.expectedKeepAliveMs;
+  const tolerance = chat.keepAliveToleranceMs;
+  return distributionChart({
+    kind: 'keepalive-gaps',
+    label: 'Distribution of gaps between consecutive KEEP_ALIVE frames, with the expected interval and tolerance band',
+    xTitle: 'Gap between KEEP_ALIVE frames (s)',
+    seriesName: `gaps (n=${formatCount(chat.keepAliveGapMs.count)})`,
+    bins: binValues(recordedValues(chat.keepAliveGapMs.hdr), lo, hi, BINS),
+    band: { name: `tolerance ±${seconds(tolerance)} s`, from: expected - tolerance, to: expected + tolerance },
+    markers: [{ name: `expected ${seconds(expected)} s`, value: expected }],
+    xTickLabel: seconds,
+  });
+}
+
+export function keepAliveSection(report: Report): string {
+  const chat = report.scenarios.chatStreams;
+  if (!chat) return '';
+  const expected = chat.expectedKeepAliveMs;
+  const tolerance = chat.keepAliveToleranceMs;
+  const band = `${formatMs(expected - tolerance)} – ${formatMs(expected + tolerance)}`;
+  const gapNote = `${percentileNote('gaps', chat.keepAliveGapMs)} | ${formatCount(chat.keepAliveViolations)} outside ${band}; worst gap per stream p99 ${formatMs(chat.worstGapMs.p99)}`;
+  const first = percentileChart({
+    label: 'Time from stream open to its first KEEP_ALIVE, by percentile',
+    series: [{ name: 'open → first KEEP_ALIVE', hdr: chat.firstKeepAliveMs.hdr }],
+    references: [{ name: `late after ${formatMs(expected + tolerance)}`, valueMs: expected + tolerance }],
+  });
+  const firstNote = `${percentileNote('first KEEP_ALIVE', chat.firstKeepAliveMs)} | ${formatCount(chat.firstKeepAliveLate)} late`;
+  const figures = [
+    figure('KEEP_ALIVE gap distribution', gapChart(chat), gapNote, `expected every ${formatMs(expected)} ± ${formatMs(tolerance)}`),
+    figure('First KEEP_ALIVE after open', first, firstNote, 'must arrive within expected + tolerance'),
+  ];
+  return section('keepalive', 'KEEP_ALIVE cadence', grid(figures));
+}

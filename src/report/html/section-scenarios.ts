@@ -1,0 +1,77 @@
+/** The scenario overview table and each scenario's full figures. */
+import { escapeXml as escapeText } from '../escape.js';
+import { formatBytes, formatCount, formatCounts, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
+import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../report-types.js';
+import { SCENARIO_COLUMNS, scenarioRows } from '../scenario-rows.js';
+import { keyValues, section, table } from './parts.js';
+
+function overview(report: Report): string {
+  return table(SCENARIO_COLUMNS, scenarioRows(report), 'scenarios');
+}
+
+function chatDetails(chat: ChatStreamsSummary): string {
+  const samples = chat.samples.length
+    ? `<details><summary>First failure samples (${chat.samples.length})</summary><ul>${chat.samples.map((text) => `<li class="mono">${escapeText(text)}</li>`).join('')}</ul></details>`
+    : '';
+  return (
+    '<h3>Chat streams</h3>' +
+    keyValues([
+      ['Participants', formatCount(chat.participants)],
+      ['Session streams opened', formatCount(chat.opened)],
+      ['Open failed', `${formatCount(chat.openFailed)}${chat.openFailed ? ` (${formatCounts(chat.openFailures)})` : ''}`],
+      ['Dropped', `${formatCount(chat.dropped)}${chat.dropped ? ` (${formatCounts(chat.drops as Record<string, number>)})` : ''}`],
+      ['Reopened', formatCount(chat.reopened)],
+      ['Session switches', formatCount(chat.switches)],
+      ['Stalled', formatCount(chat.stalled)],
+      ['Peak concurrent', formatCount(chat.peakConcurrent)],
+      ['Main streams opened / failed', `${formatCount(chat.mainStreams.opened)} / ${formatCount(chat.mainStreams.openFailed)}`],
+      ['Main streams dropped', formatCount(chat.mainStreams.dropped)],
+      ['KEEP_ALIVE expected', formatMs(chat.expectedKeepAliveMs)],
+      ['KEEP_ALIVE tolerance', `± ${formatMs(chat.keepAliveToleranceMs)}`],
+      ['KEEP_ALIVE violations', formatCount(chat.keepAliveViolations)],
+      ['First KEEP_ALIVE late', formatCount(chat.firstKeepAliveLate)],
+      ['Isolation violations', formatCount(chat.isolationViolations)],
+      ['Schema violations', `${formatCount(chat.schemaViolations)}${chat.schemaViolations ? ` (${formatCounts(chat.schemaViolationKinds)})` : ''}`],
+      ['Messages sent / failed', `${formatCount(chat.messagesSent)} / ${formatCount(chat.messagesFailed)}`],
+      ['Message slots late / dropped', `${formatCount(chat.messagesLateSlots)} / ${formatCount(chat.messagesDroppedSlots)}`],
+      ['Deliveries expected', formatCount(chat.deliveriesExpected)],
+      ['Deliveries received', formatCount(chat.deliveriesReceived)],
+      ['Deliveries missing', formatCount(chat.deliveriesMissing)],
+      ['Duplicates', formatCount(chat.duplicates)],
+      ['Membership ops / failed', `${formatCount(chat.membershipOps)} / ${formatCount(chat.membershipOpsFailed)}`],
+    ]) +
+    `<p><strong>Events on session streams:</strong> ${escapeText(formatCounts(chat.events))}</p>` +
+    `<p><strong>Events on main streams:</strong> ${escapeText(formatCounts(chat.mainStreams.events))}</p>` +
+    samples
+  );
+}
+
+function throughputDetails(name: string, summary: ThroughputSummary, extra: readonly (readonly [string, string])[]): string {
+  return (
+    `<h3>${escapeText(name)}</h3>` +
+    keyValues([
+      ['Workload model', summary.model],
+      ['Requested rate', formatValue(summary.requestedRatePerSec, 'perSec')],
+      ['Requests', formatCount(summary.requests)],
+      ['Throughput', formatValue(summary.throughputPerSec, 'perSec')],
+      ['Errors', formatCount(summary.errors)],
+      ['Error rate', formatRatio(summary.errorRate)],
+      ['Late slots', formatCount(summary.lateSlots)],
+      ['Dropped slots', formatCount(summary.droppedSlots)],
+      ['Active time', formatSeconds(summary.activeSeconds)],
+      ...extra,
+    ]) +
+    `<p><strong>Status codes:</strong> ${escapeText(formatCounts(summary.statusCodes))}</p>` +
+    `<p><strong>Errors by kind:</strong> ${escapeText(formatCounts(summary.errorsByKind))}</p>`
+  );
+}
+
+export function scenariosSection(report: Report): string {
+  const { chatStreams, photoUpload, tagLink } = report.scenarios;
+  const photo = (p: PhotoUploadSummary): string =>
+    throughputDetails('Photo upload', p, [['Name-override uploads', formatCount(p.overrideRequests)], ['Bytes sent', formatBytes(p.bytesSent)]]);
+  const tags = (t: TagLinkSummary): string =>
+    throughputDetails('Tag link', t, [['Tags created', formatCount(t.tagsCreated)], ['Existing names returned', formatCount(t.existingReturned)]]);
+  const details = [chatStreams ? chatDetails(chatStreams) : '', photoUpload ? photo(photoUpload) : '', tagLink ? tags(tagLink) : ''].join('');
+  return section('scenarios', 'Scenarios', overview(report) + details);
+}

@@ -1,0 +1,86 @@
+/** How the run unfolded: one chart per signal over run time, from report.timeseries. */
+import { formatDuration } from '../../util/duration.js';
+import type { Report, TimeseriesPoint } from '../report-types.js';
+import { lineChart, type LineSeries } from '../svg/line-chart.js';
+import { tickLabel } from '../svg/scale.js';
+import { figure, grid, section } from './parts.js';
+
+type Pick = (point: TimeseriesPoint) => number | null;
+
+/** Run-time tick labels: `45s`, `1m30s`, `2h05m`. */
+export const runTimeLabel = (sec: number): string => (sec < 60 ? `${tickLabel(sec)}s` : formatDuration(sec * 1_000));
+
+export function series(points: readonly TimeseriesPoint[], name: string, pick: Pick): LineSeries {
+  return { name, points: points.map((point) => [point.tSec, pick(point)] as const) };
+}
+
+export interface TimeChart {
+  kind: string;
+  caption: string;
+  detail: string;
+  yTitle: string;
+  series: LineSeries[];
+  references?: { name: string; value: number }[];
+  integerY?: boolean;
+}
+
+export function renderTimeChart(chart: TimeChart): string {
+  const svg = lineChart({
+    kind: chart.kind,
+    label: `${chart.caption} over run time`,
+    xTitle: 'Run time',
+    yTitle: chart.yTitle,
+    series: chart.series,
+    xTickLabel: runTimeLabel,
+    integerY: chart.integerY ?? false,
+    ...(chart.references ? { references: chart.references } : {}),
+  });
+  return figure(chart.caption, svg, '', chart.detail);
+}
+
+export function timeseriesSection(report: Report): string {
+  const points = report.timeseries;
+  if (points.length === 0) return section('timeseries', 'Over time', '<p class="muted">No interval data recorded.</p>');
+  const interval = points[0]?.intervalSec ?? 0;
+  const charts: TimeChart[] = [
+    {
+      kind: 'ts-streams',
+      caption: 'Open streams',
+      detail: 'at the end of each interval',
+      yTitle: 'Streams',
+      integerY: true,
+      series: [series(points, 'chat-session streams', (p) => p.streamsOpen), series(points, 'main streams', (p) => p.mainStreamsOpen)],
+    },
+    {
+      kind: 'ts-events',
+      caption: 'Stream events per second',
+      detail: 'all events received on chat-session streams',
+      yTitle: 'Events/s',
+      series: [series(points, 'events/s', (p) => p.eventsPerSec)],
+    },
+    {
+      kind: 'ts-requests',
+      caption: 'HTTP requests per second',
+      detail: 'photo uploads, tag links and message injections',
+      yTitle: 'Requests/s',
+      series: [series(points, 'requests/s', (p) => p.requestsPerSec)],
+    },
+    {
+      kind: 'ts-errors',
+      caption: 'Errors and KEEP_ALIVE violations',
+      detail: 'count per interval',
+      yTitle: 'Count per interval',
+      integerY: true,
+      series: [series(points, 'request errors', (p) => p.errors), series(points, 'KEEP_ALIVE violations', (p) => p.keepAliveViolations)],
+    },
+    {
+      kind: 'ts-p99',
+      caption: 'p99 latency per interval',
+      detail: 'gaps mean no samples in that interval',
+      yTitle: 'Latency p99 (ms)',
+      series: [series(points, 'event delivery p99', (p) => p.eventLatencyP99Ms), series(points, 'request p99', (p) => p.requestLatencyP99Ms)],
+    },
+  ];
+  const intro = `<p class="muted">${points.length} intervals${interval > 0 ? ` of about ${runTimeLabel(interval)}` : ''}; x = seconds since the run started.</p>`;
+  return section('timeseries', 'Over time', intro + grid(charts.map(renderTimeChart)));
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/render-html.js';
+import type { Report } from '../../src/report/report-types.js';
+import { makeReport, summaryOf } from './make-report.js';
+
+/** Every `<svg class="chart" data-chart="KIND" ...>...</svg>` with its kind and markup. */
+function charts(html: string): { kind: string; svg: string }[] {
+  return [...html.matchAll(/<svg class="chart" data-chart="([^"]+)"[\s\S]*?<\/svg>/g)].map((match) => ({ kind: match[1] as string, svg: match[0] }));
+}
+
+/** `d` attributes of the data paths, which must hold real coordinates. */
+function seriesPaths(svg: string): string[] {
+  return [...svg.matchAll(/<path class="series"[^>]* d="([^"]*)"/g)].map((match) => match[1] as string);
+}
+
+const withCapacity = (report: Report, capacity: unknown): Report => Object.assign(report, { capacity });
+
+describe('renderHtml', () => {
+  const html = renderHtml(makeReport({ lateKeepAlives: 3, failChecks: ['stream.keepalive.cadence'] }));
+
+  it('is one self-contained document: no script, no external fetch, a CSP that forbids both', () => {
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+  });
+
+  it('puts the verdict and the failed items before any section', () => {
+    const verdict = html.indexOf('data-verdict="fail"');
+    const failed = html.indexOf('id="failed"');
+    expect(verdict).toBeGreaterThan(0);
+    expect(failed).toBeGreaterThan(verdict);
+    expect(failed).toBeLessThan(html.indexOf('<section'));
+    expect(html.slice(failed, html.indexOf('</div>', failed))).toContain('stream.keepalive.cadence');
+  });
+
+  it('draws a percentile chart for every latency histogram, with data', () => {
+    const percentile = charts(html).filter((chart) => chart.kind === 'percentile');
+    // event, open, photo (latency + service), tag (latency + service), first KEEP_ALIVE, event loop.
+    expect(percentile).toHaveLength(6);
+    const seriesCount = percentile.map((chart) => seriesPaths(chart.svg).length);
+    expect(seriesCount).toEqual([1, 1, 2, 2, 1, 1]);
+    for (const chart of percentile) {
+      for (const d of seriesPaths(chart.svg)) expect(d).toMatch(/^M[\d.]+ [\d.]+(L[\d.]+ [\d.]+){40,}/);
+      for (const label of ['0%', '90%', '99%', '99.9%']) expect(chart.svg).toContain(`>${label}</text>`);
+      expect(chart.svg).toMatch(/>Latency \((ms|s)\)</);
+    }
+  });
+
+  it('draws every time series with one point per interval', () => {
+    const kinds = charts(html).map((chart) => chart.kind);
+    for (const kind of ['ts-streams', 'ts-events', 'ts-requests', 'ts-errors', 'ts-p99', 'ts-event-loop', 'ts-rss']) expect(kinds).toContain(kind);
+    const streams = charts(html).find((chart) => chart.kind === 'ts-streams');
+    const [first] = seriesPaths(streams?.svg ?? '');
+    expect(first?.match(/[ML]/g)?.length).toBe(30);
+    // The p99 series starts with a null interval: the line starts at the second point.
+    const p99 = charts(html).find((chart) => chart.kind === 'ts-p99');
+    expect(seriesPaths(p99?.svg ?? '')[0]?.match(/[ML]/g)?.length).toBe(29);
+  });
+
+  it('marks the KEEP_ALIVE expected interval and tolerance band, and the late gaps', () => {
+    const gaps = charts(html).find((chart) => chart.kind === 'keepalive-gaps');
+    expect(gaps).toBeDefined();
+    const svg = gaps?.svg ?? '';
+    expect(svg).toContain('class="band"');
+    expect(svg).toContain('class="reference"');
+    const bars = [...svg.matchAll(/<rect class="bar" data-count="(\d+)"[^>]*fill="([^"]+)"/g)];
+    const total = bars.reduce((sum, bar) => sum + Number(bar[1]), 0);
+    expect(total).toBe(1_203);
+    const outside = bars.filter((bar) => bar[2] === '#D55E00').reduce((sum, bar) => sum + Number(bar[1]), 0);
+    expect(outside).toBe(3);
+    expect(html).toContain('tolerance ±1.5 s');
+    expect(html).toContain('expected 15 s');
+  });
+
+  it('escapes a hostile string everywhere it can appear', () => {
+    const hostile = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
+    const page = renderHtml(makeReport({ hostile, failChecks: ['stream.event.schema'] }));
+    expect(page).not.toContain('<script>');
+    expect(page).not.toContain('<img');
+    expect(page).not.toMatch(/<[a-z]+ [^>]*onerror=/i);
+    expect(page).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    // Title, failure list, event keys, samples, warnings, faults, profile JSON: all escaped.
+    expect(page.split('&lt;script&gt;').length - 1).toBeGreaterThanOrEqual(7);
+  });
+
+  it('leaves off sections of scenarios that did not run, and says so in the table', () => {
+    const page = renderHtml(makeReport({ chatStreams: false }));
+    const kinds = charts(page).map((chart) => chart.kind);
+    expect(kinds).not.toContain('keepalive-gaps');
+    expect(kinds.filter((kind) => kind === 'percentile')).toHaveLength(3);
+    expect(page).toMatch(/<td>Chat streams<\/td><td>off<\/td>/);
+  });
+
+  it('says "No samples recorded." instead of drawing an empty histogram', () => {
+    const report = makeReport();
+    if (!report.scenarios.chatStreams) throw new Error('builder must include chatStreams');
+    report.scenarios.chatStreams.openLatencyMs = summaryOf([]);
+    expect(renderHtml(report)).toContain('data-empty="true" role="note" aria-label="Chat stream open latency, latency by percentile">No samples recorded.</div>');
+  });
+
+  it('renders a well-formed capacity block and ignores a malformed one', () => {
+    const capacity = { metric: 'chatStreams.eventLatencyMs.p99', unit: 'ms', loadUnit: 'streams', slo: 250, maxSustainableLoad: 3_000, points: [{ load: 3_000, value: 180 }, { load: 1_000, value: 20 }, { load: 4_000, value: 420 }] };
+    const page = renderHtml(withCapacity(makeReport(), capacity));
+    const chart = charts(page).find((entry) => entry.kind === 'capacity');
+    expect(seriesPaths(chart?.svg ?? '')[0]?.match(/[ML]/g)?.length).toBe(3);
+    expect(page).toContain('Highest load that met the SLO: 3,000 streams.');
+    expect(page.match(/<span class="badge fail">FAIL<\/span>/g)?.length).toBe(1);
+    for (const bad of [{ metric: 'x', points: [{ load: 'many', value: 1 }] }, { points: [] }, 'fast', [1, 2]]) {
+      expect(renderHtml(withCapacity(makeReport(), bad))).not.toContain('id="capacity"');
+    }
+  });
+
+  it('is deterministic', () => {
+    expect(renderHtml(makeReport())).toBe(renderHtml(makeReport()));
+  });
+});
