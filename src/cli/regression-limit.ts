@@ -1,0 +1,29 @@
+/** Parsing of compare's regression limits: `10%`, `0.1`, and `metric=25%` overrides. */
+import { assertMetricKey } from '../report/compare.js';
+import { ConfigError } from '../util/errors.js';
+
+/**
+ * `10%` → 0.1, `0.25` → 0.25. A bare number above 1 is refused (is `10` ten percent or
+ * ten times?): write `10%` or `0.1`.
+ */
+export function parseRegressionLimit(text: string, where: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(%)?\s*$/.exec(text);
+  if (!match) throw new ConfigError(`${where}: "${text}" is not a limit (write e.g. 10% or 0.1)`);
+  const value = Number(match[1]);
+  if (match[2] === '%') return value / 100;
+  if (value > 1) throw new ConfigError(`${where}: "${text}" is ambiguous; write ${value}% or ${value / 100}`);
+  return value;
+}
+
+/** `chatStreams.eventLatencyMs.p99=25%` entries → { metric: fraction }; the metric must exist. */
+export function parseMetricLimits(entries: readonly string[], where: string): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const entry of entries) {
+    const at = entry.lastIndexOf('=');
+    if (at <= 0) throw new ConfigError(`${where}: "${entry}" must be METRIC=LIMIT, e.g. chatStreams.eventLatencyMs.p99=25%`);
+    const metric = entry.slice(0, at).trim();
+    assertMetricKey(metric, where);
+    limits[metric] = parseRegressionLimit(entry.slice(at + 1), `${where} ${metric}`);
+  }
+  return limits;
+}
