@@ -1,12 +1,54 @@
+/**
+ * `coachbench compare BASELINE.json CANDIDATE.json`: prints the side-by-side table, writes
+ * optional Markdown/HTML views, and exits 1 when any metric regressed beyond its limit
+ * (0 otherwise; 2 for unreadable reports or bad limits).
+ */
+import { writeFile } from 'node:fs/promises';
 import { defineCommand } from './cli-command.js';
-import { ConfigError } from '../util/errors.js';
+import { parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
+import { compareReports } from '../report/compare.js';
+import { renderCompareHtml } from '../report/render-compare-html.js';
+import { renderCompareMarkdown } from '../report/render-compare-markdown.js';
+import { renderCompareText } from '../report/render-compare-text.js';
+import { loadReport } from '../report/validate-report.js';
+import { ExitCode } from '../util/errors.js';
 
-/** Placeholder until the owning issue lands. */
-export const compareCommand = defineCommand({
-  command: 'compare',
-  describe: 'compare (not implemented yet)',
-  builder: (yargs) => yargs,
-  run: async () => {
-    throw new ConfigError('compare is not implemented yet');
+export interface CompareFlags {
+  baseline: string;
+  candidate: string;
+  'max-regression': string;
+  'metric-regression'?: string[];
+  markdown?: string;
+  html?: string;
+  all?: boolean;
+}
+
+export const compareCommand = defineCommand<CompareFlags>({
+  command: 'compare <baseline> <candidate>',
+  describe: 'compare two report.json files metric by metric; exit 1 on a regression',
+  builder: (yargs) =>
+    yargs
+      .positional('baseline', { type: 'string', describe: 'the reference report.json', demandOption: true })
+      .positional('candidate', { type: 'string', describe: 'the report.json under judgement', demandOption: true })
+      .option('max-regression', { type: 'string', default: '10%', describe: 'allowed worsening of any judged metric (10% or 0.1)' })
+      .option('metric-regression', {
+        type: 'string',
+        array: true,
+        describe: 'per-metric (or prefix) override, repeatable: chatStreams.eventLatencyMs.p99=25%',
+      })
+      .option('markdown', { type: 'string', describe: 'also write the comparison as Markdown here' })
+      .option('html', { type: 'string', describe: 'also write the comparison as a self-contained HTML page here' })
+      .option('all', { type: 'boolean', default: false, describe: 'show quiet rows in the terminal table too' }) as never,
+  run: async (flags) => {
+    const options = {
+      maxRegression: parseRegressionLimit(flags['max-regression'], '--max-regression'),
+      perMetric: parseMetricLimits(flags['metric-regression'] ?? [], '--metric-regression'),
+    };
+    const [baseline, candidate] = await Promise.all([loadReport(flags.baseline), loadReport(flags.candidate)]);
+    const comparison = compareReports(baseline, candidate, options);
+    process.stdout.write(renderCompareText(comparison, { all: flags.all ?? false }));
+    if (flags.markdown) await writeFile(flags.markdown, renderCompareMarkdown(comparison));
+    if (flags.html) await writeFile(flags.html, renderCompareHtml(comparison, baseline, candidate));
+    return comparison.regressions.length > 0 ? ExitCode.failed : ExitCode.ok;
   },
 });

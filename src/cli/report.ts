@@ -1,12 +1,45 @@
+/**
+ * `coachbench report REPORT.json`: re-renders the views of a report from its JSON alone.
+ * With no output flag the three views are written next to the report; with flags, only
+ * the named ones. Exit 0 once written (the run's verdict is the run's exit code, not this).
+ */
+import { dirname, join } from 'node:path';
 import { defineCommand } from './cli-command.js';
-import { ConfigError } from '../util/errors.js';
+import { loadReport } from '../report/validate-report.js';
+import { REPORT_FILE_NAMES, writeViews, type ViewKind } from '../report/write-report.js';
+import { ExitCode } from '../util/errors.js';
 
-/** Placeholder until the owning issue lands. */
-export const reportCommand = defineCommand({
-  command: 'report',
-  describe: 'report (not implemented yet)',
-  builder: (yargs) => yargs,
-  run: async () => {
-    throw new ConfigError('report is not implemented yet');
+export interface ReportFlags {
+  report: string;
+  html?: string;
+  junit?: string;
+  markdown?: string;
+}
+
+/** The files to write: the flags given, or all three beside the report. */
+export function reportTargets(flags: ReportFlags): Partial<Record<ViewKind, string>> {
+  const named: Partial<Record<ViewKind, string>> = {};
+  if (flags.html) named.html = flags.html;
+  if (flags.junit) named.junit = flags.junit;
+  if (flags.markdown) named.markdown = flags.markdown;
+  if (Object.keys(named).length > 0) return named;
+  const dir = dirname(flags.report);
+  return { html: join(dir, REPORT_FILE_NAMES.html), junit: join(dir, REPORT_FILE_NAMES.junit), markdown: join(dir, REPORT_FILE_NAMES.markdown) };
+}
+
+export const reportCommand = defineCommand<ReportFlags>({
+  command: 'report <report>',
+  describe: 'render report.html, junit.xml and summary.md from a report.json',
+  builder: (yargs) =>
+    yargs
+      .positional('report', { type: 'string', describe: 'path to a report.json', demandOption: true })
+      .option('html', { type: 'string', describe: 'write the HTML report here' })
+      .option('junit', { type: 'string', describe: 'write the JUnit XML here' })
+      .option('markdown', { type: 'string', describe: 'write the Markdown summary here' }) as never,
+  run: async (flags) => {
+    const report = await loadReport(flags.report);
+    const written = await writeViews(report, reportTargets(flags));
+    for (const path of written) process.stdout.write(`wrote ${path}\n`);
+    return ExitCode.ok;
   },
 });
