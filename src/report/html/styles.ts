@@ -7,7 +7,7 @@ export const REPORT_CSS = `
 * { box-sizing: border-box; }
 html { background: #fff; }
 body { margin: 0; color: var(--fg); background: #fff; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 20px 24px 48px; }
+main { max-width: 1200px; margin: 0 auto; padding: 20px 24px 48px; overflow-wrap: anywhere; }
 h1 { font-size: 28px; margin: 0 0 4px; overflow-wrap: anywhere; }
 h2 { font-size: 22px; margin: 36px 0 12px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
 h3 { font-size: 18px; margin: 20px 0 8px; }

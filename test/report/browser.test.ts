@@ -1,0 +1,168 @@
+/**
+ * Opens report.html (and a compare page) in Debian's headless Chromium through
+ * playwright-core: charts rendered with data, no console errors, no network, no
+ * horizontal scroll at 1280 px; saves screenshots under reports/test-artifacts/.
+ * Skipped, saying why, only when no Chromium is installed.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareReports } from '../../src/report/compare.js';
+import { renderCompareHtml } from '../../src/report/render-compare-html.js';
+import { writeReportFiles } from '../../src/report/write-report.js';
+import { makeReport } from './make-report.js';
+
+const CHROMIUM = process.env['COACHBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+const HAS_BROWSER = existsSync(CHROMIUM);
+const SKIP_NOTE = HAS_BROWSER ? '' : ` (SKIPPED: no browser at ${CHROMIUM}; install it with: apt-get install -y chromium)`;
+if (!HAS_BROWSER) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set COACHBENCH_CHROMIUM)`);
+const ARTIFACTS = resolve('reports/test-artifacts');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** Markup that would run if unescaped, and a 640-character word that would force side scrolling if unwrapped. */
+const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>${'unbroken'.repeat(80)}`;
+
+interface PageFindings {
+  errors: string[];
+  requests: string[];
+}
+
+interface ChartInfo {
+  kind: string;
+  width: number;
+  paths: number;
+  drawnPaths: number;
+  bars: number;
+}
+
+let workDir = '';
+let context: BrowserContext | null = null;
+
+/** Opens a file:// page, recording console errors, page errors and every request made. */
+async function open(file: string): Promise<{ page: Page; findings: PageFindings }> {
+  if (!context) throw new Error('browser not started');
+  const page = await context.newPage();
+  const findings: PageFindings = { errors: [], requests: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') findings.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => findings.errors.push(error.message));
+  page.on('request', (request) => findings.requests.push(request.url()));
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  return { page, findings };
+}
+
+/*
+ * The project compiles without the DOM library (it is a Node tool), so the few DOM members
+ * the in-page functions use are declared here; the functions themselves run in Chromium.
+ */
+interface DomElement {
+  dataset: Record<string, string | undefined>;
+  getAttribute(name: string): string | null;
+  getBBox(): { width: number; height: number };
+  getBoundingClientRect(): { width: number };
+  querySelectorAll(selector: string): Iterable<DomElement>;
+}
+interface DomGlobals {
+  document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll(selector: string): Iterable<DomElement> };
+  __pwned?: number;
+}
+
+/** What the browser actually laid out for each chart (getBBox: drawn, not just present). */
+function chartInfo(page: Page): Promise<ChartInfo[]> {
+  return page.evaluate(() => {
+    const { document } = globalThis as unknown as DomGlobals;
+    return [...document.querySelectorAll('svg.chart')].map((svg) => {
+      const paths = [...svg.querySelectorAll('path.series')];
+      const drawn = paths.filter((path) => (path.getAttribute('d') ?? '').length > 20 && path.getBBox().width > 0);
+      return {
+        kind: svg.dataset['chart'] ?? '',
+        width: svg.getBoundingClientRect().width,
+        paths: paths.length,
+        drawnPaths: drawn.length,
+        bars: [...svg.querySelectorAll('rect.bar')].filter((bar) => bar.getBBox().height > 0).length,
+      };
+    });
+  });
+}
+
+async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => {
+    const { documentElement } = (globalThis as unknown as DomGlobals).document;
+    return { scrollWidth: documentElement.scrollWidth, clientWidth: documentElement.clientWidth };
+  });
+  expect(clientWidth).toBe(1280);
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const path = join(ARTIFACTS, name);
+  await page.screenshot({ path, fullPage: true });
+  expect((await stat(path)).size).toBeGreaterThan(20_000);
+}
+
+describe('report pages in a real browser', () => {
+  beforeAll(async () => {
+    if (!HAS_BROWSER) return;
+    workDir = await mkdtemp(join(tmpdir(), 'coachbench-browser-'));
+    await mkdir(ARTIFACTS, { recursive: true });
+    // A fresh profile directory per run: no state, extensions or caches from anywhere else.
+    context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
+      executablePath: CHROMIUM,
+      args: ARGS,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it.skipIf(!HAS_BROWSER)(`report.html renders its charts at 1280 px with no errors${SKIP_NOTE}`, async () => {
+    const report = Object.assign(makeReport({ lateKeepAlives: 3, failChecks: ['stream.keepalive.cadence'], hostile: HOSTILE }), {
+      capacity: { metric: 'chatStreams.eventLatencyMs.p99', unit: 'ms', loadUnit: 'streams', slo: 250, maxSustainableLoad: 3_000, points: [1, 2, 3, 4].map((k) => ({ load: k * 1_000, value: 20 * k ** 2 })) },
+    });
+    const dir = join(workDir, 'run');
+    await writeReportFiles(dir, report);
+    const { page, findings } = await open(join(dir, 'report.html'));
+    const charts = await chartInfo(page);
+    const kinds = charts.map((chart) => chart.kind);
+    expect(kinds.filter((kind) => kind === 'percentile')).toHaveLength(6);
+    for (const kind of ['keepalive-gaps', 'ts-streams', 'ts-events', 'ts-requests', 'ts-errors', 'ts-p99', 'ts-event-loop', 'ts-rss', 'capacity']) expect(kinds).toContain(kind);
+    for (const chart of charts) {
+      expect(chart.width, chart.kind).toBeGreaterThan(400);
+      if (chart.kind === 'keepalive-gaps') expect(chart.bars).toBeGreaterThan(1);
+      else expect(chart.drawnPaths, chart.kind).toBe(chart.paths);
+    }
+    // 8 percentile curves, 10 time-series lines, 1 capacity curve.
+    expect(charts.reduce((sum, chart) => sum + chart.drawnPaths, 0)).toBe(19);
+    expect(await page.evaluate(() => (globalThis as unknown as DomGlobals).__pwned)).toBeUndefined();
+    expect(await page.locator('[data-verdict="fail"] .word').textContent()).toBe('FAIL');
+    expect(findings.errors).toEqual([]);
+    expect(findings.requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
+    await expectNoHorizontalScroll(page);
+    await screenshot(page, 'report-1280.png');
+    await page.close();
+  });
+
+  it.skipIf(!HAS_BROWSER)(`the compare page renders its overlays at 1280 px with no errors${SKIP_NOTE}`, async () => {
+    const baseline = makeReport({ seed: 1 });
+    const candidate = makeReport({ seed: 2, latencyShiftMs: 20 });
+    const file = join(workDir, 'compare.html');
+    await writeFile(file, renderCompareHtml(compareReports(baseline, candidate, { maxRegression: 0.1, perMetric: {} }), baseline, candidate));
+    const { page, findings } = await open(file);
+    const charts = await chartInfo(page);
+    expect(charts.length).toBeGreaterThanOrEqual(8);
+    for (const chart of charts) expect(chart.drawnPaths, chart.kind).toBe(2);
+    expect(findings.errors).toEqual([]);
+    expect(findings.requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
+    await expectNoHorizontalScroll(page);
+    await screenshot(page, 'compare-1280.png');
+    await page.close();
+  });
+});
