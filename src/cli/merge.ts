@@ -1,12 +1,57 @@
+/**
+ * `coachbench merge SHARD.json... --out DIR`: one report folder from the shard reports of
+ * one run. Exit 0 when the merged verdict passes, 1 when it fails (the report is written),
+ * 2 when a file is unreadable or the files are not shards of one run.
+ */
+import { dirname, resolve } from 'node:path';
 import { defineCommand } from './cli-command.js';
-import { ConfigError } from '../util/errors.js';
+import { mergeReports } from '../report/merge-reports.js';
+import type { Report } from '../report/report-types.js';
+import { loadReport } from '../report/validate-report.js';
+import { writeReportFiles } from '../report/write-report.js';
+import { describeOutcome } from '../run/outcome-line.js';
+import { ConfigError, ExitCode } from '../util/errors.js';
 
-/** Placeholder until the owning issue lands. */
-export const mergeCommand = defineCommand({
-  command: 'merge',
-  describe: 'merge (not implemented yet)',
-  builder: (yargs) => yargs,
-  run: async () => {
-    throw new ConfigError('merge is not implemented yet');
+export interface MergeFlags {
+  shards: string[];
+  out: string;
+  quiet?: boolean;
+}
+
+/** Reads every file before failing, so one run of the command names every bad file. */
+async function loadAll(paths: readonly string[]): Promise<Report[]> {
+  const results = await Promise.allSettled(paths.map((path) => loadReport(path)));
+  const problems = results.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : []));
+  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+  return results.map((r) => (r as PromiseFulfilledResult<Report>).value);
+}
+
+/** Writing into a shard's own folder would replace that shard's report.json with the merge. */
+function checkOutDir(out: string, paths: readonly string[]): void {
+  const outDir = resolve(out);
+  const clash = paths.find((path) => dirname(resolve(path)) === outDir);
+  if (clash) throw new ConfigError(`--out ${out} holds the shard report ${clash}; write the merged report to another folder`);
+}
+
+export const mergeCommand = defineCommand<MergeFlags>({
+  command: 'merge <shards..>',
+  describe: 'merge the report.json files of the shards of one run (--shard I/N) into one report folder',
+  builder: (yargs) =>
+    yargs
+      .positional('shards', { type: 'string', array: true, describe: 'report.json of each shard', demandOption: true })
+      .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'folder for the merged report.json, report.html, junit.xml, summary.md' })
+      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no summary on stderr' }) as never,
+  run: async (flags) => {
+    const paths = flags.shards;
+    checkOutDir(flags.out, paths);
+    const reports = await loadAll(paths);
+    const report = mergeReports(reports, paths);
+    await writeReportFiles(flags.out, report);
+    const exitCode = report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
+    if (!flags.quiet) {
+      const notes = report.warnings.map((warning) => `  ! ${warning}`);
+      process.stderr.write(`merged ${reports.length} shard reports\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`);
+    }
+    return exitCode;
   },
 });

@@ -1,0 +1,114 @@
+/**
+ * `coachbench merge`: one report from the shard reports of one run. The raw totals add
+ * exactly (counters sum, HDR histograms add bucket by bucket) and every summary, check and
+ * threshold is re-derived from them by buildReport; percentiles are never averaged.
+ */
+import type { CheckResult, Report } from './report-types.js';
+import { buildReport } from './build-report.js';
+import { planMerge, shardLabel, type MergePlan, type ShardSource } from './merge-compat.js';
+import { alignTimeseries } from './merge-timeseries.js';
+import { MetricSet, type EncodedMetrics } from '../metrics/metric-set.js';
+import { ConfigError } from '../util/errors.js';
+
+/*
+ * Peaks are gauges (open streams, RSS): shards running side by side hold theirs at once, so
+ * they add (an upper bound of the true joint peak; the aligned time series has the exact
+ * per-interval sums). A peak in milliseconds is a time extent (how long a scenario ran):
+ * side-by-side shards share the wall time, so it takes the max, or throughput divides by N.
+ */
+const isTimeExtent = (peakName: string): boolean => peakName.endsWith('Ms');
+
+function addShardMetrics(total: MetricSet, metrics: EncodedMetrics): void {
+  const gauges: Record<string, number> = {};
+  for (const [name, value] of Object.entries(metrics.peaks)) {
+    if (isTimeExtent(name)) total.peak(name, value);
+    else gauges[name] = value;
+  }
+  total.addEncoded({ ...metrics, peaks: gauges }, true);
+}
+
+/** `<profile>-<UTC stamp of the earliest start>-merged`, like a run's folder name. */
+function mergedRunId(profileName: string, startedAt: Date): string {
+  return `${profileName}-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-merged`;
+}
+
+function shardWarnings(plan: MergePlan): string[] {
+  const notes: string[] = [];
+  if (plan.missing.length > 0) {
+    const present = plan.shards.length;
+    notes.push(
+      `partial merge: ${present} of ${plan.shardCount} shards (missing ${plan.missing.map((i) => `${i}/${plan.shardCount}`).join(', ')}); ` +
+        'the load the profile asked for did not run in full, so the verdict is fail whatever the checks say',
+    );
+  }
+  notes.push(...plan.warnings);
+  for (const shard of plan.shards) {
+    const label = shardLabel(shard);
+    if (shard.report.interrupted) notes.push(`[${label}] was interrupted: its figures cover only the part that ran`);
+    for (const warning of shard.report.warnings) notes.push(`[${label}] ${warning}`);
+  }
+  return notes;
+}
+
+/*
+ * Re-derivation already fails every count-based check when any shard counted a failure
+ * (counts only grow when added). Not so for generator.healthy, a p99 bound: a saturated
+ * shard's tail can drown in its healthy peers' samples, yet that shard's latencies are
+ * still untrustworthy. So a check failed in any shard fails in the merged report too.
+ */
+function combineChecks(merged: CheckResult[], shards: readonly ShardSource[]): CheckResult[] {
+  return merged.map((check) => {
+    if (check.status === 'fail') return check;
+    const failedIn = shards.find((s) => s.report.checks.some((c) => c.id === check.id && c.status === 'fail'));
+    if (!failedIn) return check;
+    const theirs = failedIn.report.checks.find((c) => c.id === check.id)!;
+    return {
+      id: check.id,
+      status: 'fail',
+      observed: theirs.observed,
+      detail: `failed in ${shardLabel(failedIn)} (${failedIn.source}): ${theirs.detail}; the merged data alone read: ${check.detail}`,
+    };
+  });
+}
+
+/**
+ * Merges shard reports of one run into one report. `sources` name the reports (paths) in
+ * the same order; they go into `mergedFrom` and into messages. Refuses, with one
+ * ConfigError, reports that are not shards of one run (see planMerge). A merge missing
+ * shards goes ahead, says so first among the warnings, and its verdict is fail.
+ */
+export function mergeReports(reports: readonly Report[], sources: readonly string[]): Report {
+  if (reports.length !== sources.length) throw new ConfigError(`merge: ${reports.length} reports but ${sources.length} source names`);
+  const plan = planMerge(reports.map((report, i) => ({ report, source: sources[i]! })));
+  const total = new MetricSet();
+  for (const shard of plan.shards) addShardMetrics(total, shard.report.metrics);
+
+  const shardReports = plan.shards.map((s) => s.report);
+  const startedAt = new Date(Math.min(...shardReports.map((r) => Date.parse(r.startedAt))));
+  const endedAt = new Date(Math.max(...shardReports.map((r) => Date.parse(r.endedAt))));
+  const report = buildReport(total, {
+    runId: mergedRunId(plan.profile.name, startedAt),
+    startedAt,
+    endedAt,
+    durationMs: Math.max(...shardReports.map((r) => r.durationMs)),
+    interrupted: shardReports.some((r) => r.interrupted),
+    target: plan.target,
+    profile: plan.profile,
+    expectKeepAliveMs: plan.expectKeepAliveMs,
+    keepAliveToleranceMs: plan.keepAliveToleranceMs,
+    // Shard identity ends here: the merged report speaks for the whole run (or says what is missing).
+    shard: null,
+    processes: shardReports.reduce((sum, r) => sum + r.generator.processes, 0),
+    rssBytes: shardReports.reduce((sum, r) => sum + r.generator.rssBytes, 0),
+    timeseries: alignTimeseries(shardReports.map((r) => r.timeseries)),
+    warnings: shardWarnings(plan),
+    thresholds: plan.thresholds,
+    mergedFrom: plan.shards.map((s) => s.source),
+  });
+
+  report.checks = combineChecks(report.checks, plan.shards);
+  if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
+  const failed = report.checks.some((c) => c.status === 'fail') || report.thresholds.some((t) => t.status === 'fail');
+  report.verdict = failed || plan.missing.length > 0 ? 'fail' : 'pass';
+  return report;
+}
