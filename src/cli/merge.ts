@@ -50,7 +50,7 @@ export const mergeCommand = defineCommand<MergeFlags>({
     const exitCode = report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
     if (!flags.quiet) {
       const notes = report.warnings.map((warning) => `  ! ${warning}`);
-      process.stderr.write(`merged ${reports.length} shard reports\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`);
+      process.stderr.write(`merged ${reports.length} shard report${reports.length === 1 ? '' : 's'}\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`);
     }
     return exitCode;
   },
