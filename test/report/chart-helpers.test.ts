@@ -3,6 +3,7 @@ import { createHistogram, encodeHistogram, recordMs } from '../../src/metrics/hi
 import { curveDecades, percentileCurve, recordedValues } from '../../src/report/hdr-curve.js';
 import { binValues } from '../../src/report/svg/distribution-chart.js';
 import { linePath } from '../../src/report/svg/chart-frame.js';
+import { percentileChart } from '../../src/report/svg/percentile-chart.js';
 import { linearScale, logScale, niceTicks, percentileTickLabel, tickLabel } from '../../src/report/svg/scale.js';
 
 function encoded(valuesMs: readonly number[]): string {
@@ -82,6 +83,20 @@ describe('percentile curve from HDR data', () => {
     expect(curve.points.at(-1)).toMatchObject({ x: 1_000 });
     expect(curve.points.at(-1)?.valueMs).toBeCloseTo(1_000, 0);
     expect(curveDecades([curve])).toBe(3);
+  });
+
+  it('names, but does not draw, a reference line far above the data', () => {
+    const svg = percentileChart({
+      label: 'latency',
+      series: [{ name: 'a', hdr: encoded([1, 2, 3]) }],
+      references: [
+        { name: 'threshold p99 < 250 ms', valueMs: 250 },
+        { name: 'threshold p99 < 5 ms', valueMs: 5 },
+      ],
+    });
+    expect(svg).toContain('threshold p99 &lt; 250 ms (above the chart)');
+    expect(svg.match(/<line class="reference"/g)?.length).toBe(1);
+    expect(svg).toContain('>6</text>'); // y axis tops out near the 5 ms line, not at 250
   });
 
   it('is empty for an empty histogram', () => {

@@ -112,6 +112,19 @@ export function linePath(points: readonly (readonly [number, number | null])[], 
   return d;
 }
 
+/**
+ * A reference line (threshold, bound) far above the data would squash the data into the
+ * bottom of the plot; beyond this multiple of the data's top it is named, not drawn.
+ */
+export const REFERENCE_SPAN = 2;
+
+/** Splits reference lines into those drawn and those only named (`… (above the chart)`). */
+export function placeReferences<R extends { name: string }>(references: readonly R[], dataTop: number, value: (ref: R) => number): { drawn: R[]; named: string[] } {
+  const drawn = references.filter((ref) => !(dataTop > 0 && value(ref) > dataTop * REFERENCE_SPAN));
+  const named = references.filter((ref) => !drawn.includes(ref)).map((ref) => `${ref.name} (above the chart)`);
+  return { drawn, named };
+}
+
 /** Shown in place of the plot when there is nothing to draw, so the page says so instead of an empty box. */
 export function emptyChart(kind: string, label: string, message: string): string {
   return `<div class="chart-empty" data-chart="${escapeXml(kind)}" data-empty="true" role="note" aria-label="${escapeXml(label)}">${escapeXml(message)}</div>`;

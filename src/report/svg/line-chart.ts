@@ -3,7 +3,7 @@
  * from zero, optional horizontal reference lines (a bound, an SLO).
  */
 import { escapeXml } from '../escape.js';
-import { chartFrame, emptyChart, linePath, PLOT, SERIES_COLORS, type LegendEntry } from './chart-frame.js';
+import { chartFrame, emptyChart, linePath, placeReferences, PLOT, SERIES_COLORS, type LegendEntry } from './chart-frame.js';
 import { linearScale, niceTicks, tickLabel, type Tick } from './scale.js';
 
 export interface LineSeries {
@@ -42,7 +42,8 @@ export function lineChart(options: LineChartOptions): string {
   const xs = finiteValues(options.series, 0);
   const ys = finiteValues(options.series, 1);
   if (ys.length === 0) return emptyChart(options.kind, options.label, 'No data points.');
-  const references = options.references ?? [];
+  const placed = placeReferences(options.references ?? [], Math.max(...ys), (ref) => ref.value);
+  const references = placed.drawn;
   const xMin = Math.min(...xs);
   const xMax = Math.max(...xs);
   const yTop = Math.max(...ys, ...references.map((ref) => ref.value), 0);
@@ -74,6 +75,7 @@ export function lineChart(options: LineChartOptions): string {
       }
     }
   });
+  for (const name of placed.named) legend.push({ name, color: SERIES_COLORS[5], swatch: 'dashed' });
   return chartFrame(
     {
       kind: options.kind,

@@ -5,7 +5,7 @@
  */
 import { formatCount } from '../format.js';
 import { curveDecades, percentileCurve, type PercentileCurve } from '../hdr-curve.js';
-import { chartFrame, emptyChart, linePath, PLOT, SERIES_COLORS, type LegendEntry } from './chart-frame.js';
+import { chartFrame, emptyChart, linePath, placeReferences, PLOT, SERIES_COLORS, type LegendEntry } from './chart-frame.js';
 import { linearScale, logScale, niceTicks, percentileTickLabel } from './scale.js';
 
 export interface PercentileSeries {
@@ -28,8 +28,10 @@ export function percentileChart(options: PercentileChartOptions): string {
   if (drawn.length === 0) return emptyChart('percentile', options.label, 'No samples recorded.');
   const decades = curveDecades(drawn.map((entry) => entry.curve));
   const x = logScale([1, 10 ** decades], [PLOT.left, PLOT.right]);
-  const references = options.references ?? [];
-  const top = Math.max(...drawn.map((entry) => entry.curve.maxMs), ...references.map((ref) => ref.valueMs));
+  const dataTop = Math.max(...drawn.map((entry) => entry.curve.maxMs));
+  const placed = placeReferences(options.references ?? [], dataTop, (ref) => ref.valueMs);
+  const references = placed.drawn;
+  const top = Math.max(dataTop, ...references.map((ref) => ref.valueMs));
   // Seconds read better than "15k ms" for KEEP_ALIVE-scale values; ticks stay nice in the shown unit.
   const perUnit = top >= 10_000 ? 1_000 : 1;
   const shown = niceTicks(0, (top * 1.05) / perUnit, 5);
@@ -50,6 +52,7 @@ export function percentileChart(options: PercentileChartOptions): string {
     const py = Math.round(y(ref.valueMs) * 10) / 10;
     return `<line class="reference" x1="${PLOT.left}" y1="${py}" x2="${PLOT.right}" y2="${py}" stroke="${color}"/>`;
   });
+  for (const name of placed.named) legend.push({ name, color: SERIES_COLORS[5], swatch: 'dashed' });
   return chartFrame(
     {
       kind: 'percentile',
