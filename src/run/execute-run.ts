@@ -20,6 +20,9 @@ import { scenariosFor, shardFixtures } from './scenarios.js';
 import type { ScenarioContext } from './scenario.js';
 import { onStopSignal } from './signals.js';
 
+/** Most sockets the request Agent opens per origin. */
+export const REQUEST_CONNECTIONS = 512;
+
 export interface RunOutcome {
   exitCode: number;
   report: Report;
@@ -47,7 +50,9 @@ export async function executeRun(config: RunConfig, stderr: NodeJS.WriteStream =
     interrupted = true;
     stop.abort();
   });
-  const dispatcher = new Agent({ pipelining: 1, keepAliveTimeout: 10_000, connect: { timeout: 10_000 } });
+  // Requests (messages, uploads, tags) share one Agent; streams have a Client each. The cap
+  // keeps request sockets bounded so streams keep the file descriptors (20,000 per process here).
+  const dispatcher = new Agent({ pipelining: 1, connections: REQUEST_CONNECTIONS, keepAliveTimeout: 10_000, connect: { timeout: 10_000 } });
   try {
     await preflight(target.url);
     const fixtures = shardFixtures(target.fixtures, profile.chatStreams.participants, config.shard);

@@ -10,6 +10,15 @@ import { GENERATOR } from '../metrics/names.js';
 /** Sampling period of the event-loop monitor, ms. */
 const RESOLUTION_MS = 10;
 
+/** RSS, or 0 when the process is out of file descriptors (libuv reads /proc): never crash the run for it. */
+function readRss(): number {
+  try {
+    return process.memoryUsage.rss();
+  } catch {
+    return 0;
+  }
+}
+
 export class GeneratorMonitor {
   private readonly loop: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   private lastCpu = process.cpuUsage();
@@ -45,7 +54,7 @@ export class GeneratorMonitor {
     const cpuUs = cpu.user + cpu.system;
     metrics.inc(GENERATOR.cpuUs, cpuUs);
     metrics.inc(GENERATOR.wallUs, Math.round(wallUs));
-    const rssBytes = process.memoryUsage.rss();
+    const rssBytes = readRss();
     metrics.peak(GENERATOR.rssBytes, rssBytes);
     return { loopDelayP99Ms, rssBytes, cpuPercent: wallUs > 0 ? (cpuUs / wallUs) * 100 : 0 };
   }

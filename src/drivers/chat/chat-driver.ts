@@ -3,7 +3,6 @@
  * and reopens dropped streams with capped, jittered backoff. One sweep timer does all the
  * periodic work for all streams, so thousands of streams cost no timers of their own.
  */
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { recordMs } from '../../metrics/histogram.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
@@ -13,6 +12,7 @@ import type { ScenarioContext } from '../../run/scenario.js';
 import { redact } from '../../util/redact.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { SseStream, StreamState, type StreamHost, type StreamKind, type StreamRequest } from './sse-stream.js';
+import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
 import { createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
 
@@ -22,14 +22,14 @@ export class ChatDriver implements StreamHost {
   private readonly observer: StreamObserver;
   private readonly origin: string;
   private readonly pathPrefix: string;
+  private readonly sourceAddresses: string[];
   /** Open chat streams by session id, for the injector and delivery expectations. */
   private readonly bySession = new Map<string, SseStream[]>();
   private openChat = 0;
   private openMain = 0;
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopping = false;
-  /** Streams outlive the run's signal: they are held through the drain, then closed here. */
-  private readonly streamsAbort = new AbortController();
+
 
   constructor(
     private readonly ctx: ScenarioContext,
@@ -39,11 +39,10 @@ export class ChatDriver implements StreamHost {
     const url = new URL(ctx.apiBase);
     this.origin = url.origin;
     this.pathPrefix = url.pathname.replace(/\/$/, '');
+    this.sourceAddresses = sourceAddressesFor(url.origin);
     const count = Math.min(ctx.profile.chatStreams.participants, ctx.fixtures.participants.length);
     this.participants = ctx.fixtures.participants.slice(0, count).map((p, i) => createParticipant(i, p, ctx.fixtures.apiKey));
     this.tracker = new DeliveryTracker(deliveryWindowMs);
-    // Every open stream's request listens on this one signal.
-    setMaxListeners(0, this.streamsAbort.signal);
     this.observer = new StreamObserver(ctx.metrics, this.tracker, {
       expectKeepAliveMs: ctx.expectKeepAliveMs,
       toleranceMs: ctx.keepAliveToleranceMs,
@@ -96,12 +95,11 @@ export class ChatDriver implements StreamHost {
       participant.mainReopenAtMs = NaN;
     }
     const request: StreamRequest = {
-      dispatcher: this.ctx.dispatcher,
       origin: this.origin,
       path,
       headers: participant.headers,
       headersTimeoutMs: this.ctx.profile.chatStreams.openTimeoutMs,
-      signal: this.streamsAbort.signal,
+      localAddress: this.sourceAddresses.length > 0 ? this.sourceAddresses[stream.id % this.sourceAddresses.length]! : null,
     };
     void stream.open(request, this);
   }
@@ -249,6 +247,5 @@ export class ChatDriver implements StreamHost {
       if (participant.main) this.closeStream(participant.main);
       if (participant.chat) this.closeStream(participant.chat);
     }
-    this.streamsAbort.abort();
   }
 }

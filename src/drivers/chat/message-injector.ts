@@ -25,7 +25,8 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
   const prefix = url.pathname.replace(/\/$/, '');
   await runOpenLoop({
     pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),
-    maxInFlight: 1_000,
+    // Bounded: every in-flight post may hold a socket, and streams need the descriptors.
+    maxInFlight: 256,
     latenessMs: LATENESS_MS,
     startMs,
     signal: ctx.signal,

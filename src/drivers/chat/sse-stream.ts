@@ -1,5 +1,7 @@
 /**
- * One SSE connection of a virtual participant: undici `request()` (not fetch: ~5× cheaper),
+ * One SSE connection of a virtual participant: an undici Client of its own (a Pool or Agent
+ * scans all its connections on every dispatch, which is quadratic over thousands of held
+ * streams), `request()` (not fetch: ~5× cheaper),
  * a TextDecoder in streaming mode (undici's setEncoding does not decode) and an
  * eventsource-parser. State is plain numbers; the only per-stream closure is the parser's.
  * A stream object lives for one connection: a reopen creates a new one, so object
@@ -7,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import { Client, type Dispatcher } from 'undici';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { DropKind } from '../../report/report-types.js';
 
@@ -30,16 +32,18 @@ export interface StreamHost {
 }
 
 export interface StreamRequest {
-  dispatcher: Dispatcher;
   origin: string;
   path: string;
   headers: Record<string, string>;
   headersTimeoutMs: number;
-  /** Aborts every stream at once at the end of the run. */
-  signal: AbortSignal;
+  /** Source address for the socket (see source-addresses.ts), or null for the kernel's choice. */
+  localAddress: string | null;
 }
 
 let nextStreamId = 1;
+
+/** Passed to every destroy: undici would otherwise build (and stack-trace) one error per stream. */
+const CLOSED_BY_DRIVER = new Error('stream closed by coachbench');
 
 export class SseStream {
   readonly id = nextStreamId++;
@@ -51,6 +55,7 @@ export class SseStream {
   worstGapMs = 0;
   keepAlives = 0;
   private body: Readable | null = null;
+  private client: Client | null = null;
   private closeWhenOpen = false;
 
   constructor(
@@ -65,18 +70,24 @@ export class SseStream {
   async open(request: StreamRequest, host: StreamHost): Promise<void> {
     this.requestAtMs = performance.now();
     let response: Dispatcher.ResponseData;
+    // One connection per stream lifetime: no pipelining, no keep-alive reuse after the stream.
+    this.client = new Client(request.origin, {
+      pipelining: 1,
+      bodyTimeout: 0,
+      headersTimeout: request.headersTimeoutMs,
+      connectTimeout: request.headersTimeoutMs,
+      ...(request.localAddress ? { localAddress: request.localAddress } : {}),
+    });
     try {
-      response = await request.dispatcher.request({
-        origin: request.origin,
+      response = await this.client.request({
         path: request.path,
         method: 'GET',
         headers: request.headers,
         headersTimeout: request.headersTimeoutMs,
         bodyTimeout: 0,
-        signal: request.signal,
       });
     } catch (error) {
-      if (this.closeWhenOpen || request.signal.aborted) return this.markClosed();
+      if (this.closeWhenOpen) return this.markClosed();
       const code = (error as { code?: string }).code ?? 'unknown';
       const kind = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'timeout' : `error:${code}`;
       this.markClosed();
@@ -127,7 +138,9 @@ export class SseStream {
   /** Closes from our side (switch, stall, end of run). Safe in any state. */
   close(): void {
     if (this.state === StreamState.Connecting && this.body === null) {
+      // Still waiting for headers: destroying the client rejects the request, whose handler closes.
       this.closeWhenOpen = true;
+      this.client?.destroy(CLOSED_BY_DRIVER).catch(() => undefined);
       return;
     }
     this.markClosed();
@@ -142,6 +155,11 @@ export class SseStream {
       // An 'error' from our own destroy must not crash the process.
       body.on('error', () => undefined);
       body.destroy();
+    }
+    if (this.client) {
+      const client = this.client;
+      this.client = null;
+      client.destroy(CLOSED_BY_DRIVER).catch(() => undefined);
     }
   }
 }
