@@ -4,7 +4,10 @@
  */
 import type { ThroughputScenario } from './names.js';
 
-/** Open model: slots the schedule held (started + dropped), so achieved vs requested is exact. */
+/**
+ * Open model: slots the schedule held for the run's remaining time. Started + dropped slots
+ * make up all of them except those still unreached when the run stopped.
+ */
 export const scheduledSlotsName = (scenario: ThroughputScenario): string => `${scenario}.scheduledSlots`;
 
 export const PHOTO_EXTRA = {

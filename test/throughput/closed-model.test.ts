@@ -40,7 +40,7 @@ describe('closed model (autocannon)', () => {
       expect(answered - summary.requests).toBeLessThanOrEqual(4);
       expect(total.histogram(throughputNames('photoUpload').latencyUs).totalCount).toBe(summary.requests);
       expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(20);
-      expect(summary.latencyMs.p50).toBeLessThan(26);
+      expect(summary.latencyMs.p50).toBeLessThan(35);
       // Sub-millisecond resolution: autocannon's hrtime reaches us unrounded.
       expect(summary.latencyMs.mean % 1).not.toBe(0);
       expect(summary.serviceTimeMs.count).toBe(summary.requests);

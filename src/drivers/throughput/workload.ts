@@ -23,6 +23,9 @@ export interface Workload<M> {
   label(memo: M): string;
 }
 
+// Built once: the names objects hold closures, and recording runs once per request.
+const NAMES = { photoUpload: throughputNames('photoUpload'), tagLink: throughputNames('tagLink') } as const;
+
 export interface SampleTiming {
   /** Open model: from the intended start (coordinated-omission corrected). Closed model: from the actual start. */
   latencyMs: number;
@@ -32,7 +35,7 @@ export interface SampleTiming {
 
 /** Records one answered request. A non-200, a missing header or a bad body is an error of that kind. */
 export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, memo: M, view: ResponseView, timing: SampleTiming): void {
-  const names = throughputNames(workload.scenario);
+  const names = NAMES[workload.scenario];
   const inspection = inspectResponse(view);
   const kinds = [...inspection.kinds, ...workload.judge(metrics, memo, inspection)];
   recordProblemEvidence(metrics, inspection, workload.label(memo));
@@ -56,7 +59,7 @@ export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, mem
  * describe the client's bound, not the target).
  */
 export function recordFailure<M>(metrics: MetricSet, workload: Workload<M>, memo: M | undefined, kind: string, detail: string): void {
-  const names = throughputNames(workload.scenario);
+  const names = NAMES[workload.scenario];
   metrics.inc(names.requests);
   metrics.inc(names.errors);
   metrics.inc(names.errorKind(kind));
