@@ -178,6 +178,8 @@ export interface Report {
   };
   generator: GeneratorSummary;
   timeseries: TimeseriesPoint[];
+  /** `--workers` runs: each driver process's share and its own counter totals (null if it died). */
+  workers?: Array<{ index: number; participants: number; counters: Record<string, number> | null }>;
   /** Problems worth a reader's attention that are not check failures (worker died, late slots). */
   warnings: string[];
   /**

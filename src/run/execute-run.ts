@@ -1,27 +1,25 @@
 /**
- * One run, end to end: target → scenarios side by side → recorder → report folder.
- * Returns the exit code of DESIGN.md section 2; never calls process.exit.
+ * One run, end to end: target → scenarios (in this process, or in N workers) → interval
+ * collector → report folder. Returns the exit code of DESIGN.md section 2; never exits.
  */
-import { randomBytes } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { performance } from 'node:perf_hooks';
-import { Agent } from 'undici';
 import { buildReport } from '../report/build-report.js';
-import type { Report } from '../report/report-types.js';
+import type { Report, ShardInfo } from '../report/report-types.js';
 import { writeReportFiles } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
+import { secretsSnapshot } from '../util/redact.js';
+import { driveScenarios } from './drive-scenarios.js';
+import { IntervalCollector } from './interval-collector.js';
+import { profileShare } from './profile-share.js';
 import { Progress } from './progress.js';
-import { Recorder } from './recorder.js';
 import type { RunConfig } from './run-config.js';
-import { preflight, resolveTarget } from './run-target.js';
-import { scenariosFor, shardFixtures } from './scenarios.js';
-import type { ScenarioContext } from './scenario.js';
+import { preflight, resolveTarget, type ResolvedTarget } from './run-target.js';
+import { shardFixtures } from './scenarios.js';
 import { onStopSignal } from './signals.js';
-
-/** Most sockets the request Agent opens per origin. */
-export const REQUEST_CONNECTIONS = 512;
+import type { WorkerJob } from './workers/messages.js';
+import { runWorkerPool } from './workers/worker-pool.js';
 
 export interface RunOutcome {
   exitCode: number;
@@ -34,6 +32,26 @@ export function defaultRunId(profileName: string, now: Date): string {
   return `${profileName}-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
 }
 
+/** `auto`: one driver per core, less one for the parent (and the embedded target, if any). */
+export function resolveWorkers(workers: number | 'auto'): number {
+  return workers === 'auto' ? Math.max(1, availableParallelism() - 1) : workers;
+}
+
+/** The share of participants and load for process `w` of `workers`, inside shard `shard`. */
+function jobFor(config: RunConfig, target: ResolvedTarget, w: number, workers: number): WorkerJob {
+  const shard: ShardInfo = config.shard ?? { index: 0, count: 1 };
+  const parts = shard.count * workers;
+  return {
+    workerIndex: w,
+    profile: profileShare(config.profile, parts),
+    fixtures: shardFixtures(target.fixtures, config.profile.chatStreams.participants, { index: shard.index + shard.count * w, count: parts }),
+    targetUrl: target.url,
+    expectKeepAliveMs: target.expectKeepAliveMs,
+    keepAliveToleranceMs: target.keepAliveToleranceMs,
+    secrets: secretsSnapshot(),
+  };
+}
+
 export async function executeRun(config: RunConfig, stderr: NodeJS.WriteStream = process.stderr): Promise<RunOutcome> {
   const { profile } = config;
   const startedAt = new Date();
@@ -43,65 +61,62 @@ export async function executeRun(config: RunConfig, stderr: NodeJS.WriteStream =
 
   const target = await resolveTarget(config);
   const stop = new AbortController();
-  // Every in-flight request of every scenario listens on this one signal.
-  setMaxListeners(0, stop.signal);
   let interrupted = false;
   const removeSignalHandler = onStopSignal(() => {
     interrupted = true;
     stop.abort();
   });
-  // Requests (messages, uploads, tags) share one Agent; streams have a Client each. The cap
-  // keeps request sockets bounded so streams keep the file descriptors (20,000 per process here).
-  const dispatcher = new Agent({ pipelining: 1, connections: REQUEST_CONNECTIONS, keepAliveTimeout: 10_000, connect: { timeout: 10_000 } });
   try {
     await preflight(target.url);
-    const fixtures = shardFixtures(target.fixtures, profile.chatStreams.participants, config.shard);
-    const progress = new Progress({ quiet: config.quiet, stream: stderr, targetStreams: Math.min(profile.chatStreams.participants, fixtures.participants.length), durationMs: profile.durationMs });
-    progress.say(`coachbench ${profile.name}: ${target.embedded ? `embedded target ${target.url}` : `target ${target.url}`}, ${fixtures.participants.length} participants, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`);
-    const recorder = new Recorder({ intervalMs: 1_000, hlogPath: join(outDir, 'histograms.hlog'), startEpochMs: startedAt.getTime(), onInterval: (point, total) => progress.update(point, total) });
-    const runStartMs = performance.now();
-    const ctx: ScenarioContext = {
-      apiBase: `${target.url}/api/v1`,
-      fixtures,
-      profile,
-      metrics: recorder.interval,
-      dispatcher,
-      runStartMs,
-      endMs: runStartMs + profile.durationMs,
-      expectKeepAliveMs: target.expectKeepAliveMs,
-      keepAliveToleranceMs: target.keepAliveToleranceMs,
-      signal: stop.signal,
-    };
-    recorder.start();
-    const endTimer = setTimeout(() => stop.abort(), profile.durationMs);
-    const runTag = randomBytes(4).toString('hex');
-    await Promise.all(scenariosFor(profile, runTag).map((scenario) => scenario.run(ctx)));
-    clearTimeout(endTimer);
-    await recorder.stop();
+    const workers = resolveWorkers(config.workers);
+    const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
+    const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
+    const progress = new Progress({ quiet: config.quiet, stream: stderr, targetStreams: participants, durationMs: profile.durationMs });
+    progress.say(`coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
+      `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`);
+    const collector = new IntervalCollector({ hlogPath: join(outDir, 'histograms.hlog'), startEpochMs: startedAt.getTime(), onInterval: (point, total) => progress.update(point, total) });
+    const sink = collector.ingest.bind(collector);
+    const warnings: string[] = [];
+    let rssBytes: number;
+    let durationMs: number;
+    let failedByPolicy = false;
+    let workerSummaries: Report['workers'];
+    if (workers === 1) {
+      const job = jobs[0]!;
+      ({ rssBytes, durationMs } = await driveScenarios({ ...job, stop, sink }));
+    } else {
+      const pool = await runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink);
+      ({ rssBytes, durationMs, failedByPolicy } = pool);
+      workerSummaries = pool.workers;
+      warnings.push(...pool.warnings);
+    }
+    await collector.close();
     progress.done();
-    const report = buildReport(recorder.total, {
+    const report = buildReport(collector.total, {
       runId,
       startedAt,
       endedAt: new Date(),
-      durationMs: performance.now() - runStartMs,
+      durationMs,
       interrupted,
       target: { url: target.url, embedded: target.embedded !== null, ...(target.embedded ? { faults: profile.target.faults } : {}) },
       profile,
       expectKeepAliveMs: target.expectKeepAliveMs,
       keepAliveToleranceMs: target.keepAliveToleranceMs,
       shard: config.shard,
-      processes: 1,
-      rssBytes: recorder.lastRssBytes,
-      timeseries: recorder.timeseries.toArray(),
-      warnings: [],
+      processes: workers,
+      rssBytes,
+      timeseries: collector.timeseries.toArray(),
+      warnings,
       thresholds: config.thresholds,
     });
+    if (workerSummaries) report.workers = workerSummaries;
+    // A dead worker under the `fail` policy fails the run even if its share's checks held.
+    if (failedByPolicy) report.verdict = 'fail';
     await writeReportFiles(outDir, report);
     const exitCode = interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
     return { exitCode, report, outDir };
   } finally {
     removeSignalHandler();
-    await dispatcher.destroy().catch(() => undefined);
     await target.embedded?.close();
   }
 }

@@ -1,65 +1,48 @@
 /**
- * The run's recorder: drivers count into `interval`; every tick the interval is logged
- * (hlog), turned into a time-series point, rolled into `total`, and reset. Memory therefore
- * stays flat however long the run: nothing per sample is kept.
+ * A process's recorder: drivers count into `interval`; every tick the generator's own health
+ * is added, the interval goes to the sink (the local collector, or the parent of a worker),
+ * and is reset. Nothing per sample is kept, so memory stays flat however long the run.
  */
 import { performance } from 'node:perf_hooks';
-import { HlogWriter } from '../metrics/hlog-writer.js';
 import { MetricSet } from '../metrics/metric-set.js';
-import { TimeseriesBuilder, pointFromInterval } from '../metrics/timeseries.js';
-import type { TimeseriesPoint } from '../report/report-types.js';
 import { GeneratorMonitor } from './generator-monitor.js';
 
-export interface RecorderOptions {
-  intervalMs: number;
-  /** Where to write histograms.hlog; null for none. */
-  hlogPath: string | null;
-  startEpochMs: number;
-  /** Called after each interval with its point and the running total. */
-  onInterval?: (point: TimeseriesPoint, total: MetricSet) => void;
-}
+/** Receives each closed interval; must not keep `interval` (it is reset right after). */
+export type IntervalSink = (interval: MetricSet, startSec: number, endSec: number) => void;
 
 export class Recorder {
   readonly interval = new MetricSet();
-  readonly total = new MetricSet();
-  readonly timeseries = new TimeseriesBuilder();
   private readonly monitor = new GeneratorMonitor();
-  private readonly hlog: HlogWriter | null;
   private timer: NodeJS.Timeout | undefined;
   private readonly startMs = performance.now();
   private lastTickMs = this.startMs;
   lastRssBytes = 0;
 
-  constructor(private readonly options: RecorderOptions) {
-    this.hlog = options.hlogPath ? new HlogWriter(options.hlogPath, options.startEpochMs) : null;
-  }
+  constructor(
+    private readonly intervalMs: number,
+    private readonly sink: IntervalSink,
+  ) {}
 
   start(): void {
     this.monitor.start();
-    this.timer = setInterval(() => this.tick(), this.options.intervalMs);
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
   }
 
   /** Closes the current interval (also called once more at stop for the partial last one). */
   tick(): void {
     const nowMs = performance.now();
-    const intervalSec = (nowMs - this.lastTickMs) / 1_000;
-    if (intervalSec <= 0) return;
+    if (nowMs <= this.lastTickMs) return;
     const startSec = (this.lastTickMs - this.startMs) / 1_000;
     const endSec = (nowMs - this.startMs) / 1_000;
     this.lastTickMs = nowMs;
     this.lastRssBytes = this.monitor.collect(this.interval).rssBytes;
-    const point = pointFromInterval(this.interval, endSec, intervalSec);
-    this.hlog?.write(this.interval, startSec, endSec);
-    this.timeseries.add(point);
-    this.total.add(this.interval);
+    this.sink(this.interval, startSec, endSec);
     this.interval.reset();
-    this.options.onInterval?.(point, this.total);
   }
 
-  async stop(): Promise<void> {
+  stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.tick();
     this.monitor.stop();
-    await this.hlog?.close();
   }
 }

@@ -9,6 +9,11 @@ export function registerSecret(value: string | undefined | null): void {
   if (value && value.length >= 4) secrets.add(value);
 }
 
+/** The registered secrets, to hand to a worker process so it redacts the same values. */
+export function secretsSnapshot(): string[] {
+  return [...secrets];
+}
+
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets) {

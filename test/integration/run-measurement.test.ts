@@ -8,7 +8,7 @@ import { quickProfile, runProfile, statusOf } from './run-helpers.js';
 describe('measurement', () => {
   it('reads the target latency fault back as event delivery latency', async () => {
     const { report } = await runProfile(quickProfile({
-      target: { keepAlive: '300ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=40'] },
+      target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=40'] },
       chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 30, churnRatePerSec: 0 },
     }));
     const latency = report.scenarios.chatStreams!.eventLatencyMs;

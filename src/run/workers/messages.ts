@@ -1,0 +1,24 @@
+/** The parent ↔ worker protocol (node IPC, advanced serialization). */
+import type { EncodedMetrics } from '../../metrics/metric-set.js';
+import type { Profile } from '../../profile/profile-types.js';
+import type { RunFixtures } from '../scenario.js';
+
+export interface WorkerJob {
+  workerIndex: number;
+  /** This worker's share of the profile (rates divided) and of the participants. */
+  profile: Profile;
+  fixtures: RunFixtures;
+  targetUrl: string;
+  expectKeepAliveMs: number;
+  keepAliveToleranceMs: number;
+  /** Secrets the worker must redact too. */
+  secrets: string[];
+}
+
+export type ParentMessage = { type: 'start'; job: WorkerJob } | { type: 'stop' };
+
+export type WorkerMessage =
+  | { type: 'interval'; index: number; startSec: number; endSec: number; metrics: EncodedMetrics }
+  /** `counters`: the worker's own run totals, so the parent can prove its live merge lost nothing. */
+  | { type: 'done'; rssBytes: number; durationMs: number; counters: Record<string, number> }
+  | { type: 'failed'; message: string };
