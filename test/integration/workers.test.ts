@@ -3,6 +3,7 @@
  * workers' own totals (the live interval merge loses nothing), and a worker that dies is
  * reported under the profile's policy instead of hanging the run.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { IntervalMerger } from '../../src/run/workers/interval-merger.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
@@ -54,5 +55,49 @@ describe('IntervalMerger', () => {
     merger.add(0, 2, 2, 3, encoded(3));
     merger.drain();
     expect(released).toEqual([1, 3]);
+  });
+});
+
+/** PIDs of this process's worker children (processes this test started, found through /proc). */
+function workerPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('worker-main')) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+async function killOneWorkerSoon(): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const pids = workerPids();
+    if (pids.length === 2) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      process.kill(pids[1]!, 'SIGKILL');
+      return pids[1]!;
+    }
+  }
+  throw new Error('workers did not start');
+}
+
+describe('a worker that dies', () => {
+  it.each([
+    ['continue', 0],
+    ['fail', 1],
+  ] as const)('is reported, and with policy %s the run ends with exit %d', async (policy, expectedExit) => {
+    const run = runProfile(quickProfile({ workers: { onWorkerExit: policy } }), { workers: 2 });
+    await killOneWorkerSoon();
+    const { report, exitCode } = await run;
+    expect(report.warnings.join('\n')).toMatch(/worker \d \(12 participants\) died: signal SIGKILL/);
+    expect(report.workers!.filter((w) => w.counters === null)).toHaveLength(1);
+    expect(exitCode).toBe(expectedExit);
+    if (policy === 'fail') expect(report.verdict).toBe('fail');
   });
 });
