@@ -1,7 +1,8 @@
 /**
  * `coachbench merge SHARD.json... --out DIR`: one report folder from the shard reports of
  * one run. Exit 0 when the merged verdict passes, 1 when it fails (the report is written),
- * 2 when a file is unreadable or the files are not shards of one run.
+ * 130 when a shard was interrupted (the report is written), 2 when a file is unreadable or
+ * the files are not shards of one run.
  */
 import { dirname, resolve } from 'node:path';
 import { defineCommand } from './cli-command.js';
@@ -47,7 +48,8 @@ export const mergeCommand = defineCommand<MergeFlags>({
     const reports = await loadAll(paths);
     const report = mergeReports(reports, paths);
     await writeReportFiles(flags.out, report);
-    const exitCode = report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
+    // Like `run`: a report of a run that was cut short never reads as a plain pass or fail.
+    const exitCode = report.interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
     if (!flags.quiet) {
       const notes = report.warnings.map((warning) => `  ! ${warning}`);
       process.stderr.write(`merged ${reports.length} shard report${reports.length === 1 ? '' : 's'}\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`);

@@ -32,6 +32,19 @@ function mergedRunId(profileName: string, startedAt: Date): string {
   return `${profileName}-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-merged`;
 }
 
+/*
+ * Gauges add and time series align on the premise that shards ran side by side. Shards of
+ * two different runs (a stale folder on a shared volume) usually break it: say so.
+ */
+function disjointInTime(shards: readonly ShardSource[]): string | null {
+  const byStart = [...shards].sort((a, b) => Date.parse(a.report.startedAt) - Date.parse(b.report.startedAt));
+  const firstEnded = [...shards].sort((a, b) => Date.parse(a.report.endedAt) - Date.parse(b.report.endedAt))[0]!;
+  const lastStarted = byStart.at(-1)!;
+  if (Date.parse(lastStarted.report.startedAt) <= Date.parse(firstEnded.report.endedAt)) return null;
+  return `shards did not run side by side: ${shardLabel(lastStarted)} started at ${lastStarted.report.startedAt}, after ${shardLabel(firstEnded)} ended at ${firstEnded.report.endedAt}; ` +
+    'their peaks and time series are added as if they had (were they one run?)';
+}
+
 function shardWarnings(plan: MergePlan): string[] {
   const notes: string[] = [];
   if (plan.missing.length > 0) {
@@ -42,6 +55,8 @@ function shardWarnings(plan: MergePlan): string[] {
     );
   }
   notes.push(...plan.warnings);
+  const overlap = disjointInTime(plan.shards);
+  if (overlap) notes.push(overlap);
   for (const shard of plan.shards) {
     const label = shardLabel(shard);
     if (shard.report.interrupted) notes.push(`[${label}] was interrupted: its figures cover only the part that ran`);

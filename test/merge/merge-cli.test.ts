@@ -1,9 +1,10 @@
 /**
  * `coachbench merge` end to end through bin/coachbench.js (built dist/): the report folder,
- * exit 0/1 by the merged verdict, exit 2 with one line for files that cannot merge.
+ * exit 0/1 by the merged verdict (130 when a shard was cut short), exit 2 with one line for
+ * files that cannot merge.
  */
 import { spawn } from 'node:child_process';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report-types.js';
@@ -63,6 +64,19 @@ describe('coachbench merge (e2e)', () => {
     expect(result.stderr).toMatch(/! partial merge: 1 of 2 shards \(missing 1\/2\)/);
     expect(result.stderr).toMatch(/^FAIL: /m);
     expect((await readReport(out)).verdict).toBe('fail');
+  });
+
+  it('exits 130 with the report written when a shard was interrupted', async () => {
+    const cut = JSON.parse(await readFile(shard1, 'utf8')) as Report;
+    cut.interrupted = true;
+    const cutPath = join(bench.dir, 'cut', 'report.json');
+    await mkdir(dirname(cutPath), { recursive: true });
+    await writeFile(cutPath, JSON.stringify(cut));
+    const out = join(bench.dir, 'interrupted');
+    const result = await coachbench(['merge', shard0, cutPath, '--out', out]);
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/\[shard 1\/2\] was interrupted/);
+    expect((await readReport(out)).interrupted).toBe(true);
   });
 
   it.each<[string, () => string[], RegExp]>([

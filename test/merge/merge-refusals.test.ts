@@ -88,6 +88,14 @@ describe('merge warns but goes on', () => {
     expect(merged.warnings.join('\n')).toMatch(/different --threshold flags/);
   });
 
+  it('when shards did not overlap in time (a stale shard of another run)', () => {
+    const later = (iso: string): string => new Date(Date.parse(iso) + 3_600_000).toISOString();
+    const stale = variant((r) => { r.startedAt = later(r.startedAt); r.endedAt = later(r.endedAt); });
+    const merged = mergeReports([a, stale], ['a.json', 'b.json']);
+    expect(merged.warnings).toEqual([expect.stringMatching(/^shards did not run side by side: shard 1\/2 started at .*, after shard 0\/2 ended at /)]);
+    expect(merged.endedAt).toBe(stale.endedAt);
+  });
+
   it('carries each shard warning and interruption, prefixed with the shard', () => {
     const merged = mergeReports([a, variant((r) => { r.interrupted = true; r.warnings = ['worker 1 died (SIGKILL)']; })], ['a.json', 'b.json']);
     expect(merged.interrupted).toBe(true);

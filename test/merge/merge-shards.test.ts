@@ -33,8 +33,8 @@ describe('coachbench merge of 4 shards', () => {
       expect(s.report.shard).toEqual({ index: i, count: 4 });
       expect(s.report.scenarios.chatStreams!.participants).toBe(24);
       expect(s.report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
+      expect(s.report.scenarios.chatStreams!.deliveriesReceived).toBeGreaterThan(0);
     }
-    expect(sumOf((r) => r.scenarios.chatStreams!.messagesSent)).toBeGreaterThan(20);
   });
 
   it('sums every counter and every concurrent gauge exactly', () => {
