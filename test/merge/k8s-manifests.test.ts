@@ -1,0 +1,230 @@
+/**
+ * deploy/k8s: the manifests parse, carry the fields Kubernetes requires, wire
+ * JOB_COMPLETION_INDEX into --shard I/N with N equal to completions, take secrets only from
+ * a Secret, mount what they declare, and share one report volume with the merge Job. The
+ * shell wiring is run for real with a stub `coachbench` that records its arguments.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile, chmod } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const K8S = new URL('../../deploy/k8s/', import.meta.url).pathname;
+
+/* The shapes these tests read. Parsed YAML is cast to them; every field read is asserted. */
+interface Ref { name: string; key: string }
+interface EnvVar { name: string; value?: string; valueFrom?: { secretKeyRef?: Ref; configMapKeyRef?: Ref } }
+interface Container {
+  image: string;
+  command?: string[];
+  args: string[];
+  env?: EnvVar[];
+  resources: { requests: Record<string, string>; limits: Record<string, string> };
+  volumeMounts: Array<{ name: string; mountPath: string }>;
+}
+interface Volume { name: string; secret?: { secretName: string }; persistentVolumeClaim?: { claimName: string } }
+interface Manifest { apiVersion: string; kind: string; metadata: { name: string } }
+interface JobManifest extends Manifest {
+  spec: {
+    completionMode?: string;
+    completions?: number;
+    parallelism?: number;
+    backoffLimit?: number;
+    template: { spec: { restartPolicy: string; securityContext: { runAsUser: number }; containers: Container[]; volumes: Volume[] } };
+  };
+}
+interface PvcManifest extends Manifest { spec: { accessModes: string[] } }
+interface ConfigMapManifest extends Manifest { data: Record<string, string> }
+interface SecretManifest extends Manifest { stringData: Record<string, string> }
+interface Kustomization { kind: string; resources: string[] }
+
+async function load<T>(file: string): Promise<T> {
+  const docs = parseAllDocuments(await readFile(join(K8S, file), 'utf8'));
+  expect(docs, file).toHaveLength(1);
+  expect(docs[0]!.errors, file).toEqual([]);
+  return docs[0]!.toJS() as T;
+}
+
+let job: JobManifest;
+let merge: JobManifest;
+let pvc: PvcManifest;
+let runConfig: ConfigMapManifest;
+let secret: SecretManifest;
+let kustomization: Kustomization;
+
+beforeAll(async () => {
+  job = await load<JobManifest>('job.yaml');
+  merge = await load<JobManifest>('merge-job.yaml');
+  pvc = await load<PvcManifest>('pvc.yaml');
+  runConfig = await load<ConfigMapManifest>('run-config.yaml');
+  secret = await load<SecretManifest>('secret.example.yaml');
+  kustomization = await load<Kustomization>('kustomization.yaml');
+});
+
+const containerOf = (j: JobManifest): Container => j.spec.template.spec.containers[0]!;
+const envOf = (j: JobManifest): EnvVar[] => containerOf(j).env ?? [];
+const volumesOf = (j: JobManifest): Volume[] => j.spec.template.spec.volumes;
+const mountsOf = (j: JobManifest): Container['volumeMounts'] => containerOf(j).volumeMounts;
+const shardCount = (): number => job.spec.completions ?? 0;
+const scriptOf = (j: JobManifest): string => {
+  const c = containerOf(j);
+  expect(c.command).toEqual(['sh', '-c']);
+  expect(c.args).toHaveLength(1);
+  return c.args[0]!;
+};
+
+describe('deploy/k8s manifests', () => {
+  it('are Kubernetes objects with apiVersion, kind and a name', async () => {
+    const docs: Array<[Manifest, string]> = [[job, 'Job'], [merge, 'Job'], [pvc, 'PersistentVolumeClaim'], [runConfig, 'ConfigMap'], [secret, 'Secret']];
+    for (const [doc, kind] of docs) {
+      expect(doc.kind).toBe(kind);
+      expect(doc.apiVersion).toBe(kind === 'Job' ? 'batch/v1' : 'v1');
+      expect(doc.metadata.name).toMatch(/^coachbench-[a-z-]+$/);
+    }
+    expect(kustomization.kind).toBe('Kustomization');
+    for (const resource of kustomization.resources) expect(existsSync(join(K8S, resource)), resource).toBe(true);
+    // Only what one run needs: Secrets are created from a shell, the merge runs afterwards.
+    expect(kustomization.resources).not.toContain('secret.example.yaml');
+    expect(kustomization.resources).not.toContain('merge-job.yaml');
+  });
+
+  it('runs the shards as an Indexed Job whose N is the same everywhere', () => {
+    const n = shardCount();
+    expect(job.spec.completionMode).toBe('Indexed');
+    expect(Number.isInteger(n) && n >= 2).toBe(true);
+    expect(job.spec.parallelism).toBe(n);
+    expect(envOf(job).find((e) => e.name === 'COACHBENCH_SHARDS')).toEqual({ name: 'COACHBENCH_SHARDS', value: String(n) });
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+    expect(job.spec.backoffLimit).toBe(0);
+    const script = scriptOf(job);
+    expect(script).toContain('"${JOB_COMPLETION_INDEX:?');
+    expect(script).toContain('--shard "$i/$n"');
+  });
+
+  it('gives each shard pod two whole cores, with requests equal to limits', () => {
+    const { requests, limits } = containerOf(job).resources;
+    expect(requests).toEqual(limits);
+    expect(requests.cpu).toBe('2');
+    expect(requests.memory).toMatch(/^\d+Gi$/);
+  });
+
+  it('takes keys and tokens only from the Secret, never as literal values', () => {
+    const secretKeys = Object.keys(secret.stringData);
+    for (const j of [job, merge]) {
+      for (const env of envOf(j)) {
+        if (!/KEY|TOKEN|SECRET|PASSWORD/.test(env.name)) continue;
+        expect(env.value, env.name).toBeUndefined();
+        expect(env.valueFrom?.secretKeyRef?.name, env.name).toBe(secret.metadata.name);
+        expect(secretKeys, env.name).toContain(env.valueFrom?.secretKeyRef?.key);
+      }
+    }
+    const fromSecret = envOf(job).filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name);
+    expect(fromSecret.sort()).toEqual(['COACHBENCH_API_KEY', 'COACHBENCH_COACH_TOKEN', 'COACHBENCH_TOKEN']);
+    for (const env of [...envOf(job), ...envOf(merge)]) {
+      const ref = env.valueFrom?.configMapKeyRef;
+      if (!ref) continue;
+      expect(ref.name, env.name).toBe(runConfig.metadata.name);
+      expect(Object.keys(runConfig.data), env.name).toContain(ref.key);
+    }
+    expect(volumesOf(job).find((v) => v.name === 'fixtures')?.secret?.secretName).toBe('coachbench-fixtures');
+  });
+
+  it('mounts exactly the volumes it declares, and both Jobs share the RWX report claim', () => {
+    for (const j of [job, merge]) {
+      expect(mountsOf(j).map((m) => m.name).sort()).toEqual(volumesOf(j).map((v) => v.name).sort());
+      expect(volumesOf(j).find((v) => v.name === 'reports')?.persistentVolumeClaim?.claimName).toBe(pvc.metadata.name);
+      expect(mountsOf(j).find((m) => m.name === 'reports')?.mountPath).toBe('/reports');
+    }
+    expect(pvc.spec.accessModes).toContain('ReadWriteMany');
+    const fixturesMount = mountsOf(job).find((m) => m.name === 'fixtures');
+    expect(fixturesMount).toBeDefined();
+    expect(scriptOf(job)).toContain(`--fixtures ${fixturesMount?.mountPath}/fixtures.json`);
+  });
+});
+
+describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
+  let stubDir: string;
+  beforeAll(async () => {
+    stubDir = await mkdtemp(join(tmpdir(), 'coachbench-k8s-'));
+    const stub = join(stubDir, 'coachbench');
+    await writeFile(stub, '#!/bin/sh\nprintf "%s\\n" "$@" > "$STUB_ARGS"\nexit "${STUB_EXIT:-0}"\n');
+    await chmod(stub, 0o755);
+  });
+
+  function run(script: string, env: Record<string, string>, exit = 0): { code: number | null; args: string[]; stderr: string } {
+    const argsFile = join(stubDir, `args-${Math.random().toString(36).slice(2)}`);
+    const result = spawnSync('sh', ['-c', script], {
+      env: { PATH: `${stubDir}:${process.env.PATH ?? ''}`, STUB_ARGS: argsFile, STUB_EXIT: String(exit), ...env },
+      encoding: 'utf8',
+    });
+    const args = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').split('\n').filter((line) => line !== '') : [];
+    return { code: result.status, args, stderr: result.stderr };
+  }
+  const shardEnv = (index: number): Record<string, string> => ({
+    JOB_COMPLETION_INDEX: String(index), COACHBENCH_SHARDS: String(shardCount()), COACHBENCH_RUN_ID: 'r1',
+    COACHBENCH_TARGET: 'http://svc:8080', COACHBENCH_PROFILE: 'release',
+  });
+
+  it('passes the completion index as --shard I/N and writes to that shard folder', () => {
+    const n = shardCount();
+    const { code, args } = run(scriptOf(job), shardEnv(n - 1));
+    expect(code).toBe(0);
+    expect(args).toEqual(['run', '--profile', 'release', '--target', 'http://svc:8080', '--fixtures', '/fixtures/fixtures.json',
+      '--shard', `${n - 1}/${n}`, '--out', `/reports/r1/shard-${n - 1}`, '--quiet']);
+  });
+
+  it.each([[0, 0], [1, 0], [2, 2], [3, 3], [130, 130]])('maps coachbench exit %i to pod exit %i (a failed check is judged by the merge)', (exit, pod) => {
+    expect(run(scriptOf(job), shardEnv(0), exit).code).toBe(pod);
+  });
+
+  it('refuses an index outside N and a pod outside an Indexed Job', () => {
+    const outside = run(scriptOf(job), shardEnv(shardCount()));
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/set completions, parallelism and COACHBENCH_SHARDS to the same N/);
+    expect(outside.args).toEqual([]);
+    const { JOB_COMPLETION_INDEX: _index, ...noIndex } = shardEnv(0);
+    void _index;
+    expect(run(scriptOf(job), noIndex).code).not.toBe(0);
+  });
+
+  it('refuses to start over an existing shard report (a run id used twice)', async () => {
+    const reports = await mkdtemp(join(tmpdir(), 'coachbench-k8s-reports-'));
+    await mkdir(join(reports, 'r1', 'shard-1'), { recursive: true });
+    await writeFile(join(reports, 'r1', 'shard-1', 'report.json'), '{}');
+    const script = scriptOf(job).replaceAll('/reports', reports);
+    const stale = run(script, shardEnv(1));
+    expect(stale.code).toBe(2);
+    expect(stale.stderr).toMatch(/already holds a report: set a new run-id/);
+    expect(stale.args).toEqual([]);
+    expect(run(script, shardEnv(0)).args).toContain(join(reports, 'r1', 'shard-0'));
+  });
+
+  it('merges every shard report of the run id, and refuses when there is none', async () => {
+    const reports = await mkdtemp(join(tmpdir(), 'coachbench-k8s-reports-'));
+    const script = scriptOf(merge).replaceAll('/reports', reports);
+    const empty = run(script, { COACHBENCH_RUN_ID: 'r1' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/no shard reports under/);
+    for (const i of [0, 1, 2]) {
+      await mkdir(join(reports, 'r1', `shard-${i}`), { recursive: true });
+      await writeFile(join(reports, 'r1', `shard-${i}`, 'report.json'), '{}');
+    }
+    const { code, args } = run(script, { COACHBENCH_RUN_ID: 'r1' }, 1);
+    expect(code).toBe(1);
+    expect(args).toEqual(['merge', ...[0, 1, 2].map((i) => join(reports, 'r1', `shard-${i}`, 'report.json')), '--out', join(reports, 'r1', 'merged')]);
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  it('builds with npm ci, ships production dependencies only, and runs as a non-root user', async () => {
+    const text = await readFile(new URL('../../deploy/Dockerfile', import.meta.url), 'utf8');
+    expect(text).toMatch(/^FROM node:20-slim AS build$/m);
+    expect(text).toMatch(/^RUN npm ci --omit=dev/m);
+    expect(text).toMatch(/^USER 1000:1000$/m);
+    expect(containerOf(job).image).toBe(containerOf(merge).image);
+    expect(job.spec.template.spec.securityContext.runAsUser).toBe(1000);
+  });
+});
