@@ -154,6 +154,30 @@ export interface ShardInfo {
   count: number;
 }
 
+/** One load step of a capacity search. */
+export interface CapacityStep {
+  load: number;
+  /** Every SLO held and no check failed. */
+  pass: boolean;
+  /** Observed value of each SLO expression's metric (null when absent). */
+  values: Record<string, number | null>;
+  failedChecks: string[];
+  /** The step's own report folder, relative to the search's. */
+  reportDir: string;
+}
+
+/** The result of a capacity search (profiles with a `search` block). */
+export interface CapacityResult {
+  variable: string;
+  loadUnit: string;
+  slos: string[];
+  steps: CapacityStep[];
+  /** The largest load that held every SLO (the knee), or null if even the first step broke. */
+  maxSustainableLoad: number | null;
+  firstFailingLoad: number | null;
+  stoppedBecause: 'max' | 'slo' | 'saturated' | 'interrupted';
+}
+
 export interface Report {
   schemaVersion: string;
   tool: { name: 'coachbench'; version: string };
@@ -178,6 +202,8 @@ export interface Report {
   };
   generator: GeneratorSummary;
   timeseries: TimeseriesPoint[];
+  /** Capacity search runs: the load steps and the knee; the rest of the report is the knee's step. */
+  capacity?: CapacityResult;
   /** `--workers` runs: each driver process's share and its own counter totals (null if it died). */
   workers?: Array<{ index: number; participants: number; counters: Record<string, number> | null }>;
   /** Problems worth a reader's attention that are not check failures (worker died, late slots). */

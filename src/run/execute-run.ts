@@ -20,6 +20,7 @@ import { shardFixtures } from './scenarios.js';
 import { onStopSignal } from './signals.js';
 import type { WorkerJob } from './workers/messages.js';
 import { runWorkerPool } from './workers/worker-pool.js';
+import { runCapacitySearch } from './capacity/capacity-search.js';
 
 export interface RunOutcome {
   exitCode: number;
@@ -52,13 +53,75 @@ function jobFor(config: RunConfig, target: ResolvedTarget, w: number, workers: n
   };
 }
 
-export async function executeRun(config: RunConfig, stderr: NodeJS.WriteStream = process.stderr): Promise<RunOutcome> {
+export interface SessionOptions {
+  config: RunConfig;
+  target: ResolvedTarget;
+  outDir: string;
+  stop: AbortController;
+  isInterrupted: () => boolean;
+  stderr: NodeJS.WriteStream;
+}
+
+/** One measured session against an already resolved, reachable target; writes the report folder. */
+export async function runSession({ config, target, outDir, stop, isInterrupted, stderr }: SessionOptions): Promise<RunOutcome> {
   const { profile } = config;
   const startedAt = new Date();
-  const runId = defaultRunId(profile.name, startedAt);
-  const outDir = config.outDir ?? join('reports', runId);
   await mkdir(outDir, { recursive: true });
+  const workers = resolveWorkers(config.workers);
+  const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
+  const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
+  const progress = new Progress({ quiet: config.quiet, stream: stderr, targetStreams: participants, durationMs: profile.durationMs });
+  progress.say(`coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
+    `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`);
+  const collector = new IntervalCollector({ hlogPath: join(outDir, 'histograms.hlog'), startEpochMs: startedAt.getTime(), onInterval: (point, total) => progress.update(point, total) });
+  const sink = collector.ingest.bind(collector);
+  const warnings: string[] = [];
+  let rssBytes: number;
+  let durationMs: number;
+  let failedByPolicy = false;
+  let workerSummaries: Report['workers'];
+  if (workers === 1) {
+    ({ rssBytes, durationMs } = await driveScenarios({ ...jobs[0]!, stop, sink }));
+  } else {
+    const pool = await runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink);
+    ({ rssBytes, durationMs, failedByPolicy } = pool);
+    workerSummaries = pool.workers;
+    warnings.push(...pool.warnings);
+  }
+  await collector.close();
+  progress.done();
+  const interrupted = isInterrupted();
+  const report = buildReport(collector.total, {
+    runId: defaultRunId(profile.name, startedAt),
+    startedAt,
+    endedAt: new Date(),
+    durationMs,
+    interrupted,
+    target: { url: target.url, embedded: target.embedded !== null, ...(target.embedded ? { faults: profile.target.faults } : {}) },
+    profile,
+    expectKeepAliveMs: target.expectKeepAliveMs,
+    keepAliveToleranceMs: target.keepAliveToleranceMs,
+    shard: config.shard,
+    processes: workers,
+    rssBytes,
+    timeseries: collector.timeseries.toArray(),
+    warnings,
+    thresholds: config.thresholds,
+  });
+  if (workerSummaries) report.workers = workerSummaries;
+  // A dead worker under the `fail` policy fails the run even if its share's checks held.
+  if (failedByPolicy) report.verdict = 'fail';
+  await writeReportFiles(outDir, report);
+  return { exitCode: exitCodeOf(report, interrupted), report, outDir };
+}
 
+export function exitCodeOf(report: Report, interrupted: boolean): number {
+  return interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
+}
+
+/** Resolves the target, stops on the first SIGINT/SIGTERM, and runs one session (or a capacity search). */
+export async function executeRun(config: RunConfig, stderr: NodeJS.WriteStream = process.stderr): Promise<RunOutcome> {
+  const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
   const target = await resolveTarget(config);
   const stop = new AbortController();
   let interrupted = false;
@@ -68,53 +131,8 @@ export async function executeRun(config: RunConfig, stderr: NodeJS.WriteStream =
   });
   try {
     await preflight(target.url);
-    const workers = resolveWorkers(config.workers);
-    const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
-    const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
-    const progress = new Progress({ quiet: config.quiet, stream: stderr, targetStreams: participants, durationMs: profile.durationMs });
-    progress.say(`coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
-      `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`);
-    const collector = new IntervalCollector({ hlogPath: join(outDir, 'histograms.hlog'), startEpochMs: startedAt.getTime(), onInterval: (point, total) => progress.update(point, total) });
-    const sink = collector.ingest.bind(collector);
-    const warnings: string[] = [];
-    let rssBytes: number;
-    let durationMs: number;
-    let failedByPolicy = false;
-    let workerSummaries: Report['workers'];
-    if (workers === 1) {
-      const job = jobs[0]!;
-      ({ rssBytes, durationMs } = await driveScenarios({ ...job, stop, sink }));
-    } else {
-      const pool = await runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink);
-      ({ rssBytes, durationMs, failedByPolicy } = pool);
-      workerSummaries = pool.workers;
-      warnings.push(...pool.warnings);
-    }
-    await collector.close();
-    progress.done();
-    const report = buildReport(collector.total, {
-      runId,
-      startedAt,
-      endedAt: new Date(),
-      durationMs,
-      interrupted,
-      target: { url: target.url, embedded: target.embedded !== null, ...(target.embedded ? { faults: profile.target.faults } : {}) },
-      profile,
-      expectKeepAliveMs: target.expectKeepAliveMs,
-      keepAliveToleranceMs: target.keepAliveToleranceMs,
-      shard: config.shard,
-      processes: workers,
-      rssBytes,
-      timeseries: collector.timeseries.toArray(),
-      warnings,
-      thresholds: config.thresholds,
-    });
-    if (workerSummaries) report.workers = workerSummaries;
-    // A dead worker under the `fail` policy fails the run even if its share's checks held.
-    if (failedByPolicy) report.verdict = 'fail';
-    await writeReportFiles(outDir, report);
-    const exitCode = interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
-    return { exitCode, report, outDir };
+    const session = { config, target, outDir, stop, isInterrupted: () => interrupted, stderr };
+    return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
   } finally {
     removeSignalHandler();
     await target.embedded?.close();

@@ -6,6 +6,7 @@ import { loadFixtures, type Fixtures } from '../fixtures/fixtures.js';
 import { loadProfile } from '../profile/load-profile.js';
 import type { Profile } from '../profile/profile-types.js';
 import { parseThresholds } from '../metrics/thresholds.js';
+import { parseSearch } from './capacity/search-plan.js';
 import type { ShardInfo } from '../report/report-types.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
@@ -79,6 +80,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
   parseThresholds(thresholds, 'threshold');
+  if (profile.search) parseSearch(profile.search, profile.source);
   const targetText = flags.target ?? env.COACHBENCH_TARGET;
   const targetUrl = targetText ? normalizeTargetUrl(targetText) : null;
   let fixtures: Fixtures | null = null;

@@ -12,6 +12,12 @@ import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../profile/resolve-profi
 import type { RunFixtures } from './scenario.js';
 import type { RunConfig } from './run-config.js';
 
+/** A capacity search over participants needs fixtures for its largest step. */
+function searchedParticipants(profile: RunConfig['profile']): number {
+  const search = profile.search;
+  return search?.variable === 'chatStreams.participants' && typeof search.max === 'number' ? Math.ceil(search.max) : 0;
+}
+
 export interface ResolvedTarget {
   url: string;
   embedded: RunningTarget | null;
@@ -29,7 +35,7 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
     try {
       embedded = await startTarget({
         keepAliveMs: profile.target.keepAliveMs,
-        participants: Math.max(profile.target.participants, profile.chatStreams.participants),
+        participants: Math.max(profile.target.participants, profile.chatStreams.participants, searchedParticipants(profile)),
         sessionsPerParticipant: profile.target.sessionsPerParticipant,
         seed: profile.target.seed,
         faults: profile.target.faults,

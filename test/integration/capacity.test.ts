@@ -1,0 +1,34 @@
+/**
+ * A capacity search against the reference target (with a latency fault): steps up, refines,
+ * reports the knee, and keeps each step's report and each SLO's value per load.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { quickProfile, runProfile } from './run-helpers.js';
+
+describe('capacity search', () => {
+  it('finds the largest load that holds every SLO and records the curve', async () => {
+    const { report, outDir, exitCode } = await runProfile(quickProfile({
+      target: { keepAlive: '500ms', participants: 200, sessionsPerParticipant: 2, faults: ['latency=20'] },
+      chatStreams: { participants: 20, rampPerSec: 400, switchEvery: '0s', messageRatePerSec: 20, churnRatePerSec: 0 },
+      // Saturation stops a search early (tested in search-plan); here the search itself is under test.
+      generator: { maxEventLoopDelayP99: '5s' },
+      // peakConcurrent < 100 makes the knee deterministic (80) while the step runs are real.
+      search: { variable: 'chatStreams.participants', start: 20, factor: 2, max: 320, stepDuration: '1500ms', refineSteps: 2,
+        slos: ['chatStreams.peakConcurrent < 100', 'chatStreams.eventLatencyMs.p50 < 500'] },
+    }));
+    const capacity = report.capacity!;
+    expect(capacity.steps.map((s) => [s.load, s.pass])).toEqual([[20, true], [40, true], [80, true], [100, false], [120, false], [160, false]]);
+    expect(capacity.maxSustainableLoad).toBe(80);
+    expect(capacity.firstFailingLoad).toBe(100);
+    expect(capacity.stoppedBecause).toBe('slo');
+    // The latency fault is measured at every step: delivery p50 sits just above 20 ms.
+    for (const step of capacity.steps) {
+      expect(step.values['chatStreams.eventLatencyMs.p50 < 500']).toBeGreaterThanOrEqual(20);
+      expect(existsSync(join(outDir, step.reportDir, 'report.json'))).toBe(true);
+    }
+    expect(report.scenarios.chatStreams!.participants).toBe(80);
+    expect(exitCode).toBe(0);
+  });
+});
