@@ -12,7 +12,7 @@ describe('capacity search', () => {
     const { report, outDir, exitCode } = await runProfile(quickProfile({
       target: { keepAlive: '500ms', participants: 200, sessionsPerParticipant: 2, faults: ['latency=20'] },
       chatStreams: { participants: 20, rampPerSec: 400, switchEvery: '0s', messageRatePerSec: 20, churnRatePerSec: 0 },
-      // Saturation stops a search early (tested in search-plan); here the search itself is under test.
+      // A saturated driver stops a search early (capacity-search.ts); here the stepping itself is under test.
       generator: { maxEventLoopDelayP99: '5s' },
       // peakConcurrent < 100 makes the knee deterministic (80) while the step runs are real.
       search: { variable: 'chatStreams.participants', start: 20, factor: 2, max: 320, stepDuration: '1500ms', refineSteps: 2,
