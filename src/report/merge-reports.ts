@@ -45,6 +45,14 @@ function disjointInTime(shards: readonly ShardSource[]): string | null {
     'their peaks and time series are added as if they had (were they one run?)';
 }
 
+/*
+ * A shard's thresholds are judged again on the merged data, and its checks are combined
+ * below; a fail verdict explained by neither came from elsewhere (a worker that died under
+ * the profile's `fail` policy) and must not vanish in the merge.
+ */
+const failedOutsideChecks = (r: Report): boolean =>
+  r.verdict === 'fail' && !r.checks.some((c) => c.status === 'fail') && !r.thresholds.some((t) => t.status === 'fail');
+
 function shardWarnings(plan: MergePlan): string[] {
   const notes: string[] = [];
   if (plan.missing.length > 0) {
@@ -61,6 +69,7 @@ function shardWarnings(plan: MergePlan): string[] {
     const label = shardLabel(shard);
     if (shard.report.interrupted) notes.push(`[${label}] was interrupted: its figures cover only the part that ran`);
     for (const warning of shard.report.warnings) notes.push(`[${label}] ${warning}`);
+    if (failedOutsideChecks(shard.report)) notes.push(`[${label}] failed for a reason outside its checks and thresholds (see its warnings), so the merged verdict is fail`);
   }
   return notes;
 }
@@ -90,7 +99,9 @@ function combineChecks(merged: CheckResult[], shards: readonly ShardSource[]): C
  * Merges shard reports of one run into one report. `sources` name the reports (paths) in
  * the same order; they go into `mergedFrom` and into messages. Refuses, with one
  * ConfigError, reports that are not shards of one run (see planMerge). A merge missing
- * shards goes ahead, says so first among the warnings, and its verdict is fail.
+ * shards goes ahead, says so first among the warnings, and its verdict is fail; so is the
+ * verdict when a shard failed for a reason outside its checks (a dead worker).
+ * Per-process `workers` details stay in the shard reports.
  */
 export function mergeReports(reports: readonly Report[], sources: readonly string[]): Report {
   if (reports.length !== sources.length) throw new ConfigError(`merge: ${reports.length} reports but ${sources.length} source names`);
@@ -124,6 +135,6 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   report.checks = combineChecks(report.checks, plan.shards);
   if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
   const failed = report.checks.some((c) => c.status === 'fail') || report.thresholds.some((t) => t.status === 'fail');
-  report.verdict = failed || plan.missing.length > 0 ? 'fail' : 'pass';
+  report.verdict = failed || plan.missing.length > 0 || shardReports.some(failedOutsideChecks) ? 'fail' : 'pass';
   return report;
 }

@@ -42,7 +42,7 @@ function refusal(reports: Report[], sources: string[]): ConfigError {
 describe('merge refuses', () => {
   it.each<[string, (r: Report) => void, RegExp]>([
     ['a different profile', (r) => { (r.profile as Record<string, unknown>)['durationMs'] = 9_000; }, /b\.json: profile differs from a\.json at durationMs \(2000 vs 9000\)/],
-    ['a different nested profile setting', (r) => { ((r.profile as Record<string, unknown>)['chatStreams'] as Record<string, unknown>)['messageRatePerSec'] = 11; }, /at chatStreams\.messageRatePerSec \(10 vs 11\)/],
+    ['a different nested profile setting', (r) => { ((r.profile as Record<string, unknown>)['chatStreams'] as Record<string, unknown>)['messageRatePerSec'] = 41; }, /at chatStreams\.messageRatePerSec \(40 vs 41\)/],
     ['a different shard count', (r) => { r.shard = { index: 1, count: 3 }; }, /b\.json: is shard 1\/3 but a\.json is shard 0\/2: shard counts differ/],
     ['an overlapping shard', (r) => { r.shard = { index: 0, count: 2 }; }, /b\.json: shard 0\/2 overlaps a\.json/],
     ['an unsharded report', (r) => { r.shard = null; }, /b\.json: is not a shard report \(run each part with --shard I\/N\)/],
@@ -94,6 +94,16 @@ describe('merge warns but goes on', () => {
     const merged = mergeReports([a, stale], ['a.json', 'b.json']);
     expect(merged.warnings).toEqual([expect.stringMatching(/^shards did not run side by side: shard 1\/2 started at .*, after shard 0\/2 ended at /)]);
     expect(merged.endedAt).toBe(stale.endedAt);
+  });
+
+  it('fails when a shard failed outside its checks and thresholds (a worker died under the fail policy)', () => {
+    const died = variant((r) => { r.verdict = 'fail'; r.warnings = ['worker 0 exited with code 1']; });
+    expect(died.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    const merged = mergeReports([a, died], ['a.json', 'b.json']);
+    expect(merged.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(merged.warnings).toEqual(['[shard 1/2] worker 0 exited with code 1', '[shard 1/2] failed for a reason outside its checks and thresholds (see its warnings), so the merged verdict is fail']);
+    expect(merged.verdict).toBe('fail');
+    expect(mergeReports([a, b], ['a.json', 'b.json']).verdict).toBe(a.verdict === 'pass' && b.verdict === 'pass' ? 'pass' : 'fail');
   });
 
   it('carries each shard warning and interruption, prefixed with the shard', () => {
