@@ -121,7 +121,7 @@ function mergedTarget(shards: readonly ShardSource[], problems: ProblemList, war
 /**
  * Checks that `sources` are shards of one run (same profile, same shard count, no shard
  * twice, same report major version, same KEEP_ALIVE expectation, all embedded or all
- * external) and returns the merge plan. Throws one ConfigError listing every problem.
+ * external, no capacity search) and returns the merge plan. Throws one ConfigError listing every problem.
  */
 export function planMerge(sources: readonly ShardSource[]): MergePlan {
   const problems = new ProblemList();
@@ -135,6 +135,10 @@ export function planMerge(sources: readonly ShardSource[]): MergePlan {
     if (majorOf(s.report.schemaVersion) !== majorOf(first.report.schemaVersion)) {
       problems.add(s.source, `schemaVersion ${s.report.schemaVersion} cannot merge with ${first.report.schemaVersion} of ${first.source}`);
     }
+  }
+  // Each shard's search stepped and bisected on its own results, so the steps do not line up.
+  for (const s of shards) {
+    if (s.report.capacity) problems.add(s.source, 'is a capacity search: shards search on their own, so their steps cannot merge (search on one machine, with --workers)');
   }
   const shardCount = checkShards(shards, problems);
   const profile = asProfile(first.report, first.source, problems);

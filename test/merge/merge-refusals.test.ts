@@ -49,6 +49,9 @@ describe('merge refuses', () => {
     ['another schema major', (r) => { r.schemaVersion = '2.0.0'; }, /schemaVersion 2\.0\.0 cannot merge with 1\./],
     ['an embedded target mixed with an external one', (r) => { r.target = { url: 'http://127.0.0.1:1', embedded: true }; }, /b\.json: ran its own embedded target but a\.json did not/],
     ['another KEEP_ALIVE expectation', (r) => { r.scenarios.chatStreams!.expectedKeepAliveMs = 15_000; }, /held streams to KEEP_ALIVE 15000 ± 500 ms, a\.json to 500 ± 500 ms/],
+    ['a capacity search', (r) => {
+      r.capacity = { variable: 'chatStreams.participants', loadUnit: 'participants', slos: [], steps: [], maxSustainableLoad: null, firstFailingLoad: null, stoppedBecause: 'max' };
+    }, /b\.json: is a capacity search: shards search on their own/],
     ['a hand-made profile', (r) => { r.profile = { name: 'merge-test' }; }, /profile differs from a\.json/],
   ])('%s', (_name, edit, message) => {
     const error = refusal([a, variant(edit)], ['a.json', 'b.json']);
