@@ -8,6 +8,7 @@ import { buildChatSummary } from '../metrics/chat-summary.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
+import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
 import type { Profile } from '../profile/profile-types.js';
 import { VERSION } from '../util/version.js';
 import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from './report-types.js';
@@ -46,6 +47,11 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     rssBytes: ctx.rssBytes,
   });
   const checks = evaluateChecks({ total, chat: chatStreams, generator });
+  const warnings = [...ctx.warnings];
+  // A p99 within bounds can hide one long stall; cadence and latency around it describe the driver.
+  if (chatStreams && generator.eventLoopDelayMs.max > ctx.keepAliveToleranceMs) {
+    warnings.push(`the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAliveToleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`);
+  }
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'coachbench', version: VERSION },
@@ -62,12 +68,12 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     thresholds: [],
     scenarios: {
       chatStreams,
-      photoUpload: null, // PENDING-THROUGHPUT
-      tagLink: null,
+      photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(total, profile.photoUpload) : null,
+      tagLink: profile.tagLink.enabled ? buildTagLinkSummary(total, profile.tagLink) : null,
     },
     generator,
     timeseries: ctx.timeseries,
-    warnings: ctx.warnings,
+    warnings,
     metrics: total.encode(),
   };
   if (ctx.mergedFrom) report.mergedFrom = ctx.mergedFrom;

@@ -1,12 +1,15 @@
 /** The scenarios of a run and the share of participants this process drives. */
 import { chatStreamsScenario } from '../drivers/chat/chat-scenario.js';
+import { photoUploadScenario, probesScenario, tagLinkScenario } from '../drivers/throughput/index.js';
 import type { Profile } from '../profile/profile-types.js';
 import type { ShardInfo } from '../report/report-types.js';
 import type { RunFixtures, Scenario } from './scenario.js';
 
 export function scenariosFor(profile: Profile, runTag: string): Scenario[] {
-  void profile; // PENDING-THROUGHPUT
-  return [chatStreamsScenario(runTag)];
+  const scenarios: Scenario[] = [chatStreamsScenario(runTag), probesScenario];
+  if (profile.photoUpload.enabled) scenarios.push(photoUploadScenario);
+  if (profile.tagLink.enabled) scenarios.push(tagLinkScenario);
+  return scenarios;
 }
 
 /**
