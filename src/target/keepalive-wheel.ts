@@ -8,6 +8,7 @@
  * each entry follows an absolute schedule (due += gap) so lateness never accumulates.
  */
 import { performance } from 'node:perf_hooks';
+import { LatenessHistogram } from './lateness-histogram.js';
 import { NumberHeap } from './number-heap.js';
 
 /** What the wheel calls when an entry is due. */
@@ -36,6 +37,8 @@ export class KeepAliveWheel {
   private timer: NodeJS.Timeout | null = null;
   private armedKey = Infinity;
   private count = 0;
+  /** How late each KEEP_ALIVE fired relative to its due time. */
+  readonly lateness = new LatenessHistogram();
 
   /** Entries registered right now (one per live, non-stalled stream). */
   get size(): number {
@@ -118,6 +121,7 @@ export class KeepAliveWheel {
       let entry = this.buckets.get(key);
       while (entry) {
         this.unlink(entry);
+        this.lateness.record(performance.now() - entry.dueMs);
         entry.dueMs += entry.gapMs;
         // After a long event-loop stall, restart the phase instead of firing a burst.
         if (entry.dueMs <= now + EARLY_SLACK_MS) entry.dueMs = now + entry.gapMs;

@@ -78,7 +78,9 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       eventsSent: counters.eventsSent,
       keepAlivesSent: counters.keepAlivesSent,
       requests: counters.requests,
+      keepAliveLateMs: streams.keepAliveLateness(),
     }),
+    resetKeepAliveLateness: () => streams.resetKeepAliveLateness(),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         delays.cancelAll();

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { chance, type FaultSettings } from './faults.js';
 import { CORS_HEADERS } from './http-reply.js';
 import { KeepAliveWheel, WheelEntry } from './keepalive-wheel.js';
+import type { LatenessSummary } from './lateness-histogram.js';
 import { SseStream, type StreamCounters, type StreamKind } from './sse-stream.js';
 import type { LocalStreamHub } from './stream-hub.js';
 
@@ -37,6 +38,15 @@ export class StreamRegistry {
 
   get openStreams(): number {
     return this.open.size;
+  }
+
+  /** KEEP_ALIVE timer accuracy so far (see LatenessHistogram). */
+  keepAliveLateness(): LatenessSummary {
+    return this.wheel.lateness.summary();
+  }
+
+  resetKeepAliveLateness(): void {
+    this.wheel.lateness.reset();
   }
 
   get openChatStreams(): number {

@@ -52,6 +52,8 @@ export interface TargetStats {
   requests: number;
   /** KEEP_ALIVE frames written. */
   keepAlivesSent?: number;
+  /** KEEP_ALIVE timer lateness (write time minus due time), ms, 0.1 ms buckets. */
+  keepAliveLateMs?: { count: number; p50: number; p99: number; p999: number; max: number };
 }
 
 export interface RunningTarget {
@@ -65,6 +67,8 @@ export interface RunningTarget {
   /** The seeded connector principal's bearer token (a second staff role for tests). */
   connectorToken?: string;
   stats(): TargetStats;
+  /** Starts a new window for `stats().keepAliveLateMs` (e.g. after a benchmark's ramp-up). */
+  resetKeepAliveLateness?(): void;
   /** Closes every stream and the server; resolves when all sockets are gone. */
   close(): Promise<void>;
 }

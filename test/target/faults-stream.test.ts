@@ -1,7 +1,7 @@
 /** Per-stream faults (keepalive-drift, stall, drop): each changes only its own behaviour. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/target/target-types.js';
-import { call, eventually, openStream, participant, sleep, startTestTarget, type SseReader } from './helpers.js';
+import { SLACK_MS, call, eventually, openStream, participant, sleep, startTestTarget, type SseReader } from './helpers.js';
 
 const INTERVAL = 100;
 let target: RunningTarget | null = null;
@@ -36,8 +36,8 @@ describe('keepalive-drift', () => {
     const stream = await chatStream(t);
     await stream.waitFor((f) => f.length >= 4, 2_000);
     for (const gap of gaps(stream)) {
-      expect(gap).toBeGreaterThan(INTERVAL * 1.5 - 12);
-      expect(gap).toBeLessThan(INTERVAL * 1.5 + 15);
+      expect(gap).toBeGreaterThan(INTERVAL * 1.5 - SLACK_MS);
+      expect(gap).toBeLessThan(INTERVAL * 1.5 + SLACK_MS);
     }
     const p = participant(t);
     await call(t, 'POST', `/participants/${p.userId}/chat_messages`, { token: p.token, json: { chatSessionId: p.chatSessionIds[0], text: 'still here' } });
@@ -84,7 +84,7 @@ describe('drop', () => {
     all.forEach((stream, i) => {
       const afterMs = (ends[i]?.atMs as number) - stream.headersAtMs;
       expect(afterMs).toBeGreaterThan(INTERVAL * 0.5 - 5);
-      expect(afterMs).toBeLessThan(INTERVAL * 1.5 + 25);
+      expect(afterMs).toBeLessThan(INTERVAL * 1.5 + SLACK_MS);
       // A cut is not a clean end: the chunked body never terminates.
       expect(ends[i]?.error).toBe(true);
     });
@@ -95,7 +95,7 @@ describe('drop', () => {
     const t = await withFault('drop=100');
     const stream = await chatStream(t);
     await stream.ended;
-    for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(15);
+    for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(SLACK_MS);
   });
 });
 
@@ -107,7 +107,7 @@ describe('no faults', () => {
     await Promise.all(all.map((s) => s.waitFor((f) => f.length >= 3, 2_000)));
     for (const stream of all) {
       expect(stream.frames.every((f) => f.json?.eventType === 'KEEP_ALIVE')).toBe(true);
-      for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(15);
+      for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(SLACK_MS);
     }
   });
 });
