@@ -20,6 +20,9 @@ export interface EncodedMetrics {
 
 const MAX_SAMPLES_PER_KEY = 5;
 
+/** Peaks in milliseconds measure how long something ran, not how much of it ran at once. */
+export const isTimeExtent = (peakName: string): boolean => peakName.endsWith('Ms');
+
 export class MetricSet {
   private readonly counters = new Map<string, number>();
   private readonly peaks = new Map<string, number>();
@@ -81,11 +84,16 @@ export class MetricSet {
     for (const [key, list] of other.samples) for (const text of list) this.sample(key, text);
   }
 
-  /** Adds an encoded set. `concurrent` sums peaks (shards running side by side) instead of taking the max. */
+  /**
+   * Adds an encoded set. With `concurrent` (workers or shards running side by side), gauge
+   * peaks (open streams, RSS) add up, an upper bound of the joint peak; a peak named `…Ms`
+   * is a time extent (how long a scenario ran), which side-by-side processes share, so it
+   * takes the max (summing it would divide throughput by the number of processes).
+   */
   addEncoded(encoded: EncodedMetrics, concurrent = false): void {
     for (const [name, value] of Object.entries(encoded.counters)) this.inc(name, value);
     for (const [name, value] of Object.entries(encoded.peaks)) {
-      if (concurrent) this.peaks.set(name, (this.peaks.get(name) ?? 0) + value);
+      if (concurrent && !isTimeExtent(name)) this.peaks.set(name, (this.peaks.get(name) ?? 0) + value);
       else this.peak(name, value);
     }
     for (const [name, base64] of Object.entries(encoded.histograms)) this.histogram(name).add(decodeHistogram(base64));

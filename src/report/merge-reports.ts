@@ -10,22 +10,6 @@ import { alignTimeseries } from './merge-timeseries.js';
 import { MetricSet, type EncodedMetrics } from '../metrics/metric-set.js';
 import { ConfigError } from '../util/errors.js';
 
-/*
- * Peaks are gauges (open streams, RSS): shards running side by side hold theirs at once, so
- * they add (an upper bound of the true joint peak; the aligned time series has the exact
- * per-interval sums). A peak in milliseconds is a time extent (how long a scenario ran):
- * side-by-side shards share the wall time, so it takes the max, or throughput divides by N.
- */
-const isTimeExtent = (peakName: string): boolean => peakName.endsWith('Ms');
-
-function addShardMetrics(total: MetricSet, metrics: EncodedMetrics): void {
-  const gauges: Record<string, number> = {};
-  for (const [name, value] of Object.entries(metrics.peaks)) {
-    if (isTimeExtent(name)) total.peak(name, value);
-    else gauges[name] = value;
-  }
-  total.addEncoded({ ...metrics, peaks: gauges }, true);
-}
 
 /** `<profile>-<UTC stamp of the earliest start>-merged`, like a run's folder name. */
 function mergedRunId(profileName: string, startedAt: Date): string {
@@ -107,7 +91,8 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   if (reports.length !== sources.length) throw new ConfigError(`merge: ${reports.length} reports but ${sources.length} source names`);
   const plan = planMerge(reports.map((report, i) => ({ report, source: sources[i]! })));
   const total = new MetricSet();
-  for (const shard of plan.shards) addShardMetrics(total, shard.report.metrics);
+  // Shards ran side by side: gauges add, time extents take the max (MetricSet.addEncoded).
+  for (const shard of plan.shards) total.addEncoded(shard.report.metrics, true);
 
   const shardReports = plan.shards.map((s) => s.report);
   const startedAt = new Date(Math.min(...shardReports.map((r) => Date.parse(r.startedAt))));

@@ -11,7 +11,7 @@ import { quickProfile, runProfile } from './run-helpers.js';
 
 describe('--workers', () => {
   it('writes one report whose counters are the sums of its workers', async () => {
-    const { report, exitCode } = await runProfile(quickProfile(), { workers: 2 });
+    const { report, exitCode } = await runProfile(quickProfile({ photoUpload: { enabled: true, ratePerSec: 20, imageSizes: ['16KiB'] } }), { workers: 2 });
     expect(exitCode, report.checks.filter((c) => c.status === 'fail').map((c) => c.detail).join('\n')).toBe(0);
     expect(report.generator.processes).toBe(2);
     const workers = report.workers!;
@@ -24,6 +24,11 @@ describe('--workers', () => {
     expect(chat.mainStreams.peakConcurrent).toBe(24);
     expect(chat.deliveriesReceived).toBeGreaterThan(20);
     expect(report.timeseries.length).toBeGreaterThanOrEqual(3);
+    // Each worker sends half the profile's rate; together they achieve all of it.
+    const photo = report.scenarios.photoUpload!;
+    expect(photo.requestedRatePerSec).toBe(20);
+    expect(photo.throughputPerSec).toBeGreaterThan(17);
+    expect(photo.throughputPerSec).toBeLessThan(23);
   });
 });
 

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { MetricSet } from '../../src/metrics/metric-set.js';
+import { recordMs } from '../../src/metrics/histogram.js';
+
+function shard(requests: number, open: number, activeMs: number, latencies: number[]): MetricSet {
+  const set = new MetricSet();
+  set.inc('photoUpload.requests', requests);
+  set.peak('chat.open', open);
+  set.peak('photoUpload.activeMs', activeMs);
+  for (const ms of latencies) recordMs(set.histogram('chat.eventLatencyUs'), ms);
+  set.sample('chat', `shard with ${open} streams`);
+  return set;
+}
+
+describe('MetricSet', () => {
+  it('merges side-by-side processes exactly: counters and histograms add, gauges add, time extents take the max', () => {
+    const total = new MetricSet();
+    total.addEncoded(shard(100, 40, 10_000, [1, 2, 3]).encode(), true);
+    total.addEncoded(shard(50, 60, 9_800, [4, 5]).encode(), true);
+    expect(total.count('photoUpload.requests')).toBe(150);
+    expect(total.peakOf('chat.open')).toBe(100);
+    expect(total.peakOf('photoUpload.activeMs')).toBe(10_000);
+    const histogram = total.histogram('chat.eventLatencyUs');
+    expect(histogram.totalCount).toBe(5);
+    expect(histogram.maxValue).toBeGreaterThanOrEqual(4_995);
+    expect(total.samplesOf('chat')).toEqual(['shard with 40 streams', 'shard with 60 streams']);
+  });
+
+  it('rolls intervals into a total over time: peaks take the max', () => {
+    const total = new MetricSet();
+    total.add(shard(1, 40, 1_000, [1]));
+    total.add(shard(1, 30, 2_000, [1]));
+    expect(total.peakOf('chat.open')).toBe(40);
+    expect(total.count('photoUpload.requests')).toBe(2);
+  });
+
+  it('keeps at most five samples per key and resets to empty', () => {
+    const set = new MetricSet();
+    for (let i = 0; i < 9; i++) set.sample('k', `s${i}`);
+    expect(set.samplesOf('k')).toHaveLength(5);
+    set.inc('x');
+    recordMs(set.histogram('h'), 3);
+    set.reset();
+    expect(set.count('x')).toBe(0);
+    expect(set.histogram('h').totalCount).toBe(0);
+    expect(set.samplesOf('k')).toEqual([]);
+  });
+});
