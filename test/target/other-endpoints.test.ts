@@ -68,6 +68,9 @@ describe('activity plan card responses (1.3.x)', () => {
     expect(first).toMatchObject({ measureDataType: 'integer', value: [{ measureDataType: 'integer', value: 4 }] });
     expect(first && 'valueDataType' in first).toBe(false);
     expect(first?.measureTypeContent).toMatchObject({ title: 'Sleep' });
+    const list = await call(target, 'GET', `/participants/${p().userId}/activity_plans`, { token: p().token });
+    expect(list.body).toMatchObject({ total: 1, items: [{ id: `ap-${p().userId.slice(2)}-1` }] });
+    expect((await call(target, 'GET', `/participants/${p().userId}/activity_plans/ap-nope`, { token: p().token })).status).toBe(404);
     const del = await call(target, 'DELETE', path, { token: p().token });
     expect(del.status).toBe(204);
     expect(del.text).toBe('');
