@@ -5,8 +5,10 @@
 import { problems } from './problem.js';
 import type { JsonValue } from './store-types.js';
 
+/** A parsed JSON object body. */
 export type JsonObject = Record<string, unknown>;
 
+/** The value as a JSON object, or a 400 naming `what`. */
 export function asObject(value: unknown, what = 'the request body'): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw problems.badRequest(`${what} must be a JSON object`);
@@ -14,6 +16,7 @@ export function asObject(value: unknown, what = 'the request body'): JsonObject 
   return value as JsonObject;
 }
 
+/** A non-empty string of at most `maxLength` characters, else 400. */
 export function requiredString(body: JsonObject, key: string, maxLength = 200): string {
   const value = body[key];
   if (typeof value !== 'string' || value.length === 0) throw problems.badRequest(`"${key}" must be a non-empty string`);
@@ -21,10 +24,12 @@ export function requiredString(body: JsonObject, key: string, maxLength = 200): 
   return value;
 }
 
+/** Like requiredString, but absent or null reads as undefined. */
 export function optionalString(body: JsonObject, key: string, maxLength = 200): string | undefined {
   return body[key] === undefined || body[key] === null ? undefined : requiredString(body, key, maxLength);
 }
 
+/** A boolean, or undefined when absent or null; anything else is a 400. */
 export function optionalBoolean(body: JsonObject, key: string): boolean | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
@@ -32,6 +37,7 @@ export function optionalBoolean(body: JsonObject, key: string): boolean | undefi
   return value;
 }
 
+/** An integer in min..max, or undefined when absent or null; anything else is a 400. */
 export function optionalInteger(body: JsonObject, key: string, min: number, max: number): number | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
@@ -54,12 +60,14 @@ export function stringArray(body: JsonObject, key: string, maxItems = 100, maxLe
   return value as string[];
 }
 
+/** Like stringArray, but absent, null or empty reads as undefined. */
 export function optionalStringArray(body: JsonObject, key: string): string[] | undefined {
   const value = body[key];
   if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return undefined;
   return stringArray(body, key);
 }
 
+/** A JSON object, or undefined when absent or null. */
 export function optionalRecord(body: JsonObject, key: string): Record<string, JsonValue> | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;

@@ -15,6 +15,7 @@ const STATUS_BY_CODE: Record<string, number> = {
 
 const REASON: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
 
+/** The server's `clientError` listener: a problem+json answer when possible, then close. */
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
   // A reset or an already-answered socket has nobody to tell.
   if (error.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {

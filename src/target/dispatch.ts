@@ -9,6 +9,7 @@ import { ClientGoneError } from './read-json.js';
 import type { Router } from './router.js';
 import type { RequestContext, TargetApp } from './target-app.js';
 
+/** Every route lives under this prefix. */
 export const API_PREFIX = '/api/v1';
 
 /** Fixed, illustrative deprecation date (RFC 9745 `@<epoch seconds>`): 2023-01-01T00:00:00Z. */
@@ -19,6 +20,7 @@ export interface RequestCounter {
   requests: number;
 }
 
+/** Builds the server's request listener over `router`, counting requests into `counter`. */
 export function createDispatcher(app: TargetApp, router: Router, counter: RequestCounter) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     counter.requests += 1;
@@ -65,6 +67,7 @@ export function replyJson(ctx: RequestContext, status: number, body: unknown, he
   ctx.app.reply.json(ctx.res, status, body, { ...ctx.extraHeaders, ...headers });
 }
 
+/** Answers without a body (204 by default), with the request's extra headers. */
 export function replyEmpty(ctx: RequestContext, status = 204, headers: Record<string, string> = {}): void {
   ctx.app.reply.empty(ctx.res, status, { ...ctx.extraHeaders, ...headers });
 }

@@ -6,6 +6,7 @@ import { chance, type FaultSettings } from './faults.js';
 import type { DelayScheduler } from './precise-delay.js';
 import type { EventHub, HubEvent, LocalStreamHub } from './stream-hub.js';
 
+/** The EventHub of a single process: faults, then local fan-out. */
 export class LocalEventDelivery implements EventHub {
   constructor(
     private readonly hub: LocalStreamHub,

@@ -62,6 +62,7 @@ export function normaliseFaults(list: ReadonlyArray<Fault | string>): Fault[] {
   return [...byName.values()];
 }
 
+/** Turns the normalised list into the settings the server reads (absent faults are 0). */
 export function resolveFaults(faults: readonly Fault[]): FaultSettings {
   const value = (name: FaultName): number => faults.find((f) => f.name === name)?.value ?? 0;
   return {

@@ -20,6 +20,7 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
 };
 
+/** Headers of problem+json answers. */
 export const PROBLEM_HEADERS: Readonly<Record<string, string>> = {
   ...JSON_HEADERS,
   'content-type': 'application/problem+json; charset=utf-8',

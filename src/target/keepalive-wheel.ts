@@ -31,6 +31,7 @@ export class WheelEntry {
 // A bucket may fire this much before its key: libuv timers can wake a fraction early.
 const EARLY_SLACK_MS = 0.5;
 
+/** The shared KEEP_ALIVE scheduler: one timer for every stream of the target. */
 export class KeepAliveWheel {
   private readonly buckets = new Map<number, WheelEntry>();
   private readonly heap = new NumberHeap();

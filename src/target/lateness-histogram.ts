@@ -15,6 +15,7 @@ export interface LatenessSummary {
   max: number;
 }
 
+/** Fixed-bucket histogram of KEEP_ALIVE lateness. */
 export class LatenessHistogram {
   private readonly counts = new Uint32Array(BUCKETS);
   private total = 0;

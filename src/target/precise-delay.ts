@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 
+/** Runs callbacks after accurate delays and can cancel them all at close(). */
 export class DelayScheduler {
   private readonly timeouts = new Set<NodeJS.Timeout>();
   private readonly immediates = new Set<NodeJS.Immediate>();

@@ -4,6 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 
+/** The problem+json body. */
 export interface ProblemBody {
   type: string;
   title: string;
@@ -29,6 +30,7 @@ export class HttpProblem extends Error {
   }
 }
 
+/** Builds the body of a problem with the reason phrase as title. */
 export function problemBody(status: number, slug: string, detail: string, instance: string): ProblemBody {
   return { type: `${PROBLEM_TYPE_PREFIX}${slug}`, title: STATUS_CODES[status] ?? 'Error', status, detail, instance };
 }

@@ -6,6 +6,7 @@
 import type { RouteDef } from './target-app.js';
 import { problems } from './problem.js';
 
+/** The result of matching a method and path. */
 export type RouteMatch =
   | { kind: 'found'; route: RouteDef; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
@@ -16,6 +17,7 @@ interface CompiledRoute {
   segments: string[];
 }
 
+/** Matches requests against the route list. */
 export class Router {
   private readonly routes: CompiledRoute[] = [];
 

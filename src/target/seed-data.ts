@@ -7,6 +7,7 @@ import { createPrng } from './prng.js';
 import { TargetStore, pad6 } from './target-store.js';
 import type { ChatSessionRecord, ParticipantRecord } from './store-types.js';
 
+/** What to seed; see docs/target.md for the id and token formats. */
 export interface SeedOptions {
   seed: number;
   participants: number;
@@ -14,6 +15,7 @@ export interface SeedOptions {
   apiKey?: string;
 }
 
+/** The seeded store plus the secrets and fixtures handed to callers. */
 export interface SeededTarget {
   store: TargetStore;
   coachToken: string;
@@ -31,6 +33,7 @@ const LAST_NAMES = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Silva', 'Novak',
 /** Every 3rd session of a participant (k = 3, 6, ...) is seeded locked. */
 export const isSeededLocked = (sessionNumber: number): boolean => sessionNumber % 3 === 0;
 
+/** Seeds participants, sessions, principals and the API key from `options.seed`. */
 export function seedTarget(options: SeedOptions): SeededTarget {
   const prng = createPrng(options.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(prng.next() * list.length)] as T;
@@ -55,6 +58,7 @@ export function seedTarget(options: SeedOptions): SeededTarget {
   return { store, coachToken, connectorToken, participants };
 }
 
+/** A participant record with no tags, photo, sessions or enrolments yet. */
 export function newParticipantRecord(userId: string, firstName: string, lastName: string, createdAt: string): ParticipantRecord {
   return {
     userId,

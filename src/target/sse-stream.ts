@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { chance, type FaultSettings } from './faults.js';
 import type { KeepAliveClient, WheelEntry } from './keepalive-wheel.js';
 
+/** A chat-session stream or the main participant stream. */
 export type StreamKind = 'chat' | 'main';
 
 /** The frame every stream gets every keep-alive interval. */
@@ -29,6 +30,7 @@ export function eventFrame(eventType: string, payload: unknown): string {
   return `data: ${JSON.stringify({ eventType, payload })}\n\n`;
 }
 
+/** One open stream; the registry owns its lifecycle. */
 export class SseStream implements KeepAliveClient {
   /** Set while the stream sits in the keep-alive wheel (null for stalled streams). */
   wheelEntry: WheelEntry | null = null;

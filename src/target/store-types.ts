@@ -9,6 +9,7 @@ export interface Principal {
   name: string;
 }
 
+/** Any JSON value (extras, activity values). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** DESIGN.md section 4 ChatMessage. */
@@ -29,6 +30,7 @@ export interface SessionMember {
   photoUrl: string | null;
 }
 
+/** A chat session as stored. */
 export interface ChatSessionRecord {
   id: string;
   participantId: string;
@@ -40,12 +42,14 @@ export interface ChatSessionRecord {
   messages: ChatMessage[];
 }
 
+/** A tag as stored. */
 export interface TagRecord {
   id: string;
   name: string;
   createdAt: string;
 }
 
+/** A participant's response to one activity-plan card. */
 export interface ActivityResponse {
   activityPlanCardId: string;
   participantId: string;
@@ -53,6 +57,7 @@ export interface ActivityResponse {
   respondedAt: string;
 }
 
+/** A journey enrolment (1.3.0 fields, deprecated reminder fields flagged). */
 export interface EnrolmentRecord {
   id: string;
   participantId: string;
@@ -65,6 +70,7 @@ export interface EnrolmentRecord {
   enrolledAt: string;
 }
 
+/** A participant as stored. */
 export interface ParticipantRecord {
   userId: string;
   firstName: string;

@@ -23,6 +23,7 @@ const STREAM_HEADERS: Readonly<Record<string, string>> = {
 /** keepalive-drift: affected streams use this multiple of the interval for every gap. */
 export const DRIFT_FACTOR = 1.5;
 
+/** Every open stream of the target and the resources each holds. */
 export class StreamRegistry {
   private readonly open = new Set<SseStream>();
   private readonly wheel = new KeepAliveWheel();

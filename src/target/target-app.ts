@@ -7,6 +7,7 @@ import type { StreamRegistry } from './stream-registry.js';
 import type { Principal, Role } from './store-types.js';
 import type { TargetStore } from './target-store.js';
 
+/** State shared by every route of one target. */
 export interface TargetApp {
   store: TargetStore;
   reply: Responder;
@@ -17,6 +18,7 @@ export interface TargetApp {
   sessionsPerParticipant: number;
 }
 
+/** What a route handler gets for one authenticated request. */
 export interface RequestContext {
   app: TargetApp;
   req: IncomingMessage;
@@ -30,6 +32,7 @@ export interface RequestContext {
   extraHeaders: Record<string, string>;
 }
 
+/** A route handler; it answers through replyJson / replyEmpty or throws an HttpProblem. */
 export type Handler = (ctx: RequestContext) => void | Promise<void>;
 
 /** Who may call a route. */
@@ -39,6 +42,7 @@ export interface RouteAccess {
   participantParam?: string;
 }
 
+/** One route of the API. */
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path under /api/v1 with `:name` parameters, e.g. `/participants/:userId/stream`. */
@@ -49,7 +53,9 @@ export interface RouteDef {
   handler: Handler;
 }
 
+/** Every role. */
 export const ANY_ROLE: readonly Role[] = ['participant', 'coach', 'connector'];
+/** Coach and connector. */
 export const STAFF_ROLES: readonly Role[] = ['coach', 'connector'];
 
 /** Routes under /participants/:userId: the participant itself, coaches and connectors. */

@@ -15,6 +15,7 @@ import {
 /** Zero-padded numeric id part, e.g. 1 → "000001". */
 export const pad6 = (n: number): string => String(n).padStart(6, '0');
 
+/** All records of one target, in memory. */
 export class TargetStore {
   readonly participants = new Map<string, ParticipantRecord>();
   readonly sessions = new Map<string, ChatSessionRecord>();
