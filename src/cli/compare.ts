@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { defineCommand } from './cli-command.js';
-import { parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
+import { parseFloors, parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
 import { compareReports } from '../report/compare.js';
 import { renderCompareHtml } from '../report/render-compare-html.js';
 import { renderCompareMarkdown } from '../report/render-compare-markdown.js';
@@ -18,6 +18,7 @@ export interface CompareFlags {
   candidate: string;
   'max-regression': string;
   'metric-regression'?: string[];
+  floor?: string[];
   markdown?: string;
   html?: string;
   all?: boolean;
@@ -36,6 +37,11 @@ export const compareCommand = defineCommand<CompareFlags>({
         array: true,
         describe: 'per-metric (or prefix) override, repeatable: chatStreams.eventLatencyMs.p99=25%',
       })
+      .option('floor', {
+        type: 'string',
+        array: true,
+        describe: 'raise the absolute floor of a unit, repeatable: ms=5 ignores latency changes under 5 ms (noisy runners)',
+      })
       .option('markdown', { type: 'string', describe: 'also write the comparison as Markdown here' })
       .option('html', { type: 'string', describe: 'also write the comparison as a self-contained HTML page here' })
       .option('all', { type: 'boolean', default: false, describe: 'show quiet rows in the terminal table too' }) as never,
@@ -43,6 +49,7 @@ export const compareCommand = defineCommand<CompareFlags>({
     const options = {
       maxRegression: parseRegressionLimit(flags['max-regression'], '--max-regression'),
       perMetric: parseMetricLimits(flags['metric-regression'] ?? [], '--metric-regression'),
+      floors: parseFloors(flags.floor ?? [], '--floor'),
     };
     const [baseline, candidate] = await Promise.all([loadReport(flags.baseline), loadReport(flags.candidate)]);
     const comparison = compareReports(baseline, candidate, options);

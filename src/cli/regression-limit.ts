@@ -1,5 +1,6 @@
-/** Parsing of compare's regression limits: `10%`, `0.1`, and `metric=25%` overrides. */
-import { assertMetricKey } from '../report/compare.js';
+/** Parsing of compare's limits: `10%`, `0.1`, `metric=25%` overrides, and `ms=5` floors. */
+import { ABSOLUTE_FLOORS, assertMetricKey } from '../report/compare.js';
+import type { MetricUnit } from '../metrics/metric-catalog.js';
 import { ConfigError } from '../util/errors.js';
 
 /**
@@ -26,4 +27,19 @@ export function parseMetricLimits(entries: readonly string[], where: string): Re
     limits[metric] = parseRegressionLimit(entry.slice(at + 1), `${where} ${metric}`);
   }
   return limits;
+}
+
+/** `ms=5` entries → { ms: 5 }: raised absolute floors by unit (see docs/reports.md). */
+export function parseFloors(entries: readonly string[], where: string): Partial<Record<MetricUnit, number>> {
+  const floors: Partial<Record<MetricUnit, number>> = {};
+  const units = Object.keys(ABSOLUTE_FLOORS) as MetricUnit[];
+  for (const entry of entries) {
+    const match = /^\s*([A-Za-z]+)\s*=\s*(\d+(?:\.\d+)?)\s*$/.exec(entry);
+    const unit = match?.[1] as MetricUnit | undefined;
+    if (!match || unit === undefined || !units.includes(unit)) {
+      throw new ConfigError(`${where}: "${entry}" must be UNIT=NUMBER with UNIT one of ${units.join(', ')} (e.g. ms=5)`);
+    }
+    floors[unit] = Number(match[2]);
+  }
+  return floors;
 }

@@ -7,6 +7,8 @@
  *   q-quantile of n samples lies between the values at ranks n·q ± 1.96·√(n·q·(1−q)),
  *   read from the HDR histogram. Two runs differ when their intervals do not overlap.
  * - Rates (errors / requests): a two-proportion z-test, |z| ≥ 1.96.
+ * - Event counts (drops, violations, late slots): two Poisson counts over runs of the same
+ *   length, |c − b| / √(b + c) ≥ 1.96; so 0 → 1 or 2 → 3 is noise, 0 → 4 or 100 → 150 is not.
  */
 import type { Histogram } from '../metrics/histogram.js';
 
@@ -44,4 +46,11 @@ export function proportionsDiffer(baseline: { events: number; trials: number }, 
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / baseline.trials + 1 / candidate.trials));
   if (se === 0) return p1 !== p2;
   return Math.abs(p2 - p1) / se >= Z;
+}
+
+/** Two Poisson counts of equal exposure (same run length) differ beyond noise. */
+export function countsDiffer(baseline: number, candidate: number): boolean {
+  const total = baseline + candidate;
+  if (total <= 0) return false;
+  return Math.abs(candidate - baseline) / Math.sqrt(total) >= Z;
 }

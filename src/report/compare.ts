@@ -3,8 +3,9 @@
  * change and whether it regressed. Latency percentiles come from the HDR histograms.
  *
  * A change is a regression only when it is worse by more than the relative limit, by at
- * least the absolute floor of its unit (a p99 going 0.2 → 0.3 ms is +50 % of nothing), and
- * beyond sampling noise (compare-noise.ts). From a zero baseline the relative change is
+ * least the absolute floor of its unit (a p99 going 0.2 → 0.3 ms is +50 % of nothing; for
+ * latencies also the generator's own event-loop delay at that percentile), and
+ * beyond sampling noise (compare-noise.ts: percentiles, error rates and event counts). From a zero baseline the relative change is
  * undefined; floor and noise decide. A max is one sample, and a percentile with few samples
  * beyond it is hardly more: both are shown, not judged.
  */
@@ -21,11 +22,11 @@ import {
 } from '../metrics/metric-catalog.js';
 import { ConfigError } from '../util/errors.js';
 import type { HistogramSummary } from '../metrics/histogram.js';
-import { intervalsDiffer, percentileInterval, proportionsDiffer } from './compare-noise.js';
+import { countsDiffer, intervalsDiffer, percentileInterval, proportionsDiffer } from './compare-noise.js';
 import { comparabilityWarnings } from './compare-warnings.js';
 import type { Report, ThroughputSummary } from './report-types.js';
 
-/** Smallest absolute change that can count, per unit (documented in docs/reports.md; counts see floorFor). */
+/** Smallest absolute change that can count, per unit (documented in docs/reports.md). */
 export const ABSOLUTE_FLOORS: Readonly<Record<MetricUnit, number>> = {
   ms: 1,
   count: 1,
@@ -51,6 +52,8 @@ export interface CompareOptions {
   maxRegression: number;
   /** Overrides by metric path or path prefix (`chatStreams.eventLatencyMs.p99`, `chatStreams.eventLatencyMs`, `tagLink`). */
   perMetric: Record<string, number>;
+  /** Raised absolute floors by unit (a noisy CI runner: `{ ms: 5 }`); never below ABSOLUTE_FLOORS. */
+  floors?: Partial<Record<MetricUnit, number>>;
 }
 
 /**
@@ -61,9 +64,9 @@ export type RowStatus = 'regression' | 'improvement' | 'unchanged' | 'noise' | '
 
 /**
  * A percentile is judged only when each run has at least this many samples beyond it
- * (p99 needs 500, p99.9 needs 5,000): below that its confidence interval is not reliable.
+ * (p90 needs 100, p99 needs 1,000, p99.9 needs 10,000): below that its interval is not reliable.
  */
-export const MIN_TAIL_SAMPLES = 5;
+export const MIN_TAIL_SAMPLES = 10;
 
 export interface ComparisonRow {
   metric: string;
@@ -118,13 +121,12 @@ function limitFor(metric: string, options: CompareOptions): number {
   return best === null ? options.maxRegression : (options.perMetric[best] as number);
 }
 
-/**
- * The absolute floor of a change: the unit's floor, and for counts also three standard
- * deviations of Poisson noise (3·√baseline), so 2 → 3 errors is noise but 0 → 1 drop is not.
- */
-export function floorFor(unit: MetricUnit, baseline: number | null): number {
-  const unitFloor = ABSOLUTE_FLOORS[unit];
-  return unit === 'count' && baseline !== null && baseline > 0 ? Math.max(unitFloor, 3 * Math.sqrt(baseline)) : unitFloor;
+/** What compare knows about a metric beyond its two values. */
+export interface Evidence {
+  /** Whether the two values differ beyond sampling noise; undefined when there is no model for it. */
+  differs?: boolean;
+  /** A floor above the unit's (e.g. the generator's own event-loop delay for latencies). */
+  floor?: number;
 }
 
 /** Judges one metric: regression, improvement, unchanged, info (never judged) or missing (one side has no value). */
@@ -135,10 +137,10 @@ export function judge(
   baseline: number | null,
   candidate: number | null,
   options: CompareOptions,
-  /** Whether the two values differ beyond sampling noise; undefined when there is no model for it. */
-  differs?: boolean,
+  evidence: Evidence = {},
 ): ComparisonRow {
-  const floor = floorFor(unit, baseline);
+  const { differs } = evidence;
+  const floor = Math.max(ABSOLUTE_FLOORS[unit], options.floors?.[unit] ?? 0, evidence.floor ?? 0);
   const limit = direction === 'info' ? null : limitFor(metric, options);
   const row = { metric, unit, direction, baseline, candidate, floor, limit };
   if (baseline === null || candidate === null) return { ...row, delta: null, relative: null, status: 'missing' };
@@ -160,8 +162,25 @@ function decoded(summary: HistogramSummary | undefined): Histogram | null {
 const statValue = (histogram: Histogram | null, percentile: number): number | null =>
   histogram === null ? null : (percentile === 100 ? histogram.maxValue : histogram.getValueAtPercentile(percentile)) / 1_000;
 
+/**
+ * A latency change smaller than the event-loop delay of the process that measured it cannot
+ * be told apart from the driver's own scheduling: per percentile, the larger of the two runs'
+ * generator event-loop delay at that percentile joins the 1 ms floor.
+ */
+function schedulingFloor(baseline: Report, candidate: Report): (percentile: number) => number {
+  const loops = [decoded(baseline.generator.eventLoopDelayMs), decoded(candidate.generator.eventLoopDelayMs)];
+  return (percentile) => Math.max(0, ...loops.map((loop) => statValue(loop, percentile) ?? 0));
+}
+
 /** Rows for one histogram: HDR percentiles, judged only beyond noise; max shown as info. */
-function histogramRows(path: string, direction: MetricDirection, base: Histogram | null, cand: Histogram | null, options: CompareOptions): ComparisonRow[] {
+function histogramRows(
+  path: string,
+  direction: MetricDirection,
+  base: Histogram | null,
+  cand: Histogram | null,
+  options: CompareOptions,
+  floorAt: (percentile: number) => number,
+): ComparisonRow[] {
   return COMPARED_STATS.map(([stat, percentile]) => {
     const b = statValue(base, percentile);
     const c = statValue(cand, percentile);
@@ -171,7 +190,7 @@ function histogramRows(path: string, direction: MetricDirection, base: Histogram
       return { ...judge(`${path}.${stat}`, 'ms', direction, b, c, options), limit: null, status: 'few-samples' };
     }
     const differs = base !== null && cand !== null ? intervalsDiffer(percentileInterval(base, percentile), percentileInterval(cand, percentile)) : undefined;
-    return judge(`${path}.${stat}`, 'ms', direction, b, c, options, differs);
+    return judge(`${path}.${stat}`, 'ms', direction, b, c, options, { differs, floor: floorAt(percentile) });
   });
 }
 
@@ -187,15 +206,23 @@ function errorRateDiffers(root: MetricRoot, baseline: Report, candidate: Report)
   return proportionsDiffer({ events: b.errors, trials: b.requests }, { events: c.errors, trials: c.requests });
 }
 
+/** Whether a scalar or record metric moved beyond noise; undefined when no noise model applies. */
+function noiseVerdict(field: string, unit: MetricUnit, root: MetricRoot, b: number | null, c: number | null, baseline: Report, candidate: Report): boolean | undefined {
+  if (field === 'errorRate') return errorRateDiffers(root, baseline, candidate);
+  if (unit === 'count' && b !== null && c !== null) return countsDiffer(b, c);
+  return undefined;
+}
+
 function compareRoot(root: MetricRoot, baseline: Report, candidate: Report, options: CompareOptions): ComparisonRow[] {
   const rows: ComparisonRow[] = [];
+  const floorAt = root === 'generator' ? () => 0 : schedulingFloor(baseline, candidate);
   for (const [field, def] of Object.entries(METRIC_CATALOG[root])) {
     const base = fieldOf(metricRootObject(baseline, root), field);
     const cand = fieldOf(metricRootObject(candidate, root), field);
     if (def.kind === 'histogram') {
       const b = decoded(base as HistogramSummary | undefined);
       const c = decoded(cand as HistogramSummary | undefined);
-      if (b !== null || c !== null) rows.push(...histogramRows(`${root}.${field}`, def.direction, b, c, options));
+      if (b !== null || c !== null) rows.push(...histogramRows(`${root}.${field}`, def.direction, b, c, options, floorAt));
       continue;
     }
     const subs = def.kind === 'record' ? [...new Set([...Object.keys(base ?? {}), ...Object.keys(cand ?? {})])].sort() : [null];
@@ -206,7 +233,7 @@ function compareRoot(root: MetricRoot, baseline: Report, candidate: Report, opti
       const b = readMetric(baseline, resolved.ref);
       const c = readMetric(candidate, resolved.ref);
       if (b === null && c === null) continue;
-      rows.push(judge(resolved.ref.path, def.unit, def.direction, b, c, options, field === 'errorRate' ? errorRateDiffers(root, baseline, candidate) : undefined));
+      rows.push(judge(resolved.ref.path, def.unit, def.direction, b, c, options, { differs: noiseVerdict(field, def.unit, root, b, c, baseline, candidate) }));
     }
   }
   return rows;

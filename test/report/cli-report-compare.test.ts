@@ -104,6 +104,13 @@ describe('coachbench compare', () => {
     expect(await readFile(html, 'utf8')).toContain('data-chart="percentile"');
   });
 
+  it('honours --floor', async () => {
+    const baseline = await saveReport('base3.json', makeReport({ seed: 1 }));
+    const candidate = await saveReport('slow3.json', makeReport({ seed: 2, latencyShiftMs: 20 }));
+    expect(await cli('compare', baseline, candidate, '--floor', 'ms=50')).toBe(0);
+    expect(await cli('compare', baseline, candidate, '--floor', 'ms=5')).toBe(1);
+  });
+
   it('honours --max-regression and --metric-regression', async () => {
     const baseline = await saveReport('base2.json', makeReport({ seed: 1 }));
     const candidate = await saveReport('slow2.json', makeReport({ seed: 2, latencyShiftMs: 20 }));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseMetricLimits, parseRegressionLimit } from '../../src/cli/regression-limit.js';
+import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../src/cli/regression-limit.js';
 import { percentileMs } from '../../src/metrics/histogram.js';
-import { compareReports, floorFor, judge, type CompareOptions, type ComparisonRow } from '../../src/report/compare.js';
+import { compareReports, judge, type CompareOptions, type ComparisonRow } from '../../src/report/compare.js';
+import { countsDiffer, proportionsDiffer } from '../../src/report/compare-noise.js';
 import { renderCompareHtml } from '../../src/report/render-compare-html.js';
 import { renderCompareMarkdown } from '../../src/report/render-compare-markdown.js';
 import { renderCompareText } from '../../src/report/render-compare-text.js';
@@ -33,7 +34,7 @@ describe('compareReports', () => {
     expect(flagged).toEqual(expect.arrayContaining(['chatStreams.eventLatencyMs.p50', 'chatStreams.eventLatencyMs.p90', 'tagLink.serviceTimeMs.p50']));
   });
 
-  it('does not judge a max, nor a percentile with fewer than 5 samples beyond it', () => {
+  it('does not judge a max, nor a percentile with fewer than 10 samples beyond it', () => {
     const comparison = compareReports(baseline, makeReport({ seed: 2, latencyShiftMs: 20 }), TEN_PERCENT);
     // 200 open latencies: 2 beyond p99, 0.2 beyond p99.9; 2,000 event latencies: 2 beyond p99.9.
     expect(row(comparison.rows, 'chatStreams.openLatencyMs.p99').status).toBe('few-samples');
@@ -92,6 +93,16 @@ describe('compareReports', () => {
     expect(p50.status).toBe('unchanged');
   });
 
+  it("raises the latency floor to the generator's own event-loop delay at that percentile", () => {
+    const busy = makeReport({ seed: 2, latencyShiftMs: 5 });
+    busy.generator.eventLoopDelayMs = summaryOf(Array.from({ length: 300 }, () => 8));
+    const p50 = row(compareReports(baseline, busy, TEN_PERCENT).rows, 'chatStreams.eventLatencyMs.p50');
+    expect(p50.delta).toBeGreaterThan(4);
+    expect(p50.floor).toBeCloseTo(8, 1);
+    expect(p50.status).toBe('unchanged');
+    expect(row(compareReports(baseline, makeReport({ seed: 2, latencyShiftMs: 5 }), TEN_PERCENT).rows, 'chatStreams.eventLatencyMs.p50').status).toBe('regression');
+  });
+
   it('judges a drop in throughput (higher is better) as a regression', () => {
     const candidate = makeReport({ seed: 1 });
     if (!candidate.scenarios.tagLink) throw new Error('builder must include tagLink');
@@ -113,6 +124,14 @@ describe('compareReports', () => {
     expect(row(loose.rows, 'photoUpload.latencyMs.p99').limit).toBe(0.1);
   });
 
+  it('raises an absolute floor on request (a noisy runner), never lowers it', () => {
+    const candidate = makeReport({ seed: 2, latencyShiftMs: 2 });
+    const raised = compareReports(baseline, candidate, { ...TEN_PERCENT, floors: { ms: 5 } });
+    expect(row(raised.rows, 'chatStreams.eventLatencyMs.p50')).toMatchObject({ floor: 5, status: 'unchanged' });
+    const lowered = compareReports(baseline, candidate, { ...TEN_PERCENT, floors: { ms: 0 } });
+    expect(row(lowered.rows, 'chatStreams.eventLatencyMs.p50').floor).toBeGreaterThanOrEqual(1);
+  });
+
   it('refuses unknown per-metric keys and negative limits', () => {
     expect(() => compareReports(baseline, baseline, { maxRegression: 0.1, perMetric: { 'chatStreams.eventLatncyMs': 0.2 } })).toThrow(ConfigError);
     expect(() => compareReports(baseline, baseline, { maxRegression: -0.1, perMetric: {} })).toThrow(/non-negative/);
@@ -130,22 +149,22 @@ describe('compareReports', () => {
   });
 });
 
-describe('judge: zero baselines and floors', () => {
+describe('judge: zero baselines, floors and noise', () => {
   it.each([
-    // metric, unit, direction, baseline, candidate, expected status, expected relative
-    ['chatStreams.dropped', 'count', 'lower', 0, 0, 'unchanged', 0],
-    ['chatStreams.dropped', 'count', 'lower', 0, 1, 'regression', null],
-    ['photoUpload.errors', 'count', 'lower', 2, 3, 'unchanged', 0.5],
-    ['photoUpload.errors', 'count', 'lower', 100, 150, 'regression', 0.5],
-    ['photoUpload.errorRate', 'ratio', 'lower', 0, 0.0005, 'unchanged', null],
-    ['photoUpload.errorRate', 'ratio', 'lower', 0, 0.002, 'regression', null],
-    ['chatStreams.eventLatencyMs.p99', 'ms', 'lower', 100, 80, 'improvement', -0.2],
-    ['chatStreams.eventLatencyMs.p99', 'ms', 'lower', 100, 105, 'unchanged', 0.05],
-    ['chatStreams.eventLatencyMs.p99', 'ms', 'lower', 0, 0.5, 'unchanged', null],
-    ['tagLink.throughputPerSec', 'perSec', 'higher', 0, 0, 'unchanged', 0],
-    ['chatStreams.peakConcurrent', 'count', 'info', 100, 10, 'info', -0.9],
-  ] as const)('%s %s %s: %d → %d is %s', (metric, unit, direction, baseline, candidate, status, relative) => {
-    const result = judge(metric, unit, direction, baseline, candidate, TEN_PERCENT);
+    // metric, unit, direction, baseline, candidate, differs beyond noise, expected status, expected relative
+    ['chatStreams.dropped', 'count', 'lower', 0, 0, false, 'unchanged', 0],
+    ['chatStreams.dropped', 'count', 'lower', 0, 4, true, 'regression', null],
+    ['chatStreams.dropped', 'count', 'lower', 0, 1, false, 'noise', null],
+    ['photoUpload.errorRate', 'ratio', 'lower', 0, 0.0005, undefined, 'unchanged', null],
+    ['photoUpload.errorRate', 'ratio', 'lower', 0, 0.002, undefined, 'regression', null],
+    ['chatStreams.eventLatencyMs.p99', 'ms', 'lower', 100, 80, true, 'improvement', -0.2],
+    ['chatStreams.eventLatencyMs.p99', 'ms', 'lower', 100, 80, false, 'noise', -0.2],
+    ['chatStreams.eventLatencyMs.p99', 'ms', 'lower', 100, 105, true, 'unchanged', 0.05],
+    ['chatStreams.eventLatencyMs.p99', 'ms', 'lower', 0, 0.5, true, 'unchanged', null],
+    ['tagLink.throughputPerSec', 'perSec', 'higher', 0, 0, undefined, 'unchanged', 0],
+    ['chatStreams.peakConcurrent', 'count', 'info', 100, 10, true, 'info', -0.9],
+  ] as const)('%s %s %s: %d → %d (differs: %s) is %s', (metric, unit, direction, baseline, candidate, differs, status, relative) => {
+    const result = judge(metric, unit, direction, baseline, candidate, TEN_PERCENT, differs === undefined ? {} : { differs });
     expect(result.status).toBe(status);
     if (relative === null) expect(result.relative).toBeNull();
     else expect(result.relative).toBeCloseTo(relative, 9);
@@ -155,10 +174,24 @@ describe('judge: zero baselines and floors', () => {
     expect(judge('chatStreams.eventLatencyMs.p99', 'ms', 'lower', 3, null, TEN_PERCENT).status).toBe('missing');
   });
 
-  it('grows the count floor with Poisson noise (3·√baseline)', () => {
-    expect(floorFor('count', 0)).toBe(1);
-    expect(floorFor('count', 100)).toBe(30);
-    expect(floorFor('ms', 100)).toBe(1);
+  it.each([
+    [0, 0, false],
+    [0, 1, false],
+    [0, 3, false],
+    [0, 4, true],
+    [2, 3, false],
+    [100, 150, true],
+    [150, 100, true],
+  ])('Poisson counts %d vs %d differ: %s', (baseline, candidate, differs) => {
+    expect(countsDiffer(baseline, candidate)).toBe(differs);
+  });
+
+  it.each([
+    [{ events: 2, trials: 1_800 }, { events: 4, trials: 1_800 }, false],
+    [{ events: 2, trials: 1_800 }, { events: 40, trials: 1_800 }, true],
+    [{ events: 0, trials: 0 }, { events: 4, trials: 1_800 }, false],
+  ])('error proportions %j vs %j differ: %s', (baseline, candidate, differs) => {
+    expect(proportionsDiffer(baseline, candidate)).toBe(differs);
   });
 });
 
@@ -177,6 +210,12 @@ describe('regression limits on the command line', () => {
     expect(() => parseRegressionLimit(text, '--max-regression')).toThrow(ConfigError);
   });
 
+  it('parses UNIT=NUMBER floors', () => {
+    expect(parseFloors(['ms=5', 'count = 3'], '--floor')).toEqual({ ms: 5, count: 3 });
+    expect(() => parseFloors(['latency=5'], '--floor')).toThrow(/UNIT=NUMBER with UNIT one of ms, count/);
+    expect(() => parseFloors(['ms=-1'], '--floor')).toThrow(ConfigError);
+  });
+
   it('parses METRIC=LIMIT overrides and checks the metric exists', () => {
     expect(parseMetricLimits(['chatStreams.eventLatencyMs.p99=25%', 'tagLink=0.5'], '--metric-regression')).toEqual({ 'chatStreams.eventLatencyMs.p99': 0.25, tagLink: 0.5 });
     expect(() => parseMetricLimits(['chatStreams.eventLatencyMs.p99'], '--metric-regression')).toThrow(/METRIC=LIMIT/);
@@ -193,7 +232,7 @@ describe('compare renderers', () => {
     const text = renderCompareText(comparison);
     const lines = text.trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/^\d+ regressions among \d+ judged metrics \(default limit 10 %\)/);
-    expect(text).toMatch(/chatStreams\.eventLatencyMs\.p99 +\d\.\d+ ms +\d+\.\d ms +\+\d+\.\d ms \(\+\d+ %\) +\+10 %, ≥ 1\.00 ms +REGRESSION/);
+    expect(text).toMatch(/chatStreams\.eventLatencyMs\.p99 +\d\.\d+ ms +\d+\.\d ms +\+\d+\.\d ms \(\+\d+ %\) +\+10 %, ≥ \d\.\d+ ms +REGRESSION/);
     expect(text).toContain('quiet rows hidden');
     expect(renderCompareText(comparison, { all: true })).not.toContain('quiet rows hidden');
   });
