@@ -3,6 +3,7 @@
  * place that turns any thrown problem (or unexpected error) into problem+json.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { redact } from '../util/redact.js';
 import { authenticate } from './auth.js';
 import { HttpProblem, problems } from './problem.js';
 import { ClientGoneError } from './read-json.js';
@@ -30,6 +31,10 @@ export function createDispatcher(app: TargetApp, router: Router, counter: Reques
     const extraHeaders: Record<string, string> = {};
     const fail = (error: unknown): void => {
       if (error instanceof ClientGoneError || res.destroyed) return;
+      if (!(error instanceof HttpProblem)) {
+        // A bug in the target: say so on stderr (redacted) rather than hide it in a 500.
+        process.stderr.write(`coachbench target: internal error on ${req.method} ${path}: ${redact(String((error as Error)?.stack ?? error))}\n`);
+      }
       const problem = error instanceof HttpProblem ? error : new HttpProblem(500, 'internal-error', 'the target failed to handle this request');
       if (app.reply.hasAnswered(res)) return;
       app.reply.problem(res, new HttpProblem(problem.status, problem.slug, problem.message, { ...extraHeaders, ...problem.headers }), path);

