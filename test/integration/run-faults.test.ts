@@ -3,16 +3,10 @@
  * fault, with every other stream check still passing (issue 3, "Done means").
  */
 import { describe, expect, it } from 'vitest';
+import { CHECK_IDS } from '../../src/checks/check-ids.js';
 import { failures, quickProfile, runProfile, statusOf } from './run-helpers.js';
 
-const STREAM_CHECKS = [
-  'stream.open',
-  'stream.keepalive.cadence',
-  'stream.stall',
-  'stream.session.isolation',
-  'stream.event.schema',
-  'stream.message.delivery',
-] as const;
+const STREAM_CHECKS = CHECK_IDS.filter((id) => id.startsWith('stream.'));
 
 describe('run against the embedded target', () => {
   it('passes every stream check and generator.healthy on a healthy target', async () => {
