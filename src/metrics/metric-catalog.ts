@@ -5,6 +5,7 @@
  */
 import type { Report } from '../report/report-types.js';
 import type { HistogramSummary } from './histogram.js';
+import { closestName } from './closest-name.js';
 import { percentileMs } from './histogram.js';
 
 /** `ratio` is a fraction (0.01 = 1 %); `percent` is already in percent (cpuPercent). */
@@ -145,7 +146,8 @@ function isHistogramStat(stat: string): boolean {
 export function resolveMetricPath(segments: readonly string[]): ResolveResult {
   const root = segments[0] ?? '';
   if (!(METRIC_ROOTS as string[]).includes(root)) {
-    return { ok: false, segment: 0, message: `unknown metric root "${root}" (expected ${METRIC_ROOTS.join(', ')})` };
+    const guess = closestName(root, METRIC_ROOTS);
+    return { ok: false, segment: 0, message: `unknown metric root "${root}" (${guess ? `did you mean ${guess}? ` : ''}roots: ${METRIC_ROOTS.join(', ')})` };
   }
   const fields = METRIC_CATALOG[root as MetricRoot];
   // Longest field first so `mainStreams.opened` wins over a hypothetical `mainStreams`.
@@ -175,8 +177,10 @@ export function resolveMetricPath(segments: readonly string[]): ResolveResult {
     if (!isHistogramStat(sub)) return { ok: false, segment: at, message: `unknown statistic "${sub}" (use count, min, mean, max, p50, p90, p99, p999 or pNN)` };
     return sub === 'count' ? ref(sub, 'count', 'info') : ref(sub, 'ms', def.direction);
   }
-  const known = Object.keys(fields).join(', ');
-  return { ok: false, segment: 1, message: `unknown metric "${segments.slice(1).join('.')}" in ${root} (known: ${known})` };
+  const name = segments[1] ?? '';
+  const guess = closestName(name, Object.keys(fields)) ?? closestName(segments.slice(1, 3).join('.'), Object.keys(fields));
+  const hint = guess ? `did you mean ${guess}?` : `known: ${Object.keys(fields).join(', ')}`;
+  return { ok: false, segment: 1, message: `unknown metric "${name}" in ${root} (${hint})` };
 }
 
 function walk(value: unknown, keys: readonly string[]): unknown {

@@ -105,11 +105,11 @@ export interface Comparison {
 /** Throws ConfigError unless `key` names a catalog metric, field, or root. */
 export function assertMetricKey(key: string, where: string): void {
   const segments = key.split('.');
-  if (resolveMetricPath(segments).ok) return;
+  const resolved = resolveMetricPath(segments);
+  if (resolved.ok) return;
   const root = segments[0] as MetricRoot;
-  if (!METRIC_ROOTS.includes(root)) throw new ConfigError(`${where}: unknown metric "${key}" (roots: ${METRIC_ROOTS.join(', ')})`);
-  if (segments.length === 1 || METRIC_CATALOG[root][segments.slice(1).join('.')]) return;
-  throw new ConfigError(`${where}: unknown metric "${key}"`);
+  if (METRIC_ROOTS.includes(root) && (segments.length === 1 || METRIC_CATALOG[root][segments.slice(1).join('.')])) return;
+  throw new ConfigError(`${where}: unknown metric "${key}": ${resolved.message}`);
 }
 
 /** The limit for a metric: the longest matching per-metric prefix, else the default. */
