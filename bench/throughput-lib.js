@@ -1,0 +1,149 @@
+// Shared by the throughput benchmarks (bench/throughput-*.js): the reference target in its own
+// process, coachbench's photo scenario run in this process exactly as `run` wires it (interval
+// MetricSet rolled every second, generator monitor), and the results file.
+//
+// Everything talks to 127.0.0.1 only; every process started here is stopped by its PID.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Agent } from 'undici';
+import { photoUploadScenario } from '../dist/drivers/throughput/index.js';
+import { buildImageCorpus } from '../dist/drivers/throughput/image-corpus.js';
+import { defaultPhotoBody } from '../dist/drivers/throughput/multipart-body.js';
+import { buildGeneratorSummary } from '../dist/metrics/generator-summary.js';
+import { MetricSet } from '../dist/metrics/metric-set.js';
+import { buildPhotoUploadSummary } from '../dist/metrics/throughput-summary.js';
+import { scheduledSlotsName } from '../dist/metrics/throughput-extra-names.js';
+import { resolveProfile } from '../dist/profile/resolve-profile.js';
+import { GeneratorMonitor } from '../dist/run/generator-monitor.js';
+import { startServe, stopProcess } from './lib/processes.js';
+
+export const RESULTS = new URL('./results/throughput.json', import.meta.url).pathname;
+export const workDir = await mkdtemp(join(tmpdir(), 'coachbench-throughput-'));
+
+/** CLI flags of the form --name value (numbers) or --name a,b,c (lists). */
+export function flag(name, fallback) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const raw = args[i + 1] ?? '';
+  return Array.isArray(fallback) ? raw.split(',').map(Number) : Number(raw);
+}
+
+/*
+ * On a 2-core machine the target gets CPU 0 and every load generator CPU 1 (taskset, all
+ * threads), so neither steals the other's core and runs compare like for like.
+ */
+export const TARGET_CPU = '0';
+export const GENERATOR_CPU = availableParallelism() > 1 ? '1' : '0';
+
+/** `--no-pin` leaves placement to the scheduler (better when other work shares the machine). */
+const PIN = !process.argv.includes('--no-pin');
+
+function pin(pid, cpu) {
+  if (!PIN) return;
+  const result = spawnSync('taskset', ['-a', '-pc', cpu, String(pid)], { encoding: 'utf8' });
+  if (result.status !== 0) console.warn(`taskset failed for ${pid}: ${result.stderr || result.error}`);
+}
+
+/** Pins this process (the in-process coachbench generator) to the generator CPU. */
+export function pinSelf() {
+  pin(process.pid, GENERATOR_CPU);
+}
+
+/** A command line run on the generator CPU. */
+export const onGeneratorCpu = (command, args) => (PIN ? ['taskset', ['-c', GENERATOR_CPU, command, ...args]] : [command, args]);
+
+/** The reference target as `coachbench serve` in its own process (its own event loop and core). */
+export async function startTargetProcess(faults = [], participants = 20) {
+  const fixturesPath = join(workDir, `fixtures-${Date.now()}.json`);
+  const args = ['--port', '0', '--participants', String(participants), '--fixtures-out', fixturesPath];
+  for (const fault of faults) args.push('--fault', fault);
+  const target = await startServe(args);
+  pin(target.child.pid, TARGET_CPU);
+  const fixtures = JSON.parse(await readFile(fixturesPath, 'utf8'));
+  return { ...target, fixtures, stop: () => stopProcess(target.child) };
+}
+
+/** The one body every tool sends: a default-part multipart upload of one JPEG of `sizeBytes`. */
+export async function benchBody(sizeBytes) {
+  const [image] = buildImageCorpus(['jpeg'], [sizeBytes]);
+  const body = defaultPhotoBody(image);
+  const imagePath = join(workDir, `photo-${sizeBytes}.jpg`);
+  const bodyPath = join(workDir, `body-${sizeBytes}.bin`);
+  await writeFile(imagePath, image.bytes);
+  await writeFile(bodyPath, body.body);
+  return { image, body, imagePath, bodyPath };
+}
+
+/**
+ * Runs coachbench's photo scenario in this process against `url` with one participant (the
+ * same path and token as the other tools), the recorder's one-second interval roll-up and the
+ * generator monitor. Returns the report's photoUpload and generator summaries.
+ */
+export async function runPhoto({ url, fixtures, durationMs, photo, maxEventLoopDelayP99Ms = 50 }) {
+  const profile = resolveProfile(
+    {
+      name: 'bench-throughput',
+      duration: `${durationMs}ms`,
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: true, formats: ['jpeg'], overrideShare: 0, timeout: '10s', ...photo },
+      generator: { maxEventLoopDelayP99: `${maxEventLoopDelayP99Ms}ms` },
+    },
+    'bench',
+  );
+  const total = new MetricSet();
+  const interval = new MetricSet();
+  const monitor = new GeneratorMonitor();
+  const controller = new AbortController();
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+  const runStartMs = performance.now();
+  const ctx = {
+    apiBase: `${url}/api/v1`,
+    fixtures: { ...fixtures, participants: fixtures.participants.slice(0, 1) },
+    profile,
+    metrics: interval,
+    dispatcher,
+    runStartMs,
+    endMs: runStartMs + durationMs,
+    expectKeepAliveMs: 15_000,
+    keepAliveToleranceMs: 1_500,
+    signal: controller.signal,
+  };
+  const roll = () => {
+    monitor.collect(interval);
+    total.add(interval);
+    interval.reset();
+  };
+  monitor.start();
+  const roller = setInterval(roll, 1_000);
+  const stopAt = setTimeout(() => controller.abort(), durationMs);
+  await photoUploadScenario.run(ctx);
+  clearTimeout(stopAt);
+  clearInterval(roller);
+  roll();
+  monitor.stop();
+  await dispatcher.close();
+  return {
+    photo: buildPhotoUploadSummary(total, profile.photoUpload),
+    generator: buildGeneratorSummary(total, { maxEventLoopDelayP99Ms, processes: 1, rssBytes: process.memoryUsage.rss() }),
+    scheduledSlots: total.count(scheduledSlotsName('photoUpload')),
+  };
+}
+
+/** Merges one section into bench/results/throughput.json (other sections are kept). */
+export async function writeSection(name, data) {
+  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+  let results = {};
+  try {
+    results = JSON.parse(await readFile(RESULTS, 'utf8'));
+  } catch { /* first run */ }
+  results.machine = `${availableParallelism()} cores; target and load generator in separate processes${PIN ? ' pinned to separate CPUs' : ''}, all on 127.0.0.1`;
+  results.node = process.version;
+  results[name] = { measuredAt: new Date().toISOString(), ...data };
+  await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+export const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
