@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 export const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Spawns `node args...`; resolves with the child once `readyPattern` shows on stdout/stderr. */
+/** Spawns `node args...`; resolves with the child once `readyPattern` shows on stdout/stderr (at once when null). */
 export function startProcess(args, readyPattern, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -22,6 +22,10 @@ export function startProcess(args, readyPattern, env = {}) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    if (readyPattern === null) {
+      ready = true;
+      resolve({ child, match: null, output: () => output });
+    }
     child.on('exit', (code) => {
       if (!ready) reject(new Error(`${args.join(' ')} exited ${code} before ready:\n${output}`));
     });
@@ -57,6 +61,6 @@ export async function stopProcess(child, graceMs = 10_000) {
 
 /** Starts the reference target as its own process (so it never shares the driver's event loop). */
 export async function startServe(serveArgs) {
-  const started = await startProcess([BIN, 'serve', ...serveArgs], /coachbench serve: (http:\/\/[^\s]+)/);
+  const started = await startProcess([BIN, 'serve', '--port', '0', ...serveArgs], /coachbench serve: (http:\/\/[^\s]+)/);
   return { child: started.child, url: started.match[1] };
 }

@@ -1,0 +1,71 @@
+// Soak memory benchmark (issue 6, run by hand, not in CI): holds streams with messages, churn and
+// background uploads/tags against a separately started reference target for --minutes, samples the
+// driver's RSS every 10 s from /proc, and reports RSS at minute 5 against the rest of the run.
+// Goal: RSS stays within 10% of its minute-5 value. Writes bench/results/soak.json.
+//
+//   npm run build && node bench/soak.js --minutes 60 [--participants 2000]
+import { mkdtemp, writeFile, mkdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const MINUTES = arg('minutes', 60);
+const PARTICIPANTS = arg('participants', 2_000);
+const dir = await mkdtemp(join(tmpdir(), 'coachbench-soak-'));
+const fixtures = join(dir, 'fixtures.json');
+const profile = join(dir, 'soak.json');
+await writeFile(profile, JSON.stringify({
+  name: 'bench-soak',
+  duration: `${MINUTES}m`,
+  keepAliveTolerance: '10%',
+  chatStreams: { participants: PARTICIPANTS, rampPerSec: 200, switchEvery: '2m', messageRatePerSec: 20, churnRatePerSec: 2 },
+  photoUpload: { enabled: true, ratePerSec: 2, imageSizes: ['16KiB', '256KiB'] },
+  tagLink: { enabled: true, ratePerSec: 2 },
+}));
+
+const target = await startServe(['--participants', String(PARTICIPANTS), '--keepalive', '15s', '--fixtures-out', fixtures]);
+const samples = [];
+let report;
+try {
+  const out = join(dir, 'report');
+  const driver = await startProcess([BIN, 'run', '--profile', profile, '--target', target.url, '--fixtures', fixtures, '--expect-keepalive', '15s', '--out', out, '--quiet'], null);
+  const start = performance.now();
+  const timer = setInterval(() => {
+    try {
+      samples.push({ minute: +((performance.now() - start) / 60_000).toFixed(2), rssBytes: rssBytes(driver.child.pid), cpuSeconds: cpuSeconds(driver.child.pid), targetRssBytes: rssBytes(target.child.pid) });
+    } catch { /* exited */ }
+  }, 10_000);
+  await exited(driver.child);
+  clearInterval(timer);
+  report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+} finally {
+  await stopProcess(target.child);
+}
+
+const at5 = samples.find((s) => s.minute >= 5)?.rssBytes ?? NaN;
+const after5 = samples.filter((s) => s.minute >= 5).map((s) => s.rssBytes);
+const result = {
+  measuredAt: new Date().toISOString(),
+  node: process.version,
+  minutes: MINUTES,
+  streams: PARTICIPANTS * 2,
+  rssAtMinute5Bytes: at5,
+  rssMaxAfterMinute5Bytes: Math.max(...after5),
+  rssLastBytes: after5.at(-1),
+  maxDeviationFromMinute5: +((Math.max(...after5.map((r) => Math.abs(r - at5))) / at5)).toFixed(4),
+  verdict: report?.verdict,
+  failedChecks: report?.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
+  timeseriesPoints: report?.timeseries.length,
+  events: report && Object.values(report.scenarios.chatStreams.events).reduce((a, b) => a + b, 0),
+  samples,
+  method: 'driver VmRSS from /proc/PID/status every 10 s; deviation = max |RSS - RSS at minute 5| / RSS at minute 5 over minutes 5..end',
+};
+await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+await writeFile(new URL('./results/soak.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+const { samples: _s, ...summary } = result;
+console.log(JSON.stringify(summary, null, 2));
