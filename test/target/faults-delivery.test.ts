@@ -35,22 +35,22 @@ function send(t: RunningTarget, session: number, text: string) {
 const messages = (s: SseReader) => s.frames.filter((f) => f.json?.eventType === 'MESSAGE_SENT');
 
 describe('latency', () => {
+  const LATENCY = 300;
+
   it('delays every non-stream answer and every event by MS, but not stream headers nor KEEP_ALIVE', async () => {
-    const LATENCY = 150;
     const t = await withFaults(`latency=${LATENCY}`);
     const stream = await chatStream(t, 0);
-    // Headers are flushed at once; the first KEEP_ALIVE keeps its schedule.
+    // Headers are flushed at once; the first KEEP_ALIVE keeps its schedule (a delayed one
+    // would come after INTERVAL + LATENCY).
     expect(stream.headersAtMs - stream.requestedAtMs).toBeLessThan(LATENCY / 2);
     await stream.waitFor((f) => f.length >= 1);
-    expect((stream.frames[0]?.atMs as number) - stream.headersAtMs).toBeLessThan(INTERVAL + SLACK_MS);
+    expect((stream.frames[0]?.atMs as number) - stream.headersAtMs).toBeLessThan(INTERVAL + 2 * SLACK_MS);
     const p = participant(t);
     const sessionPath = `/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}`;
-    for (let i = 0; i < 2; i += 1) {
-      const get = await call(t, 'GET', sessionPath, { token: p.token });
-      expect(get.status).toBe(200);
-      expect(get.elapsedMs).toBeGreaterThanOrEqual(LATENCY);
-      expect(get.elapsedMs).toBeLessThan(LATENCY + 2 * SLACK_MS);
-    }
+    const get = await call(t, 'GET', sessionPath, { token: p.token });
+    expect(get.status).toBe(200);
+    expect(get.elapsedMs).toBeGreaterThanOrEqual(LATENCY);
+    expect(get.elapsedMs).toBeLessThan(LATENCY + 2 * SLACK_MS);
     const problem = await call(t, 'GET', sessionPath, { token: null });
     expect(problem.status).toBe(401);
     expect(problem.elapsedMs).toBeGreaterThanOrEqual(LATENCY);
@@ -69,7 +69,8 @@ describe('latency', () => {
     const sentAt = performance.now();
     await send(t, 0, 'fast');
     await stream.waitFor((f) => f.some((x) => x.json?.eventType === 'MESSAGE_SENT'), 1_000);
-    expect((messages(stream)[0]?.atMs as number) - sentAt).toBeLessThan(2 * SLACK_MS);
+    // Far below the fault's value even on a busy machine (about 1-2 ms when idle).
+    expect((messages(stream)[0]?.atMs as number) - sentAt).toBeLessThan(LATENCY / 2);
   });
 });
 

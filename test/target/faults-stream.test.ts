@@ -1,7 +1,7 @@
 /** Per-stream faults (keepalive-drift, stall, drop): each changes only its own behaviour. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/target/target-types.js';
-import { SLACK_MS, call, eventually, openStream, participant, sleep, startTestTarget, type SseReader } from './helpers.js';
+import { SLACK_MS, call, eventually, expectCadence, openStream, participant, sleep, startTestTarget, type SseReader } from './helpers.js';
 
 const INTERVAL = 100;
 let target: RunningTarget | null = null;
@@ -35,10 +35,7 @@ describe('keepalive-drift', () => {
     const t = await withFault('keepalive-drift=100');
     const stream = await chatStream(t);
     await stream.waitFor((f) => f.length >= 4, 2_000);
-    for (const gap of gaps(stream)) {
-      expect(gap).toBeGreaterThan(INTERVAL * 1.5 - SLACK_MS);
-      expect(gap).toBeLessThan(INTERVAL * 1.5 + SLACK_MS);
-    }
+    expectCadence(gaps(stream), INTERVAL * 1.5);
     const p = participant(t);
     await call(t, 'POST', `/participants/${p.userId}/chat_messages`, { token: p.token, json: { chatSessionId: p.chatSessionIds[0], text: 'still here' } });
     await stream.waitFor((f) => f.some((x) => x.json?.eventType === 'MESSAGE_SENT'), 1_000);
@@ -82,9 +79,11 @@ describe('drop', () => {
     const all = await Promise.all(Array.from({ length: 8 }, (_, i) => chatStream(t, i % 6)));
     const ends = await Promise.all(all.map((s) => s.ended));
     all.forEach((stream, i) => {
-      const afterMs = (ends[i]?.atMs as number) - stream.headersAtMs;
-      expect(afterMs).toBeGreaterThan(INTERVAL * 0.5 - 5);
-      expect(afterMs).toBeLessThan(INTERVAL * 1.5 + SLACK_MS);
+      // The server opened the stream after the request was sent and before the headers were
+      // seen, so these bounds hold however late this busy client reads its sockets.
+      const endMs = ends[i]?.atMs as number;
+      expect(endMs - stream.requestedAtMs).toBeGreaterThanOrEqual(INTERVAL * 0.5 - 1);
+      expect(endMs - stream.headersAtMs).toBeLessThan(INTERVAL * 1.5 + 2 * SLACK_MS);
       // A cut is not a clean end: the chunked body never terminates.
       expect(ends[i]?.error).toBe(true);
     });
@@ -93,9 +92,14 @@ describe('drop', () => {
 
   it('leaves the KEEP_ALIVE cadence alone before the cut', async () => {
     const t = await withFault('drop=100');
-    const stream = await chatStream(t);
-    await stream.ended;
-    for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(SLACK_MS);
+    const all = await Promise.all(Array.from({ length: 16 }, (_, i) => chatStream(t, i % 6, i % 3)));
+    await Promise.all(all.map((s) => s.ended));
+    // Cuts fall in 0.5..1.5 intervals, so about half the streams live long enough for one
+    // KEEP_ALIVE (P(none of 16) = 2^-16); that one comes on time, never early or doubled.
+    const firsts = all.filter((s) => s.frames.length > 0).map((s) => (s.frames[0]?.atMs as number) - s.headersAtMs);
+    expect(firsts.length).toBeGreaterThan(0);
+    for (const stream of all) expect(stream.frames.length).toBeLessThanOrEqual(1);
+    for (const first of firsts) expect(Math.abs(first - INTERVAL)).toBeLessThan(2 * SLACK_MS);
   });
 });
 
@@ -104,10 +108,10 @@ describe('no faults', () => {
     const t = await startTestTarget({ keepAliveMs: INTERVAL });
     target = t;
     const all = await Promise.all(Array.from({ length: 6 }, (_, i) => chatStream(t, i)));
-    await Promise.all(all.map((s) => s.waitFor((f) => f.length >= 3, 2_000)));
+    await Promise.all(all.map((s) => s.waitFor((f) => f.length >= 4, 2_000)));
     for (const stream of all) {
       expect(stream.frames.every((f) => f.json?.eventType === 'KEEP_ALIVE')).toBe(true);
-      for (const gap of gaps(stream)) expect(Math.abs(gap - INTERVAL)).toBeLessThan(SLACK_MS);
+      expectCadence(gaps(stream), INTERVAL);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/target/target-types.js';
-import { FIVE_HEADERS, SLACK_MS, call, eventually, openStream, participant, startTestTarget } from './helpers.js';
+import { FIVE_HEADERS, SLACK_MS, call, expectCadence, eventually, openStream, participant, startTestTarget } from './helpers.js';
 
 const KEEPALIVE_MS = 150;
 let target: RunningTarget;
@@ -12,20 +12,23 @@ afterAll(() => target.close());
 
 describe('chat-session stream', () => {
   it('opens with 200, text/event-stream, no-cache and the five headers, flushed before any frame', async () => {
-    const p = participant(target);
-    const stream = await openStream(target, `/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}/stream`, p.token);
+    // A long interval separates "headers flushed at once" from "headers held until a frame".
+    const slow = await startTestTarget({ keepAliveMs: 600 });
+    const p = participant(slow);
+    const stream = await openStream(slow, `/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}/stream`, p.token);
     try {
       expect(stream.status).toBe(200);
       expect(stream.headers['content-type']).toBe('text/event-stream');
       expect(stream.headers['cache-control']).toBe('no-cache');
       for (const name of FIVE_HEADERS) expect(stream.headers[name], name).toBeTruthy();
-      // Headers arrive well before the first KEEP_ALIVE is due, and nothing precedes it.
-      expect(stream.headersAtMs - stream.requestedAtMs).toBeLessThan(KEEPALIVE_MS / 2);
-      expect(stream.frames).toHaveLength(0);
-      await stream.waitFor((f) => f.length >= 1);
+      // Headers arrive long before the first KEEP_ALIVE is due, and nothing precedes it.
+      expect(stream.headersAtMs - stream.requestedAtMs).toBeLessThan(300);
+      await stream.waitFor((f) => f.length >= 1, 2_000);
       expect(stream.frames[0]?.data).toBe('{"eventType":"KEEP_ALIVE","payload":null}');
+      expect((stream.frames[0]?.atMs as number) - stream.requestedAtMs).toBeGreaterThanOrEqual(599);
     } finally {
       stream.close();
+      await slow.close();
     }
   });
 
@@ -36,21 +39,19 @@ describe('chat-session stream', () => {
     );
     try {
       await Promise.all(streams.map((s) => s.waitFor((f) => f.length >= 6, 3_000)));
+      const firsts: number[] = [];
       for (const stream of streams) {
         const times = stream.keepAlives().map((f) => f.atMs);
-        const first = (times[0] as number) - stream.headersAtMs;
-        expect(first).toBeGreaterThan(KEEPALIVE_MS - SLACK_MS);
-        expect(first).toBeLessThan(KEEPALIVE_MS + SLACK_MS);
-        for (let i = 1; i < times.length; i += 1) {
-          const gap = (times[i] as number) - (times[i - 1] as number);
-          expect(gap).toBeGreaterThan(KEEPALIVE_MS - SLACK_MS);
-          expect(gap).toBeLessThan(KEEPALIVE_MS + SLACK_MS);
-        }
+        firsts.push((times[0] as number) - stream.headersAtMs);
+        expectCadence(times.slice(1).map((t, i) => t - (times[i] as number)), KEEPALIVE_MS);
         expect(stream.events()).toHaveLength(0);
       }
+      // The first KEEP_ALIVE comes one interval after the headers, not at once nor late.
+      expect(Math.abs(Math.min(...firsts) - KEEPALIVE_MS)).toBeLessThan(SLACK_MS);
       const late = target.stats().keepAliveLateMs;
       expect(late?.count).toBeGreaterThanOrEqual(15);
-      expect(late?.p50).toBeLessThan(5);
+      // The server's own timer lateness: about 1 ms when idle, a few ms on a busy machine.
+      expect(late?.p50).toBeLessThan(10);
     } finally {
       for (const s of streams) s.close();
     }
@@ -92,10 +93,9 @@ describe('chat-session stream', () => {
     try {
       expect(main.status).toBe(200);
       expect(main.headers['content-type']).toBe('text/event-stream');
-      await main.waitFor((f) => f.length >= 2);
-      const [k1, k2] = main.keepAlives().map((f) => f.atMs) as [number, number];
-      expect(k2 - k1).toBeGreaterThan(KEEPALIVE_MS - SLACK_MS);
-      expect(k2 - k1).toBeLessThan(KEEPALIVE_MS + SLACK_MS);
+      await main.waitFor((f) => f.length >= 5, 2_000);
+      const times = [main.headersAtMs, ...main.keepAlives().map((f) => f.atMs)];
+      expectCadence(times.slice(1).map((t, i) => t - (times[i] as number)), KEEPALIVE_MS);
     } finally {
       main.close();
     }
