@@ -23,12 +23,14 @@ export class LocalEventDelivery implements EventHub {
   }
 
   private fanOut(event: HubEvent): void {
+    // Encoded once for every stream it goes to.
+    const frame = Buffer.from(event.frame);
     const chatStreams = this.hub.sessionStreams(event.sessionId);
-    if (chatStreams) for (const stream of chatStreams) stream.writeEvent(event.frame);
+    if (chatStreams) for (const stream of chatStreams) stream.writeEvent(frame);
     if (event.toMainStreams) {
       const mainStreams = this.hub.mainStreams(event.participantId);
-      if (mainStreams) for (const stream of mainStreams) stream.writeEvent(event.frame);
+      if (mainStreams) for (const stream of mainStreams) stream.writeEvent(frame);
     }
-    if (chance(this.faults.leak)) this.hub.otherSessionStream(event.sessionId)?.writeEvent(event.frame);
+    if (chance(this.faults.leak)) this.hub.otherSessionStream(event.sessionId)?.writeEvent(frame);
   }
 }

@@ -16,6 +16,10 @@ export const KEEP_ALIVE_FRAME = 'data: {"eventType":"KEEP_ALIVE","payload":null}
 /** The `bad-json` fault's extra frame: a truncated MESSAGE_SENT object. */
 export const BAD_JSON_FRAME = 'data: {"eventType":"MESSAGE_SENT","payload":[\n\n';
 
+// Encoded once: every stream writes the same bytes, so no per-write string conversion.
+const KEEP_ALIVE_BYTES = Buffer.from(KEEP_ALIVE_FRAME);
+const BAD_JSON_BYTES = Buffer.from(BAD_JSON_FRAME);
+
 // A client that stops reading must not grow the target's memory without bound.
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
@@ -51,19 +55,19 @@ export class SseStream implements KeepAliveClient {
   ) {}
 
   onKeepAlive(): void {
-    if (this.write(KEEP_ALIVE_FRAME)) this.counters.keepAlivesSent += 1;
+    if (this.write(KEEP_ALIVE_BYTES)) this.counters.keepAlivesSent += 1;
   }
 
   /** Writes an already-rendered event frame, twice when the `duplicate` fault picks it. */
-  writeEvent(frame: string): void {
+  writeEvent(frame: Buffer): void {
     if (this.write(frame)) this.counters.eventsSent += 1;
     if (chance(this.faults.duplicate) && this.write(frame)) this.counters.eventsSent += 1;
   }
 
-  private write(frame: string): boolean {
+  private write(frame: Buffer): boolean {
     if (this.closed || this.stalled || this.res.destroyed) return false;
     this.res.write(frame);
-    if (chance(this.faults.badJson)) this.res.write(BAD_JSON_FRAME);
+    if (chance(this.faults.badJson)) this.res.write(BAD_JSON_BYTES);
     if (this.res.writableLength > MAX_BUFFERED_BYTES) this.res.destroy();
     return true;
   }
