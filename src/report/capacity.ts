@@ -1,65 +1,72 @@
 /**
- * The optional `report.capacity` block (a capacity search: an SLO metric measured at rising
- * load). Not part of the Report type yet, so it is read through a guard: a block of another
- * shape is ignored, never trusted.
- *
- * Shape read:
- * { metric: "chatStreams.eventLatencyMs.p99", unit?: "ms", loadUnit?: "streams",
- *   slo?: 250, maxSustainableLoad?: 4000,
- *   points: [{ load: 1000, value: 41.2, pass?: true }, ...] }
+ * The optional `report.capacity` block (a capacity search: SLO metrics measured at rising
+ * load). Renderers read it through this guard: a report.json from disk or from another
+ * version may carry a block of another shape, which is then ignored rather than trusted.
  */
-import type { Report } from './report-types.js';
+import { parseThreshold, type ParsedThreshold } from '../metrics/thresholds.js';
+import type { CapacityResult, CapacityStep, Report } from './report-types.js';
 
-export interface CapacityPoint {
-  load: number;
-  /** The SLO metric at this load; null when the step produced no samples. */
-  value: number | null;
-  /** Whether the step met the SLO (derived from `slo` when absent). */
-  pass: boolean | null;
-}
-
-export interface CapacityBlock {
-  metric: string;
-  unit: string;
-  loadUnit: string;
-  slo: number | null;
-  maxSustainableLoad: number | null;
-  points: CapacityPoint[];
-}
+const STOP_REASONS: readonly CapacityResult['stoppedBecause'][] = ['max', 'slo', 'saturated', 'interrupted'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const text = (value: unknown, fallback: string): string => (typeof value === 'string' && value.length <= 80 ? value : fallback);
-const numberOrNull = (value: unknown): number | null => (finite(value) ? value : null);
+const isFinite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isNumberOrNull = (value: unknown): boolean => value === null || isFinite(value);
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
-function readPoint(raw: unknown, slo: number | null): CapacityPoint | null {
-  if (!isRecord(raw) || !finite(raw['load'])) return null;
-  const value = raw['value'];
-  if (value !== null && !finite(value)) return null;
-  const given = raw['pass'];
-  const pass = typeof given === 'boolean' ? given : value !== null && slo !== null ? value <= slo : null;
-  return { load: raw['load'], value, pass };
+function isStep(value: unknown): value is CapacityStep {
+  return (
+    isRecord(value) &&
+    isFinite(value['load']) &&
+    typeof value['pass'] === 'boolean' &&
+    isRecord(value['values']) &&
+    Object.values(value['values']).every(isNumberOrNull) &&
+    isStrings(value['failedChecks']) &&
+    typeof value['reportDir'] === 'string'
+  );
 }
 
-/** The capacity block when present and well-formed (at least one valid point); otherwise null. */
-export function readCapacity(report: Report): CapacityBlock | null {
-  const raw: unknown = (report as Report & { capacity?: unknown }).capacity;
-  if (!isRecord(raw) || typeof raw['metric'] !== 'string' || !Array.isArray(raw['points'])) return null;
-  const slo = numberOrNull(raw['slo']);
-  const points: CapacityPoint[] = [];
-  for (const entry of raw['points'] as unknown[]) {
-    const point = readPoint(entry, slo);
-    if (point === null) return null;
-    points.push(point);
+/** Whether a value has the CapacityResult shape (with at least one step). */
+export function isCapacityResult(value: unknown): value is CapacityResult {
+  return (
+    isRecord(value) &&
+    typeof value['variable'] === 'string' &&
+    typeof value['loadUnit'] === 'string' &&
+    isStrings(value['slos']) &&
+    Array.isArray(value['steps']) &&
+    value['steps'].length > 0 &&
+    value['steps'].every(isStep) &&
+    isNumberOrNull(value['maxSustainableLoad']) &&
+    isNumberOrNull(value['firstFailingLoad']) &&
+    STOP_REASONS.includes(value['stoppedBecause'] as CapacityResult['stoppedBecause'])
+  );
+}
+
+/** The capacity block when present and well-formed, steps sorted by load; otherwise null. */
+export function readCapacity(report: Report): CapacityResult | null {
+  const raw: unknown = report.capacity;
+  if (!isCapacityResult(raw)) return null;
+  return { ...raw, steps: [...raw.steps].sort((a, b) => a.load - b.load) };
+}
+
+/** An SLO expression parsed for its metric's unit and limit; null when it does not parse here. */
+export function parseSlo(expression: string): ParsedThreshold | null {
+  try {
+    return parseThreshold(expression, 'capacity.slos');
+  } catch {
+    return null;
   }
-  if (points.length === 0) return null;
-  points.sort((a, b) => a.load - b.load);
-  return {
-    metric: text(raw['metric'], 'SLO metric'),
-    unit: text(raw['unit'], ''),
-    loadUnit: text(raw['loadUnit'], 'load'),
-    slo,
-    maxSustainableLoad: numberOrNull(raw['maxSustainableLoad']),
-    points,
-  };
+}
+
+/** Why the search stopped, for a reader. */
+export function stopReason(reason: CapacityResult['stoppedBecause']): string {
+  switch (reason) {
+    case 'max':
+      return 'it reached the maximum load of the search';
+    case 'slo':
+      return 'an SLO broke';
+    case 'saturated':
+      return 'the driver saturated (its numbers past that point would describe itself)';
+    case 'interrupted':
+      return 'it was interrupted';
+  }
 }

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareReports } from '../../src/report/compare.js';
 import { renderCompareHtml } from '../../src/report/render-compare-html.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
-import { makeReport } from './make-report.js';
+import { makeCapacity, makeReport } from './make-report.js';
 
 const CHROMIUM = process.env['COACHBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
 const HAS_BROWSER = existsSync(CHROMIUM);
@@ -124,9 +124,7 @@ describe('report pages in a real browser', () => {
   });
 
   it.skipIf(!HAS_BROWSER)(`report.html renders its charts at 1280 px with no errors${SKIP_NOTE}`, async () => {
-    const report = Object.assign(makeReport({ lateKeepAlives: 3, failChecks: ['stream.keepalive.cadence'], hostile: HOSTILE }), {
-      capacity: { metric: 'chatStreams.eventLatencyMs.p99', unit: 'ms', loadUnit: 'streams', slo: 250, maxSustainableLoad: 3_000, points: [1, 2, 3, 4].map((k) => ({ load: k * 1_000, value: 20 * k ** 2 })) },
-    });
+    const report = { ...makeReport({ lateKeepAlives: 3, failChecks: ['stream.keepalive.cadence'], hostile: HOSTILE }), capacity: makeCapacity() };
     const dir = join(workDir, 'run');
     await writeReportFiles(dir, report);
     const { page, findings } = await open(join(dir, 'report.html'));
@@ -139,8 +137,8 @@ describe('report pages in a real browser', () => {
       if (chart.kind === 'keepalive-gaps') expect(chart.bars).toBeGreaterThan(1);
       else expect(chart.drawnPaths, chart.kind).toBe(chart.paths);
     }
-    // 8 percentile curves, 10 time-series lines, 1 capacity curve.
-    expect(charts.reduce((sum, chart) => sum + chart.drawnPaths, 0)).toBe(19);
+    // 8 percentile curves, 10 time-series lines, 2 capacity curves (one per SLO).
+    expect(charts.reduce((sum, chart) => sum + chart.drawnPaths, 0)).toBe(20);
     expect(await page.evaluate(() => (globalThis as unknown as DomGlobals).__pwned)).toBeUndefined();
     expect(await page.locator('[data-verdict="fail"] .word').textContent()).toBe('FAIL');
     expect(findings.errors).toEqual([]);

@@ -6,7 +6,16 @@
 import { CHECK_IDS, type CheckId } from '../../src/checks/check-ids.js';
 import { createHistogram, recordMs, summarizeHistogram, type HistogramSummary } from '../../src/metrics/histogram.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
-import type { CheckResult, ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThresholdResult, TimeseriesPoint } from '../../src/report/report-types.js';
+import type {
+  CapacityResult,
+  CheckResult,
+  ChatStreamsSummary,
+  PhotoUploadSummary,
+  Report,
+  TagLinkSummary,
+  ThresholdResult,
+  TimeseriesPoint,
+} from '../../src/report/report-types.js';
 import { REPORT_SCHEMA_VERSION } from '../../src/report/report-types.js';
 
 export interface MakeReportOptions {
@@ -139,6 +148,31 @@ function timeseries(points: number, shift: number): TimeseriesPoint[] {
     eventLoopDelayP99Ms: 10.5 + (i % 2),
     rssBytes: 90_000_000 + i * 250_000,
   }));
+}
+
+/**
+ * A capacity search over participants like profiles/capacity.json: latency climbs with load
+ * and breaks the 100 ms SLO at 4,000; bisection tried 3,000 and 3,500 (the knee).
+ */
+export function makeCapacity(): CapacityResult {
+  const latency = 'chatStreams.eventLatencyMs.p99 < 100';
+  const violations = 'chatStreams.keepAliveViolations == 0';
+  const step = (load: number, p99: number, late: number, order: number) => ({
+    load,
+    pass: p99 < 100 && late === 0,
+    values: { [latency]: p99, [violations]: late },
+    failedChecks: late > 0 ? ['stream.keepalive.cadence'] : [],
+    reportDir: `steps/${String(order).padStart(2, '0')}-${load}`,
+  });
+  return {
+    variable: 'chatStreams.participants',
+    loadUnit: 'participants',
+    slos: [latency, violations],
+    steps: [step(1_000, 12.5, 0, 1), step(2_000, 31, 0, 2), step(3_000, 58, 0, 4), step(3_500, 84, 0, 5), step(4_000, 171, 3, 3)],
+    maxSustainableLoad: 3_500,
+    firstFailingLoad: 4_000,
+    stoppedBecause: 'slo',
+  };
 }
 
 /** A complete, schema-valid Report; the same options always give the same bytes. */

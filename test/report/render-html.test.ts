@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/render-html.js';
 import type { Report } from '../../src/report/report-types.js';
-import { makeReport, summaryOf } from './make-report.js';
+import { makeCapacity, makeReport, summaryOf } from './make-report.js';
 
 /** Every `<svg class="chart" data-chart="KIND" ...>...</svg>` with its kind and markup. */
 function charts(html: string): { kind: string; svg: string }[] {
@@ -99,14 +99,20 @@ describe('renderHtml', () => {
     expect(renderHtml(report)).toContain('data-empty="true" role="note" aria-label="Chat stream open latency, latency by percentile">No samples recorded.</div>');
   });
 
-  it('renders a well-formed capacity block and ignores a malformed one', () => {
-    const capacity = { metric: 'chatStreams.eventLatencyMs.p99', unit: 'ms', loadUnit: 'streams', slo: 250, maxSustainableLoad: 3_000, points: [{ load: 3_000, value: 180 }, { load: 1_000, value: 20 }, { load: 4_000, value: 420 }] };
-    const page = renderHtml(withCapacity(makeReport(), capacity));
-    const chart = charts(page).find((entry) => entry.kind === 'capacity');
-    expect(seriesPaths(chart?.svg ?? '')[0]?.match(/[ML]/g)?.length).toBe(3);
-    expect(page).toContain('Highest load that met the SLO: 3,000 streams.');
-    expect(page.match(/<span class="badge fail">FAIL<\/span>/g)?.length).toBe(1);
-    for (const bad of [{ metric: 'x', points: [{ load: 'many', value: 1 }] }, { points: [] }, 'fast', [1, 2]]) {
+  it('draws each capacity SLO against load, marks the knee, and ignores a malformed block', () => {
+    const page = renderHtml(withCapacity(makeReport(), makeCapacity()));
+    const capacityCharts = charts(page).filter((entry) => entry.kind === 'capacity');
+    expect(capacityCharts).toHaveLength(2);
+    for (const chart of capacityCharts) expect(seriesPaths(chart.svg)[0]?.match(/[ML]/g)?.length).toBe(5);
+    expect(page).toContain('Highest load that held every SLO: 3,500 participants.');
+    expect(page).toContain('First failing load: 4,000 participants.');
+    expect(page).toContain('SLO &lt; 100 ms');
+    expect(page).toContain('3,500 (knee)');
+    const table = page.slice(page.indexOf('<table class="capacity">'));
+    expect(table.match(/<span class="badge fail">FAIL<\/span>/g)?.length).toBe(1);
+    const withoutSteps = { ...makeCapacity(), steps: [] };
+    const wrongStep = { ...makeCapacity(), steps: [{ load: 'many', pass: true, values: {}, failedChecks: [], reportDir: 'x' }] };
+    for (const bad of [withoutSteps, wrongStep, { metric: 'x', points: [] }, 'fast', [1, 2]]) {
       expect(renderHtml(withCapacity(makeReport(), bad))).not.toContain('id="capacity"');
     }
   });

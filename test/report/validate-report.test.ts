@@ -6,7 +6,7 @@ import { CHECK_IDS } from '../../src/checks/check-ids.js';
 import { REPORT_SCHEMA_VERSION } from '../../src/report/report-types.js';
 import { REPORT_SCHEMA_URL, loadReport, validateReport } from '../../src/report/validate-report.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { makeReport } from './make-report.js';
+import { makeCapacity, makeReport } from './make-report.js';
 
 /** A deep copy as plain JSON, so tests can break it without the type system objecting. */
 function mutable(value: unknown): Record<string, unknown> {
@@ -24,7 +24,8 @@ describe('report schema', () => {
       makeReport({ chatStreams: false, photoUpload: false, tagLink: false }),
       makeReport({ failChecks: ['stream.stall'], thresholds: [{ expression: 'chatStreams.dropped == 0', status: 'fail', observed: null }] }),
       makeReport({ interrupted: true, hostile: '<script>alert(1)</script>' }),
-      { ...makeReport(), capacity: { metric: 'chatStreams.eventLatencyMs.p99', points: [] }, mergedFrom: ['a.json'], shard: { index: 0, count: 2 } },
+      { ...makeReport(), capacity: makeCapacity(), mergedFrom: ['a.json'], shard: { index: 0, count: 2 } },
+      { ...makeReport(), workers: [{ index: 0, participants: 150, counters: { 'chat.opened': 150 } }, { index: 1, participants: 150, counters: null }] },
     ];
     for (const report of variants) expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual({ valid: true, errors: [] });
   });
@@ -46,6 +47,10 @@ describe('report schema', () => {
     ['a non-base64 hdr', (r: Record<string, unknown>) => (at(r, 'scenarios.chatStreams.eventLatencyMs')['hdr'] = 'not base64!'), '/scenarios/chatStreams/eventLatencyMs/hdr must match pattern'],
     ['a bad timestamp', (r: Record<string, unknown>) => (r['startedAt'] = 'yesterday'), '/startedAt must match pattern'],
     ['a scenario of the wrong type', (r: Record<string, unknown>) => (at(r, 'scenarios')['tagLink'] = 'off'), '/scenarios/tagLink must be object'],
+    ['a capacity step without its values', (r: Record<string, unknown>) => {
+      r['capacity'] = makeCapacity();
+      delete (at(r, 'capacity')['steps'] as Record<string, unknown>[])[1]!['values'];
+    }, "/capacity/steps/1 must have required property 'values'"],
     ['a timeseries point missing a field', (r: Record<string, unknown>) => delete (r['timeseries'] as Record<string, unknown>[])[3]!['rssBytes'], "/timeseries/3 must have required property 'rssBytes'"],
   ])('rejects %s', (_name, breakIt, message) => {
     const report = mutable(makeReport());

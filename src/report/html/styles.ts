@@ -7,7 +7,7 @@ export const REPORT_CSS = `
 * { box-sizing: border-box; }
 html { background: #fff; }
 body { margin: 0; color: var(--fg); background: #fff; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 20px 24px 48px; overflow-wrap: anywhere; }
+main { max-width: 1200px; margin: 0 auto; padding: 20px 24px 48px; overflow-wrap: break-word; }
 h1 { font-size: 28px; margin: 0 0 4px; overflow-wrap: anywhere; }
 h2 { font-size: 22px; margin: 36px 0 12px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
 h3 { font-size: 18px; margin: 20px 0 8px; }
@@ -33,8 +33,9 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", M
 table { width: 100%; border-collapse: collapse; margin: 8px 0 16px; table-layout: auto; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f3f3f3; font-weight: 700; }
-td.num, th.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-.badge { display: inline-block; min-width: 3.6em; text-align: center; padding: 1px 8px; border-radius: 4px; font-weight: 700; font-size: 0.9em; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+.badge { display: inline-block; white-space: nowrap; min-width: 3.6em; text-align: center; padding: 1px 8px; border-radius: 4px; font-weight: 700; font-size: 0.9em; }
 .badge.pass { background: var(--pass-bg); color: var(--pass); border: 1px solid var(--pass); }
 .badge.fail { background: var(--fail-bg); color: var(--fail); border: 1px solid var(--fail); }
 .badge.skip { background: var(--skip-bg); color: var(--skip); border: 1px solid var(--skip); }
