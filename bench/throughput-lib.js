@@ -3,7 +3,7 @@
 // MetricSet rolled every second, generator monitor), and the results file.
 //
 // Everything talks to 127.0.0.1 only; every process started here is stopped by its PID.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,34 @@ import { buildPhotoUploadSummary } from '../dist/metrics/throughput-summary.js';
 import { scheduledSlotsName } from '../dist/metrics/throughput-extra-names.js';
 import { resolveProfile } from '../dist/profile/resolve-profile.js';
 import { GeneratorMonitor } from '../dist/run/generator-monitor.js';
-import { startServe, stopProcess } from './lib/processes.js';
+
+const BIN = new URL('../bin/coachbench.js', import.meta.url).pathname;
+
+/** Starts `coachbench serve` and resolves once it prints its URL. */
+function startServe(serveArgs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', ...serveArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /coachbench serve: (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ child, url: match[1] });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`coachbench serve exited ${code}: ${output}`)));
+  });
+}
+
+/** Stops a process this script started, by its PID: SIGTERM, then SIGKILL after 10 s. */
+async function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 export const RESULTS = new URL('./results/throughput.json', import.meta.url).pathname;
 export const workDir = await mkdtemp(join(tmpdir(), 'coachbench-throughput-'));

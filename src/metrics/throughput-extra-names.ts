@@ -10,6 +10,7 @@ import type { ThroughputScenario } from './names.js';
  */
 export const scheduledSlotsName = (scenario: ThroughputScenario): string => `${scenario}.scheduledSlots`;
 
+/** Photo-upload counters beyond throughputNames('photoUpload'). */
 export const PHOTO_EXTRA = {
   /** Uploads that used the `name` override instead of the default `filename` part. */
   overrideRequests: 'photoUpload.overrideRequests',
@@ -17,6 +18,7 @@ export const PHOTO_EXTRA = {
   bytesSent: 'photoUpload.bytesSent',
 } as const;
 
+/** Tag-link counters beyond throughputNames('tagLink'). */
 export const TAG_EXTRA = {
   /** New names the target confirmed by returning an id for each. */
   tagsCreated: 'tagLink.tagsCreated',
@@ -28,6 +30,7 @@ export const TAG_EXTRA = {
   skipped: 'tagLink.skipped',
 } as const;
 
+/** Counters and samples of the probes scenario. */
 export const PROBE_NAMES = {
   /** Probe requests sent (not load: never counted in photoUpload/tagLink requests). */
   requests: 'probes.requests',

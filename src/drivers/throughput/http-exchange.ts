@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 
+/** One request as both clients (undici, autocannon) take it. */
 export interface HttpRequestSpec {
   method: 'PATCH' | 'POST' | 'PUT' | 'GET';
   /** Path from the origin, including /api/v1. */
@@ -15,6 +16,7 @@ export interface HttpRequestSpec {
   body: Buffer | string;
 }
 
+/** An answered exchange, or a failure kind; times are performance.now() ms. */
 export type ExchangeResult =
   | { ok: true; view: ResponseView; startMs: number; endMs: number }
   | { ok: false; kind: string; detail: string; startMs: number; endMs: number };

@@ -8,8 +8,10 @@ import { buildJpeg } from './jpeg-image.js';
 import { buildPng } from './png-image.js';
 import { buildWebp } from './webp-image.js';
 
+/** The upload formats the seed's target accepts by magic bytes. */
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
 
+/** One generated image and how it is named in a multipart part. */
 export interface CorpusImage {
   format: ImageFormat;
   /** The size the profile asked for; `bytes.length` equals it, except that WebP rounds odd sizes up and sizes below a few hundred bytes (the formats' fixed overhead) come out larger. */

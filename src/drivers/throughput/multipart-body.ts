@@ -11,6 +11,7 @@ export const DEFAULT_PART = 'filename';
 /** The part name used when the `name` text field overrides the default. */
 export const OVERRIDE_PART = 'photo';
 
+/** One form part: a text field, or a file part when `fileName` is set. */
 export interface MultipartPart {
   name: string;
   /** Present for a file part. */
@@ -19,6 +20,7 @@ export interface MultipartPart {
   data: Buffer;
 }
 
+/** A complete body and its Content-Type; built once, sent many times. */
 export interface MultipartBody {
   /** The full `Content-Type` header value, boundary included. */
   contentType: string;

@@ -12,6 +12,7 @@ export interface Noise {
   fill(target: Uint8Array): void;
 }
 
+/** A deterministic xorshift32 stream for `seed`. */
 export function createNoise(seed: number): Noise {
   // xorshift32 has one fixed point (0); mix the seed so that 0 and small seeds are fine.
   let state = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 0x2545f491;

@@ -15,6 +15,7 @@ import type { HttpRequestSpec } from './http-exchange.js';
 const PROBE_IMAGE_BYTES = 16 * 1024;
 const NOT_AN_IMAGE = Buffer.from('coachbench probe: this is plain text, not an image\n', 'latin1');
 
+/** Default-part uploads (one per format), the override with a decoy, and two uploads that must be refused. */
 export async function runPhotoProbes(probe: ProbeClient, participant: FixtureParticipant, apiKey: string, formats: readonly ImageFormat[]): Promise<void> {
   const images = buildImageCorpus(formats.length > 0 ? formats : ['jpeg'], [PROBE_IMAGE_BYTES], 97);
   const path = photoPath(probe.basePath, participant.userId);

@@ -13,14 +13,17 @@ import { defaultPhotoBody, overridePhotoBody, type MultipartBody } from './multi
 import { describeInspection, type Inspection } from './response-check.js';
 import { mixedIndex, shareHit, type Workload } from './workload.js';
 
+/** The Accept header of seed endpoint 2 (sent on tag requests too). */
 export const ACCEPT = 'application/json, application/problem+json';
 
+/** What an upload remembers for its judge. */
 export interface PhotoMemo {
   override: boolean;
   bytes: number;
   image: CorpusImage;
 }
 
+/** Inputs of the photo workload: where, who, and the corpus to send. */
 export interface PhotoWorkloadOptions {
   basePath: string;
   apiKey: string;
@@ -29,6 +32,7 @@ export interface PhotoWorkloadOptions {
   overrideShare: number;
 }
 
+/** PATCH path of a participant's profile photo. */
 export const photoPath = (basePath: string, userId: string): string => `${basePath}/participants/${encodeURIComponent(userId)}/profile_photo`;
 
 /** Request headers of an upload: the seed's Accept, bearer token and API key. */

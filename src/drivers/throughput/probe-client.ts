@@ -11,8 +11,10 @@ import { redact } from '../../util/redact.js';
 import { exchange, splitApiBase, type HttpRequestSpec } from './http-exchange.js';
 import { inspectResponse, recordProblemEvidence, type Inspection } from './response-check.js';
 
+/** A probe's inspected answer, or why there was none. */
 export type ProbeOutcome = { ok: true; inspection: Inspection } | { ok: false; detail: string };
 
+/** Sends probes through the run's dispatcher and records their evidence. */
 export class ProbeClient {
   readonly basePath: string;
   private readonly origin: string;

@@ -23,6 +23,7 @@ export interface ResponseView {
   body: string;
 }
 
+/** The generic verdict on one answer. */
 export interface Inspection {
   status: number;
   /** Failure kinds seen (empty when healthy): status-4xx, headers-missing, content-type, body-invalid, problem-json. */

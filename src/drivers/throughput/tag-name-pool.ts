@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
+/** The names of one create-and-link request. */
 export interface TagPick {
   /** In request order: existing names first, then new ones. */
   names: string[];
@@ -17,6 +18,7 @@ export function runTagPrefix(): string {
   return `cb-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
+/** New names with a run-unique prefix, and the confirmed ones to send again as existing. */
 export class TagNamePool {
   private created = 0;
   /** Confirmed names, a ring of the most recent: old names stay existing; a sample of them is enough. */

@@ -9,12 +9,14 @@ import type { ProbeClient } from './probe-client.js';
 import { runTagPrefix } from './tag-name-pool.js';
 import { judgeTags, tagRequest, type TagMemo } from './tag-workload.js';
 
+/** A participant token on create-and-link must be refused (tags.role.required). */
 export async function runTagRoleProbe(probe: ProbeClient, participant: FixtureParticipant, apiKey: string): Promise<void> {
   const names = [`${runTagPrefix()}-probe-role`];
   const spec = tagRequest(probe.basePath, participant.token, apiKey, participant.userId, names);
   await probe.expectRefused('tags.role.required', spec, 'probe POST new_and_link with a participant token');
 }
 
+/** Create-and-link with the coach token: new, repeated and mixed names; then without X-API-Key. */
 export async function runTagProbes(probe: ProbeClient, participant: FixtureParticipant, apiKey: string, coachToken: string): Promise<void> {
   const prefix = `${runTagPrefix()}-probe`;
   const [a, b, c] = [`${prefix}-a`, `${prefix}-b`, `${prefix}-c`];

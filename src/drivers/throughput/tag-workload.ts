@@ -13,13 +13,16 @@ import type { Inspection } from './response-check.js';
 import type { TagNamePool } from './tag-name-pool.js';
 import type { Workload } from './workload.js';
 
+/** Seed endpoint 3, under /api/v1. */
 export const TAGS_PATH = '/admin/tags/new_and_link/participant';
 
+/** The names a request sent, split by whether they existed. */
 export interface TagMemo {
   newNames: string[];
   existing: string[];
 }
 
+/** Inputs of the tag workload. */
 export interface TagWorkloadOptions {
   basePath: string;
   apiKey: string;
@@ -37,6 +40,7 @@ export function tagRequest(basePath: string, token: string, apiKey: string | nul
   return { method: 'POST', path: `${basePath}${TAGS_PATH}`, headers, body: JSON.stringify({ participantId, tags: names }) };
 }
 
+/** Builds the tag workload; confirmed new names feed later requests as existing ones. */
 export function createTagWorkload(options: TagWorkloadOptions): Workload<TagMemo> {
   const { basePath, apiKey, coachToken, participants, pool, tagsPerRequest, existingShare } = options;
   return {
@@ -68,6 +72,7 @@ export function tagIds(json: unknown): Array<string | number> | null {
   return ok && new Set(json).size === json.length ? (json as Array<string | number>) : null;
 }
 
+/** The outcome of judging one create-and-link answer. */
 export interface TagVerdict {
   /** The target created every new name (so they exist from now on). */
   created: boolean;

@@ -26,6 +26,7 @@ export interface Workload<M> {
 // Built once: the names objects hold closures, and recording runs once per request.
 const NAMES = { photoUpload: throughputNames('photoUpload'), tagLink: throughputNames('tagLink') } as const;
 
+/** The two durations recorded for one answered request, ms. */
 export interface SampleTiming {
   /** Open model: from the intended start (coordinated-omission corrected). Closed model: from the actual start. */
   latencyMs: number;
