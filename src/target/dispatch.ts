@@ -25,6 +25,8 @@ export interface RequestCounter {
 export function createDispatcher(app: TargetApp, router: Router, counter: RequestCounter) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     counter.requests += 1;
+    // Lets a client (and the tests) see which worker a connection landed on.
+    if (app.workerLabel !== undefined) res.setHeader('x-coachbench-worker', app.workerLabel);
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);

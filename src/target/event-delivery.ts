@@ -6,12 +6,17 @@ import { chance, type FaultSettings } from './faults.js';
 import type { DelayScheduler } from './precise-delay.js';
 import type { EventHub, HubEvent, LocalStreamHub } from './stream-hub.js';
 
-/** The EventHub of a single process: faults, then local fan-out. */
+/** The EventHub of one process: faults, then fan-out to this process's streams. */
 export class LocalEventDelivery implements EventHub {
+  /**
+   * @param decidesLeaks true in a single process; under `--workers` the primary decides the
+   * `leak` fault once per event and asks one worker to write the copy (see `leak`).
+   */
   constructor(
     private readonly hub: LocalStreamHub,
     private readonly faults: FaultSettings,
     private readonly delays: DelayScheduler,
+    private readonly decidesLeaks = true,
   ) {}
 
   /**
@@ -20,6 +25,16 @@ export class LocalEventDelivery implements EventHub {
    */
   publish(event: HubEvent): void {
     this.delays.run(this.faults.latencyMs, () => this.fanOut(event));
+  }
+
+  /** True when this process holds an open chat stream of a session other than `sessionId`. */
+  canLeak(sessionId: string): boolean {
+    return this.hub.otherSessionStream(sessionId) !== undefined;
+  }
+
+  /** Writes `event`, unchanged, to one open chat stream of another session (after `latency`). */
+  leak(event: Pick<HubEvent, 'sessionId' | 'frame'>): void {
+    this.delays.run(this.faults.latencyMs, () => this.hub.otherSessionStream(event.sessionId)?.writeEvent(Buffer.from(event.frame)));
   }
 
   private fanOut(event: HubEvent): void {
@@ -31,6 +46,6 @@ export class LocalEventDelivery implements EventHub {
       const mainStreams = this.hub.mainStreams(event.participantId);
       if (mainStreams) for (const stream of mainStreams) stream.writeEvent(frame);
     }
-    if (chance(this.faults.leak)) this.hub.otherSessionStream(event.sessionId)?.writeEvent(frame);
+    if (this.decidesLeaks && chance(this.faults.leak)) this.hub.otherSessionStream(event.sessionId)?.writeEvent(frame);
   }
 }

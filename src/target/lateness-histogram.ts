@@ -15,6 +15,13 @@ export interface LatenessSummary {
   max: number;
 }
 
+/** The non-empty buckets of a histogram, so workers can send theirs to the primary to be added. */
+export interface SparseLateness {
+  /** [bucket index, count] pairs. */
+  buckets: Array<[number, number]>;
+  maxMs: number;
+}
+
 /** Fixed-bucket histogram of KEEP_ALIVE lateness. */
 export class LatenessHistogram {
   private readonly counts = new Uint32Array(BUCKETS);
@@ -34,6 +41,23 @@ export class LatenessHistogram {
     this.counts.fill(0);
     this.total = 0;
     this.maxMs = 0;
+  }
+
+  /** The non-empty buckets (a few dozen in practice: lateness clusters near 0). */
+  toSparse(): SparseLateness {
+    const buckets: Array<[number, number]> = [];
+    for (let i = 0; i < BUCKETS; i += 1) if (this.counts[i]) buckets.push([i, this.counts[i] as number]);
+    return { buckets, maxMs: this.maxMs };
+  }
+
+  /** Adds another histogram's buckets (exact: both use the same buckets). */
+  addSparse(other: SparseLateness): void {
+    for (const [index, count] of other.buckets) {
+      if (index < 0 || index >= BUCKETS) continue;
+      this.counts[index] = (this.counts[index] ?? 0) + count;
+      this.total += count;
+    }
+    if (other.maxMs > this.maxMs) this.maxMs = other.maxMs;
   }
 
   summary(): LatenessSummary {

@@ -13,6 +13,11 @@ export interface SeedOptions {
   participants: number;
   sessionsPerParticipant: number;
   apiKey?: string;
+  /**
+   * The seeded participants' `createdAt` (default: now). Workers of one target are seeded with
+   * the primary's, so every process answers the same record.
+   */
+  createdAt?: string;
 }
 
 /** The seeded store plus the secrets and fixtures handed to callers. */
@@ -42,7 +47,7 @@ export function seedTarget(options: SeedOptions): SeededTarget {
   const connectorToken = `kt_${prng.hex(16)}`;
   store.addPrincipal(coachToken, { userId: COACH_ID, role: 'coach', name: 'Coach One' });
   store.addPrincipal(connectorToken, { userId: CONNECTOR_ID, role: 'connector', name: 'Connector One' });
-  const createdAt = new Date().toISOString();
+  const createdAt = options.createdAt ?? new Date().toISOString();
   const participants: FixtureParticipant[] = [];
   for (let i = 1; i <= options.participants; i += 1) {
     const userId = `p-${pad6(i)}`;

@@ -1,7 +1,7 @@
 /**
- * Session and participant fan-out. `EventHub` is the seam for a later `serve --workers N`:
- * a cluster hub would forward each published event to sibling workers, and each worker would
- * deliver it to its own streams through a LocalStreamHub.
+ * Session and participant fan-out within one process. Under `serve --workers N` events do not
+ * cross processes as frames: the commands that emit them are replayed by every worker, each
+ * publishing to its own streams (see cluster/command-coordinator.ts).
  */
 import type { SseStream } from './sse-stream.js';
 

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { chance, type FaultSettings } from './faults.js';
 import { CORS_HEADERS } from './http-reply.js';
 import { KeepAliveWheel, WheelEntry } from './keepalive-wheel.js';
-import type { LatenessSummary } from './lateness-histogram.js';
+import type { LatenessHistogram, LatenessSummary } from './lateness-histogram.js';
 import { SseStream, type StreamCounters, type StreamKind } from './sse-stream.js';
 import type { LocalStreamHub } from './stream-hub.js';
 
@@ -44,6 +44,11 @@ export class StreamRegistry {
   /** KEEP_ALIVE timer accuracy so far (see LatenessHistogram). */
   keepAliveLateness(): LatenessSummary {
     return this.wheel.lateness.summary();
+  }
+
+  /** The histogram itself (a worker sends its buckets to the primary). */
+  get lateness(): LatenessHistogram {
+    return this.wheel.lateness;
   }
 
   resetKeepAliveLateness(): void {

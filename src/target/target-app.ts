@@ -1,8 +1,8 @@
 /** The shared state every route handler sees, and the route definition shape. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CommandBus } from './commands/command-types.js';
 import type { FaultSettings } from './faults.js';
 import type { Responder } from './http-reply.js';
-import type { EventHub } from './stream-hub.js';
 import type { StreamRegistry } from './stream-registry.js';
 import type { Principal, Role } from './store-types.js';
 import type { TargetStore } from './target-store.js';
@@ -11,11 +11,14 @@ import type { TargetStore } from './target-store.js';
 export interface TargetApp {
   store: TargetStore;
   reply: Responder;
-  events: EventHub;
+  /** Every mutation goes through here (applied at once, or by the primary under `--workers`). */
+  commands: CommandBus;
   streams: StreamRegistry;
   faults: FaultSettings;
   keepAliveMs: number;
   sessionsPerParticipant: number;
+  /** Under `--workers`: this worker's number, sent as `X-Coachbench-Worker` on every answer. */
+  workerLabel?: string;
 }
 
 /** What a route handler gets for one authenticated request. */

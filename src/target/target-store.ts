@@ -1,16 +1,11 @@
 /**
  * The target's state: participants, chat sessions, tags and bearer tokens, all in memory.
- * Every mutation is synchronous, so in one process each operation is atomic: two requests
- * creating the same tag name cannot both win.
+ * Every mutation is synchronous and goes through a Command (commands/), so each operation is
+ * atomic: two requests creating the same tag name cannot both win. Sequences (message, tag,
+ * enrolment, photo numbers) advance only in command order, so replicas that apply the same
+ * commands in the same order (`serve --workers N`) hold the same ids.
  */
-import {
-  MESSAGE_HISTORY_CAP,
-  type ChatMessage,
-  type ChatSessionRecord,
-  type ParticipantRecord,
-  type Principal,
-  type TagRecord,
-} from './store-types.js';
+import type { ChatSessionRecord, ParticipantRecord, Principal, TagRecord } from './store-types.js';
 
 /** Zero-padded numeric id part, e.g. 1 → "000001". */
 export const pad6 = (n: number): string => String(n).padStart(6, '0');
@@ -53,31 +48,21 @@ export class TargetStore {
     return session && session.participantId === participantId ? session : undefined;
   }
 
-  /** Stores a new message (oldest dropped past the cap) and returns it. */
-  addMessage(session: ChatSessionRecord, sender: Principal, text: string): ChatMessage {
+  /** The next chat message id (`m-000000001`, ...). */
+  nextMessageId(): string {
     this.messageSeq += 1;
-    const message: ChatMessage = {
-      id: `m-${String(this.messageSeq).padStart(9, '0')}`,
-      chatSessionId: session.id,
-      senderId: sender.userId,
-      senderType: sender.role,
-      text,
-      sentAt: new Date().toISOString(),
-    };
-    session.messages.push(message);
-    if (session.messages.length > MESSAGE_HISTORY_CAP) session.messages.shift();
-    return message;
+    return `m-${String(this.messageSeq).padStart(9, '0')}`;
   }
 
   /**
    * Creates the tag unless the name exists. Synchronous on purpose: it is the whole
    * concurrency story of the tag endpoints (exactly one creation per name).
    */
-  ensureTag(name: string): { tag: TagRecord; created: boolean } {
+  ensureTag(name: string, createdAt: string): { tag: TagRecord; created: boolean } {
     const existing = this.tagsByName.get(name);
     if (existing) return { tag: existing, created: false };
     this.tagSeq += 1;
-    const tag: TagRecord = { id: `t-${pad6(this.tagSeq)}`, name, createdAt: new Date().toISOString() };
+    const tag: TagRecord = { id: `t-${pad6(this.tagSeq)}`, name, createdAt };
     this.tagsByName.set(name, tag);
     this.tagsById.set(tag.id, tag);
     return { tag, created: true };

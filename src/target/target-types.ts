@@ -38,6 +38,12 @@ export interface TargetOptions {
   faults?: Array<Fault | string>;
   /** The API key the target accepts. Default derived from the seed. */
   apiKey?: string;
+  /**
+   * Processes serving the port (node:cluster): 1 (default) serves in this process; N > 1 forks
+   * N workers from the compiled `dist/target/cluster/worker-main.js` (run `npm run build`
+   * first when calling from src); `auto` = available cores. See docs/target.md "Workers".
+   */
+  workers?: number | 'auto';
 }
 
 export interface TargetStats {
@@ -54,6 +60,26 @@ export interface TargetStats {
   keepAlivesSent?: number;
   /** KEEP_ALIVE timer lateness (write time minus due time), ms, 0.1 ms buckets. */
   keepAliveLateMs?: { count: number; p50: number; p99: number; p999: number; max: number };
+  /** Under `--workers`: each worker's own figures (the fields above are their sums). */
+  perWorker?: TargetWorkerStats[];
+}
+
+/** One worker's counters and resources (`serve --workers N`). */
+export interface TargetWorkerStats extends Omit<TargetStats, 'perWorker'> {
+  /** 1..N, the `X-Coachbench-Worker` header value. */
+  index: number;
+  pid: number;
+  rssBytes: number;
+  /** CPU time (user + system) the worker used since it started. */
+  cpuMs: number;
+}
+
+/** A worker process of a multi-worker target. */
+export interface TargetWorker {
+  index: number;
+  pid: number;
+  /** The worker's open-file limit (each stream holds one descriptor), null when unknown. */
+  fdLimit: number | null;
 }
 
 export interface RunningTarget {
@@ -69,6 +95,18 @@ export interface RunningTarget {
   stats(): TargetStats;
   /** Starts a new window for `stats().keepAliveLateMs` (e.g. after a benchmark's ramp-up). */
   resetKeepAliveLateness?(): void;
+  /**
+   * Exact stats now. `stats()` is synchronous, so under `--workers` it sums the snapshots the
+   * workers push every 100 ms; this asks every worker and waits for the answers.
+   */
+  collectStats?(): Promise<TargetStats>;
+  /** Under `--workers`: the worker processes (absent for a single-process target). */
+  workers?: TargetWorker[];
+  /**
+   * Under `--workers`: resolves with a one-line reason when a worker died unexpectedly; the
+   * target has then stopped its other workers (it does not restart them). Never rejects.
+   */
+  failed?: Promise<string>;
   /** Closes every stream and the server; resolves when all sockets are gone. */
   close(): Promise<void>;
 }

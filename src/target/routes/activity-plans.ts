@@ -4,7 +4,7 @@
  * measureDataType (valueDataType and contentId are gone).
  */
 import { problems } from '../problem.js';
-import type { ActivityResponse, JsonValue, ParticipantRecord } from '../store-types.js';
+import type { JsonValue, ParticipantRecord } from '../store-types.js';
 
 const CARDS = [
   { title: 'How did you sleep?', measureDataType: 'integer', content: { title: 'Sleep', body: 'Rate last night from 1 to 5.' } },
@@ -53,16 +53,13 @@ const REMOVED_FIELDS: Record<string, string> = {
   contentId: 'contentId was removed in 1.3.2 (use the embedded measureTypeContent)',
 };
 
-/** Checks `values` (1..100 objects, each with measureDataType) and records the response. */
-export function recordResponse(participant: ParticipantRecord, cardId: string, values: unknown): ActivityResponse {
+/** Checks `values` (1..100 objects, each with measureDataType); the record-response command stores them. */
+export function checkResponseValues(values: unknown): JsonValue[] {
   if (!Array.isArray(values) || values.length === 0 || values.length > 100) throw problems.badRequest('"values" must be an array of 1..100 activity values');
   for (const value of values) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw problems.badRequest('every item of "values" must be an object');
     for (const [field, why] of Object.entries(REMOVED_FIELDS)) if (field in value) throw problems.badRequest(why);
     if (typeof (value as Record<string, unknown>).measureDataType !== 'string') throw problems.badRequest('every activity value needs a "measureDataType" string');
   }
-  const response: ActivityResponse = { activityPlanCardId: cardId, participantId: participant.userId, values: values as JsonValue[], respondedAt: new Date().toISOString() };
-  participant.responses ??= new Map();
-  participant.responses.set(cardId, response);
-  return response;
+  return values as JsonValue[];
 }

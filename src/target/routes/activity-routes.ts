@@ -6,7 +6,7 @@ import { asObject } from '../body-fields.js';
 import { replyEmpty, replyJson } from '../dispatch.js';
 import { readJson } from '../read-json.js';
 import { PARTICIPANT_SCOPED, type RouteDef } from '../target-app.js';
-import { activityPlanJson, recordResponse, requireCard, requirePlan } from './activity-plans.js';
+import { activityPlanJson, checkResponseValues, requireCard, requirePlan } from './activity-plans.js';
 import { page } from './json-shapes.js';
 import { participantOf } from './lookup.js';
 
@@ -21,20 +21,20 @@ export const activityRoutes: RouteDef[] = [
       const participant = participantOf(ctx);
       const cardId = ctx.params.id ?? '';
       requireCard(participant, cardId);
-      const body = asObject(await readJson(ctx.req));
-      replyJson(ctx, 200, recordResponse(participant, cardId, body.values));
+      const values = checkResponseValues(asObject(await readJson(ctx.req)).values);
+      replyJson(ctx, 200, await ctx.app.commands.execute({ kind: 'record-response', participantId: participant.userId, cardId, values }));
     },
   },
   {
     method: 'DELETE',
     pattern: CARD_RESPONSES,
     access: PARTICIPANT_SCOPED,
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const participant = participantOf(ctx);
       const cardId = ctx.params.id ?? '';
       requireCard(participant, cardId);
       // Idempotent: undoing a card without a response is still a 204.
-      participant.responses?.delete(cardId);
+      await ctx.app.commands.execute({ kind: 'delete-response', participantId: participant.userId, cardId });
       replyEmpty(ctx);
     },
   },

@@ -1,11 +1,11 @@
 /**
- * Sending a chat message (fan-out as MESSAGE_SENT) and the message and unread-message
- * searches. Without the latency fault the frames are written before the 201 is sent.
+ * Sending a chat message (fan-out as MESSAGE_SENT, by the send-message command) and the
+ * message and unread-message searches. Without the latency fault the frames are written
+ * before the 201 is sent.
  */
 import { asObject, optionalString, paging, requiredString } from '../body-fields.js';
 import { replyJson } from '../dispatch.js';
 import { readJson } from '../read-json.js';
-import { eventFrame } from '../sse-stream.js';
 import type { ChatMessage } from '../store-types.js';
 import { PARTICIPANT_SCOPED, type RequestContext, type RouteDef } from '../target-app.js';
 import { page } from './json-shapes.js';
@@ -54,13 +54,8 @@ export const chatMessageRoutes: RouteDef[] = [
       participantOf(ctx);
       const body = asObject(await readJson(ctx.req));
       const session = sessionOf(ctx, requiredString(body, 'chatSessionId'));
-      const message = ctx.app.store.addMessage(session, ctx.principal, requiredString(body, 'text', MAX_TEXT));
-      ctx.app.events.publish({
-        sessionId: session.id,
-        participantId: session.participantId,
-        frame: eventFrame('MESSAGE_SENT', [message]),
-        toMainStreams: true,
-      });
+      const text = requiredString(body, 'text', MAX_TEXT);
+      const message = await ctx.app.commands.execute({ kind: 'send-message', participantId: session.participantId, sessionId: session.id, sender: ctx.principal, text });
       replyJson(ctx, 201, message);
     },
   },

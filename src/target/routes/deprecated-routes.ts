@@ -7,7 +7,7 @@ import { asObject, requiredString } from '../body-fields.js';
 import { API_PREFIX, replyEmpty, replyJson } from '../dispatch.js';
 import { readJson } from '../read-json.js';
 import { PARTICIPANT_SCOPED, STAFF_ONLY, type RequestContext, type RouteDef } from '../target-app.js';
-import { activityPlanJson, recordResponse, requireCard, requirePlan } from './activity-plans.js';
+import { activityPlanJson, checkResponseValues, requireCard, requirePlan } from './activity-plans.js';
 import { participantJson } from './json-shapes.js';
 import { participantOf } from './lookup.js';
 import { createParticipant } from './participant-routes.js';
@@ -24,7 +24,9 @@ async function legacyResponse(ctx: RequestContext): Promise<void> {
   const body = asObject(await readJson(ctx.req));
   const cardId = requiredString(body, 'activityPlanCardId');
   requireCard(participant, cardId);
-  replyJson(ctx, 200, recordResponse(participant, cardId, body.values), cardLink(participant.userId, cardId));
+  const values = checkResponseValues(body.values);
+  const response = await ctx.app.commands.execute({ kind: 'record-response', participantId: participant.userId, cardId, values });
+  replyJson(ctx, 200, response, cardLink(participant.userId, cardId));
 }
 
 export const deprecatedRoutes: RouteDef[] = [
@@ -35,7 +37,7 @@ export const deprecatedRoutes: RouteDef[] = [
     successor: () => '/participants',
     handler: async (ctx) => {
       const legacyNames = { tags: 'participantTags', extras: 'participantExtras', groups: 'participantGroups' };
-      const record = createParticipant(ctx, asObject(await readJson(ctx.req)), legacyNames);
+      const record = await createParticipant(ctx, asObject(await readJson(ctx.req)), legacyNames);
       // A 1.2.x client reads the 1.2.x field names back.
       const { tags, extras, groups, ...rest } = participantJson(record, ctx.app.store);
       replyJson(ctx, 201, { ...rest, participantTags: tags, participantExtras: extras, participantGroups: groups }, { location: `${API_PREFIX}/participants/${record.userId}` });
@@ -70,7 +72,7 @@ export const deprecatedRoutes: RouteDef[] = [
       const participant = participantOf(ctx);
       const cardId = requiredString(asObject(await readJson(ctx.req)), 'activityPlanCardId');
       requireCard(participant, cardId);
-      participant.responses?.delete(cardId);
+      await ctx.app.commands.execute({ kind: 'delete-response', participantId: participant.userId, cardId });
       replyEmpty(ctx, 204, cardLink(participant.userId, cardId));
     },
   },

@@ -14,10 +14,8 @@ import {
 import { replyJson } from '../dispatch.js';
 import { problems } from '../problem.js';
 import { readJson } from '../read-json.js';
-import { isSeededLocked, newParticipantRecord, newSessionRecord } from '../seed-data.js';
-import type { EnrolmentRecord, ParticipantRecord } from '../store-types.js';
+import type { ParticipantRecord } from '../store-types.js';
 import { PARTICIPANT_SCOPED, STAFF_ONLY, type RequestContext, type RouteDef } from '../target-app.js';
-import { pad6 } from '../target-store.js';
 import { participantJson } from './json-shapes.js';
 import { participantOf } from './lookup.js';
 
@@ -30,20 +28,30 @@ export interface ParticipantFieldNames {
 
 export const CURRENT_FIELDS: ParticipantFieldNames = { tags: 'tags', extras: 'extras', groups: 'groups' };
 
-/** Creates a participant (with its chat sessions) from a POST body; tags are names. */
-export function createParticipant(ctx: RequestContext, body: JsonObject, names: ParticipantFieldNames): ParticipantRecord {
-  const { store, sessionsPerParticipant } = ctx.app;
-  const number = store.nextParticipantNumber();
-  const record = newParticipantRecord(`p-${pad6(number)}`, requiredString(body, 'firstName'), requiredString(body, 'lastName'), new Date().toISOString());
+/**
+ * Creates a participant (with its chat sessions) from a POST body; tags are names. The body is
+ * checked here, the numbering is the create-participant command's; the record is read back
+ * from this process's store, which holds it once the command has answered.
+ */
+export async function createParticipant(ctx: RequestContext, body: JsonObject, names: ParticipantFieldNames): Promise<ParticipantRecord> {
+  const firstName = requiredString(body, 'firstName');
+  const lastName = requiredString(body, 'lastName');
   const email = optionalString(body, 'email');
   const tagNames = optionalStringArray(body, names.tags) ?? [];
-  record.extras = optionalRecord(body, names.extras) ?? {};
-  record.groups = optionalStringArray(body, names.groups) ?? [];
-  if (email !== undefined) record.email = email;
-  for (const name of tagNames) record.tagIds.add(store.ensureTag(name).tag.id);
-  store.addParticipant(record);
-  for (let k = 1; k <= sessionsPerParticipant; k += 1) store.addSession(newSessionRecord(`cs-${pad6(number)}-${k}`, record, isSeededLocked(k)));
-  return record;
+  const extras = optionalRecord(body, names.extras) ?? {};
+  const groups = optionalStringArray(body, names.groups) ?? [];
+  const { sessionsPerParticipant } = ctx.app;
+  const userId = await ctx.app.commands.execute({
+    kind: 'create-participant',
+    firstName,
+    lastName,
+    ...(email !== undefined ? { email } : {}),
+    tagNames,
+    extras,
+    groups,
+    sessionsPerParticipant,
+  });
+  return participantOf(ctx, userId);
 }
 
 const HOUR_MINUTE = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -61,7 +69,7 @@ export const participantRoutes: RouteDef[] = [
     pattern: '/participants',
     access: STAFF_ONLY,
     handler: async (ctx) => {
-      const record = createParticipant(ctx, asObject(await readJson(ctx.req)), CURRENT_FIELDS);
+      const record = await createParticipant(ctx, asObject(await readJson(ctx.req)), CURRENT_FIELDS);
       replyJson(ctx, 201, participantJson(record, ctx.app.store), { location: `/api/v1/participants/${record.userId}` });
     },
   },
@@ -78,18 +86,18 @@ export const participantRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const participant = participantOf(ctx);
       const body = asObject(await readJson(ctx.req));
-      const enrolment: EnrolmentRecord = {
-        id: ctx.app.store.nextEnrolmentId(),
-        participantId: participant.userId,
-        journeyId: requiredString(body, 'journeyId'),
-        interventionStartFrom: optionalHour(body, 'interventionStartFrom'),
-        interventionEndAt: optionalHour(body, 'interventionEndAt'),
-        preferredReminderHour: optionalInteger(body, 'preferredReminderHour', 0, 23) ?? null,
-        preferredReminderMin: optionalInteger(body, 'preferredReminderMin', 0, 59) ?? null,
-        deprecatedFields: ['preferredReminderHour', 'preferredReminderMin'].filter((key) => body[key] !== undefined && body[key] !== null),
-        enrolledAt: new Date().toISOString(),
-      };
-      participant.enrolments.push(enrolment);
+      const enrolment = await ctx.app.commands.execute({
+        kind: 'enrol',
+        enrolment: {
+          participantId: participant.userId,
+          journeyId: requiredString(body, 'journeyId'),
+          interventionStartFrom: optionalHour(body, 'interventionStartFrom'),
+          interventionEndAt: optionalHour(body, 'interventionEndAt'),
+          preferredReminderHour: optionalInteger(body, 'preferredReminderHour', 0, 23) ?? null,
+          preferredReminderMin: optionalInteger(body, 'preferredReminderMin', 0, 59) ?? null,
+          deprecatedFields: ['preferredReminderHour', 'preferredReminderMin'].filter((key) => body[key] !== undefined && body[key] !== null),
+        },
+      });
       replyJson(ctx, 201, enrolment);
     },
   },

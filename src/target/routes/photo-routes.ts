@@ -18,13 +18,7 @@ export const photoRoutes: RouteDef[] = [
       // Decided before the body is read, so an injected 500 never changes the photo.
       if (chance(ctx.app.faults.errorRate)) throw problems.injected('injected fault: error-rate');
       const kind = await receivePhoto(ctx.req);
-      const photoUrl = ctx.app.store.nextPhotoUrl(participant.userId, EXTENSION[kind]);
-      participant.photoUrl = photoUrl;
-      // The participant is a member of its own sessions; members carry the photo URL.
-      for (const sessionId of participant.sessionIds) {
-        const owner = ctx.app.store.sessions.get(sessionId)?.members.find((m) => m.id === participant.userId);
-        if (owner) owner.photoUrl = photoUrl;
-      }
+      const photoUrl = await ctx.app.commands.execute({ kind: 'set-photo', participantId: participant.userId, extension: EXTENSION[kind] });
       replyJson(ctx, 200, { userId: participant.userId, photoUrl });
     },
   },

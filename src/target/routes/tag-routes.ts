@@ -1,7 +1,8 @@
 /**
  * Tags: create-and-link (the seed's operation), POST /tags and PUT /tags/link/participant.
- * Coach or connector only. Creation is synchronous in the store, so under concurrent requests
- * naming the same new tag exactly one response carries its id.
+ * Coach or connector only. The routes validate; the tag commands create and link, against the
+ * one owner of the tags (the process, or the primary under `--workers`), so under concurrent
+ * requests naming the same new tag exactly one response carries its id.
  */
 import { asObject, requiredString, stringArray } from '../body-fields.js';
 import { replyJson } from '../dispatch.js';
@@ -26,13 +27,7 @@ export const tagRoutes: RouteDef[] = [
       const body = await tagBody(ctx);
       const participant = participantOf(ctx, requiredString(body, 'participantId'));
       const names = stringArray(body, 'tags');
-      const created: string[] = [];
-      for (const name of new Set(names)) {
-        const { tag, created: isNew } = ctx.app.store.ensureTag(name);
-        if (isNew) created.push(tag.id);
-        // Existing names are not created again nor returned, but they are linked.
-        participant.tagIds.add(tag.id);
-      }
+      const created = await ctx.app.commands.execute({ kind: 'create-and-link-tags', participantId: participant.userId, names });
       replyJson(ctx, 200, created);
     },
   },
@@ -42,9 +37,7 @@ export const tagRoutes: RouteDef[] = [
     access: STAFF_ONLY,
     handler: async (ctx) => {
       const body = await tagBody(ctx);
-      // One id per distinct name, in request order, existing tags included, so that the
-      // answer can be fed straight to PUT /tags/link/participant.
-      const ids = [...new Set(stringArray(body, 'tags'))].map((name) => ctx.app.store.ensureTag(name).tag.id);
+      const ids = await ctx.app.commands.execute({ kind: 'ensure-tags', names: stringArray(body, 'tags') });
       replyJson(ctx, 200, ids);
     },
   },
@@ -56,10 +49,8 @@ export const tagRoutes: RouteDef[] = [
       const body = await tagBody(ctx);
       const participant = participantOf(ctx, requiredString(body, 'participantId'));
       const tagIds = stringArray(body, 'tagIds');
-      const unknown = tagIds.filter((id) => !ctx.app.store.tagsById.has(id));
-      if (unknown.length > 0) throw problems.notFound(`unknown tag ids: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', ...' : ''}`);
-      for (const id of tagIds) participant.tagIds.add(id);
-      replyJson(ctx, 200, { participantId: participant.userId, tagIds: [...participant.tagIds] });
+      const linked = await ctx.app.commands.execute({ kind: 'link-tags', participantId: participant.userId, tagIds });
+      replyJson(ctx, 200, { participantId: participant.userId, tagIds: linked });
     },
   },
 ];
