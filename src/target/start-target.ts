@@ -1,8 +1,10 @@
 /**
  * startTarget(): the reference target as a library. Seeds the store, starts a node:http
  * server on loopback (port 0 by default) and returns its URL, fixtures, stats and close().
+ * With `workers: N > 1` it becomes the primary of N cluster workers (cluster/cluster-target.ts).
  */
 import { registerSecret } from '../util/redact.js';
+import { startClusterTarget } from './cluster/cluster-target.js';
 import { LocalCommandBus } from './commands/local-bus.js';
 import { seedTarget } from './seed-data.js';
 import { resolveTargetConfig, seedOptionsOf, type TargetConfig } from './target-config.js';
@@ -12,7 +14,7 @@ import type { RunningTarget, TargetOptions } from './target-types.js';
 /** Starts the reference target. Rejects with ConfigError on bad options, StartError if it cannot listen. */
 export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
   const config = resolveTargetConfig(options);
-  return startSingleTarget(config);
+  return config.workers > 1 ? startClusterTarget(config) : startSingleTarget(config);
 }
 
 async function startSingleTarget(config: TargetConfig): Promise<RunningTarget> {
