@@ -32,6 +32,8 @@ declare module 'autocannon' {
       timeout?: number;
       pipelining?: number;
       requests?: Request[];
+      /** Called once per connection with its Client, before the connection's first request. */
+      setupClient?: (client: Client) => void;
       /** Milliseconds between autocannon's own throughput samples (also how often it notices stop()). */
       sampleInt?: number;
       /** Skip autocannon's own end-of-run aggregation (its rounded percentiles are not used). */
@@ -63,4 +65,13 @@ declare module 'autocannon' {
   function autocannon(options: autocannon.Options, callback: (error: Error | null, result: autocannon.Result) => void): autocannon.Instance;
 
   export = autocannon;
+}
+
+/**
+ * autocannon's connection class (internal module), read only to check that each request is
+ * written through `getRequestBuffer` before the closed model replaces it per connection.
+ */
+declare module 'autocannon/lib/httpClient.js' {
+  const Client: { prototype: { getRequestBuffer?: unknown } };
+  export = Client;
 }

@@ -1,4 +1,10 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sharedBodiesSupported } from '../../src/drivers/throughput/autocannon-requests.js';
+import { runClosedModel } from '../../src/drivers/throughput/closed-model.js';
+import { buildImageCorpus } from '../../src/drivers/throughput/image-corpus.js';
+import { defaultPhotoBody, overridePhotoBody } from '../../src/drivers/throughput/multipart-body.js';
+import { createPhotoWorkload } from '../../src/drivers/throughput/photo-workload.js';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../src/drivers/throughput/index.js';
 import { throughputNames } from '../../src/metrics/names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../src/metrics/throughput-summary.js';
@@ -18,6 +24,10 @@ afterEach(async () => {
 });
 
 describe('closed model (autocannon)', () => {
+  it('finds the autocannon method the shared-body path replaces (else it falls back to copying)', () => {
+    expect(sharedBodiesSupported()).toBe(true);
+  });
+
   it('records every answer into our HDR histograms with fractional-ms precision', async () => {
     let answered = 0;
     const server = await startServer((req, res) => {
@@ -50,6 +60,43 @@ describe('closed model (autocannon)', () => {
       expect(checks['photo.upload'].status).toBe('pass');
       expect(checks['photo.upload'].observed).toBe(summary.requests - summary.overrideRequests);
       expect(checks['photo.fieldname.override'].observed).toBe(summary.overrideRequests);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['shared body Buffers', true],
+    ['autocannon setupRequest (copying fallback)', false],
+  ])('sends exact bodies, heads and users through %s', async (_name, sharedBodies) => {
+    const sha = (b: Buffer): string => createHash('sha1').update(b).digest('hex');
+    const corpus = buildImageCorpus(['jpeg', 'png'], [16 * 1024, 64 * 1024]);
+    const expected = new Set(corpus.flatMap((image) => [defaultPhotoBody(image), overridePhotoBody(image)]).map((b) => sha(b.body)));
+    const seen = { bodies: new Set<string>(), bad: 0, users: new Set<string>() };
+    const server = await startServer((req, res) => {
+      void readBody(req).then((body) => {
+        const user = /participants\/([^/]+)\//.exec(req.url ?? '')?.[1] ?? '';
+        const tokenOk = req.headers.authorization === `Bearer token-${user.slice(2)}` && req.headers['x-api-key'] === 'key-0001';
+        if (!expected.has(sha(body)) || !tokenOk || req.method !== 'PATCH' || Number(req.headers['content-length']) !== body.length) seen.bad++;
+        seen.bodies.add(sha(body));
+        seen.users.add(user);
+        sendJson(res, 200, { ok: true }, 'application/json', GOOD_HEADERS);
+      });
+    });
+    try {
+      const profile = testProfile(800, { model: 'closed', connections: 3 });
+      const run = testRun(`${server.url}/api/v1`, fixtures, profile);
+      const workload = createPhotoWorkload({ basePath: '/api/v1', apiKey: 'key-0001', participants: fixtures.participants, corpus, overrideShare: 0.5 });
+      const stopAt = setTimeout(() => run.abort(), 800);
+      await runClosedModel(run.ctx, profile.photoUpload, workload, { sharedBodies });
+      clearTimeout(stopAt);
+      const summary = buildPhotoUploadSummary(run.ctx.metrics, profile.photoUpload);
+      expect(seen.bad).toBe(0);
+      expect(seen.bodies).toEqual(expected);
+      expect(seen.users).toEqual(new Set(['p-1', 'p-2', 'p-3']));
+      expect(summary.requests).toBeGreaterThan(50);
+      expect(summary.errors).toBe(0);
+      expect(summary.latencyMs.count).toBe(summary.requests);
     } finally {
       await server.close();
     }

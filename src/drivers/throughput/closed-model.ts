@@ -10,6 +10,8 @@
  * schedule: latency equals service time, and a slow target lowers the offered load instead
  * of queueing it), and which request a connection error or timeout belonged to (autocannon
  * reports those without the request), so such failures are counted but are not evidence.
+ *
+ * Bodies are shared, not copied per request (autocannon-requests.ts).
  */
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
@@ -17,7 +19,8 @@ import { throughputNames } from '../../metrics/names.js';
 import type { ThroughputSettings } from '../../profile/profile-types.js';
 import type { ScenarioContext } from '../../run/scenario.js';
 import { redact } from '../../util/redact.js';
-import { failureKind, splitApiBase } from './http-exchange.js';
+import { sendSharedBodies, sharedBodiesSupported } from './autocannon-requests.js';
+import { failureKind, splitApiBase, type HttpRequestSpec } from './http-exchange.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 
@@ -26,8 +29,18 @@ const STOP_POLL_MS = 100;
 /** autocannon rejects timeouts below one second. */
 const MIN_TIMEOUT_S = 1;
 
+export interface ClosedModelOptions {
+  /** Write shared body Buffers (default when supported); false forces autocannon's copying setupRequest path. */
+  sharedBodies?: boolean;
+}
+
 /** Runs until `ctx.endMs` (or abort); resolves when autocannon has closed its connections. */
-export async function runClosedModel<M>(ctx: ScenarioContext, settings: ThroughputSettings, workload: Workload<M>): Promise<void> {
+export async function runClosedModel<M>(
+  ctx: ScenarioContext,
+  settings: ThroughputSettings,
+  workload: Workload<M>,
+  options: ClosedModelOptions = {},
+): Promise<void> {
   const names = throughputNames(workload.scenario);
   const startMs = performance.now();
   const remainingMs = ctx.endMs - startMs;
@@ -35,19 +48,31 @@ export async function runClosedModel<M>(ctx: ScenarioContext, settings: Throughp
   const { origin } = splitApiBase(ctx.apiBase);
 
   let seq = 0;
-  // onResponse (body, headers) and the instance's `response` event (latency) fire back to back,
-  // synchronously, for the same answer: this slot carries the first to the second.
-  let answered: { memo: M; view: ResponseView } | undefined;
+  const shared = (options.sharedBodies ?? true) && sharedBodiesSupported();
+  // The request in flight on each connection (pipelining is 1), keyed by autocannon's Client.
+  const inFlight = new WeakMap<object, M>();
+  // onResponse (body, headers) and the instance's `response` event (client, latency) fire back
+  // to back, synchronously, for the same answer: this slot carries the first to the second.
+  let answered: { memo: M | undefined; view: ResponseView } | undefined;
   const request: autocannon.Request = {
-    setupRequest: (base, context) => {
+    onResponse: (status, body, context, headers) => {
+      answered = { memo: context.memo as M | undefined, view: { status, headers: normaliseHeaders(headers), body } };
+    },
+  };
+  if (!shared) {
+    request.setupRequest = (base, context) => {
       const { spec, memo } = workload.next(seq++);
       // The per-connection context lives from this request's build to its answer.
       context.memo = memo;
       return { ...base, method: spec.method, path: spec.path, headers: spec.headers, body: spec.body };
-    },
-    onResponse: (status, body, context, headers) => {
-      answered = { memo: context.memo as M, view: { status, headers: normaliseHeaders(headers), body } };
-    },
+    };
+  }
+  const setupClient = (client: object): void => {
+    sendSharedBodies(client, new URL(origin).host, (): HttpRequestSpec => {
+      const { spec, memo } = workload.next(seq++);
+      inFlight.set(client, memo);
+      return spec;
+    });
   };
 
   await new Promise<void>((resolve) => {
@@ -61,6 +86,7 @@ export async function runClosedModel<M>(ctx: ScenarioContext, settings: Throughp
         duration: remainingMs / 1_000,
         timeout: Math.max(MIN_TIMEOUT_S, settings.timeoutMs / 1_000),
         requests: [request],
+        ...(shared ? { setupClient } : {}),
         sampleInt: STOP_POLL_MS,
         skipAggregateResult: true,
       },
@@ -70,12 +96,13 @@ export async function runClosedModel<M>(ctx: ScenarioContext, settings: Throughp
         resolve();
       },
     );
-    instance.on('response', (_client, _status, _bytes, responseTimeMs) => {
+    instance.on('response', (client, _status, _bytes, responseTimeMs) => {
       const metrics = ctx.metrics;
       const current = answered;
       answered = undefined;
-      if (current !== undefined) {
-        recordResponse(metrics, workload, current.memo, current.view, { latencyMs: responseTimeMs, serviceMs: responseTimeMs });
+      const memo = shared ? inFlight.get(client) : current?.memo;
+      if (current !== undefined && memo !== undefined) {
+        recordResponse(metrics, workload, memo, current.view, { latencyMs: responseTimeMs, serviceMs: responseTimeMs });
       }
       metrics.peak(names.activeMs, performance.now() - startMs);
     });

@@ -75,7 +75,17 @@ export function shareHit(seq: number, share: number): boolean {
   return Math.floor((seq + 1) * share) > Math.floor(seq * share);
 }
 
-/** A well-mixed index in [0, n) for request `seq` (Knuth multiplicative hash), uncorrelated with shareHit. */
+/**
+ * A well-mixed index in [0, n) for request `seq`, uncorrelated with shareHit. A bare
+ * multiplicative hash is not enough: its low bits follow seq's parity, which is exactly
+ * shareHit's pattern at share 0.5 with an even n; the murmur3 finaliser mixes high bits down.
+ */
 export function mixedIndex(seq: number, n: number): number {
-  return (Math.imul(seq + 1, 2_654_435_761) >>> 0) % n;
+  let h = Math.imul(seq + 1, 0x9e3779b1);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) % n;
 }
