@@ -41,7 +41,8 @@ describe('open model', () => {
       expect(server.seen.requests).toBe(summary.requests);
       expect(summary.bytesSent).toBe(server.seen.bytes);
       expect(summary.requestedRatePerSec).toBe(150);
-      expect(Math.abs(summary.throughputPerSec - 150) / 150).toBeLessThan(0.02);
+      // Rate over active time (drain included): loose, as a loaded machine can stall the last answers.
+      expect(Math.abs(summary.throughputPerSec - 150) / 150).toBeLessThan(0.05);
       expect(summary.droppedSlots).toBe(0);
       expect(summary.latencyMs.count).toBe(summary.requests);
       expect(server.seen.users).toEqual(new Set(['p-1', 'p-2', 'p-3', 'p-4']));
