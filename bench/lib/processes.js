@@ -1,6 +1,6 @@
 // Shared by the benchmarks: start processes we own, read their RSS/CPU from /proc, stop them by PID.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -63,4 +63,40 @@ export async function stopProcess(child, graceMs = 10_000) {
 export async function startServe(serveArgs) {
   const started = await startProcess([BIN, 'serve', '--port', '0', ...serveArgs], /coachbench serve: (http:\/\/[^\s]+)/);
   return { child: started.child, url: started.match[1] };
+}
+
+/** The PIDs of a process we started and of its children (workers), from /proc. */
+export function processTree(rootPid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch { /* ended while we looked */ }
+  }
+  const out = [];
+  const walk = (pid) => {
+    out.push(pid);
+    for (const child of children.get(pid) ?? []) walk(child);
+  };
+  walk(rootPid);
+  return out;
+}
+
+/** Samples RSS and CPU of every process in a tree every second; `summary()` gives peak RSS and CPU seconds per PID. */
+export function treeSampler(rootPid, label) {
+  const seen = new Map();
+  const timer = setInterval(() => {
+    for (const pid of processTree(rootPid)) {
+      try {
+        const entry = seen.get(pid) ?? { pid, role: pid === rootPid ? `${label} parent` : `${label} worker`, peakRssBytes: 0, cpuSeconds: 0 };
+        entry.peakRssBytes = Math.max(entry.peakRssBytes, rssBytes(pid));
+        entry.cpuSeconds = cpuSeconds(pid);
+        seen.set(pid, entry);
+      } catch { /* exited */ }
+    }
+  }, 1000);
+  return { stop: () => clearInterval(timer), summary: () => [...seen.values()] };
 }

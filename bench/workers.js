@@ -1,0 +1,79 @@
+// Benchmark (issue 6): how many concurrent streams this machine holds with `run --workers` on the
+// driver and `serve --workers` on the target, every event parsed and checked, with the CPU and
+// peak RSS of every process. Writes bench/results/workers.json.
+//
+//   npm run build && node bench/workers.js [--streams 40000] [--driver-workers 1,2,3] [--target-workers 3] [--hold 45]
+//
+// Each process holds at most ~19,000 streams under the 20,000-descriptor limit, so 40,000 streams
+// need three driver workers; the 1- and 2-worker rows show what fewer processes hold.
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, exited, startProcess, startServe, stopProcess, treeSampler } from './lib/processes.js';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const STREAMS = Number(arg('streams', '40000'));
+const DRIVER_WORKERS = arg('driver-workers', '1,2,3').split(',').map(Number);
+const TARGET_WORKERS = Number(arg('target-workers', '3'));
+const HOLD_SEC = Number(arg('hold', '45'));
+const PER_PROCESS = 19_000;
+const RAMP_PER_SEC = 1_000;
+const dir = await mkdtemp(join(tmpdir(), 'coachbench-workers-'));
+const rows = [];
+
+for (const workers of DRIVER_WORKERS) {
+  const streams = Math.min(STREAMS, workers * PER_PROCESS);
+  const participants = Math.ceil(streams / 2);
+  const fixtures = join(dir, `fixtures-${workers}.json`);
+  const target = await startServe(['--workers', String(TARGET_WORKERS), '--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixtures]);
+  const targetSampler = treeSampler(target.child.pid, 'target');
+  try {
+    const profile = join(dir, `profile-${workers}.json`);
+    const rampSec = participants / (RAMP_PER_SEC / 2);
+    await writeFile(profile, JSON.stringify({
+      name: `bench-workers-${workers}`,
+      duration: `${Math.ceil(rampSec + HOLD_SEC)}s`,
+      chatStreams: { participants, rampPerSec: RAMP_PER_SEC / 2, switchEvery: '0s', messageRatePerSec: 200, churnRatePerSec: 0, openTimeout: '30s' },
+      generator: { maxEventLoopDelayP99: '100ms' },
+    }));
+    const out = join(dir, `report-${workers}`);
+    const driver = await startProcess([BIN, 'run', '--profile', profile, '--target', target.url, '--fixtures', fixtures, '--workers', String(workers), '--expect-keepalive', '15s', '--out', out, '--quiet'], null);
+    const driverSampler = treeSampler(driver.child.pid, 'driver');
+    await exited(driver.child);
+    driverSampler.stop();
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    const chat = report.scenarios.chatStreams;
+    rows.push({
+      driverWorkers: workers,
+      targetWorkers: TARGET_WORKERS,
+      streamsPlanned: participants * 2,
+      streamsHeld: chat.peakConcurrent + chat.mainStreams.peakConcurrent,
+      openFailed: chat.openFailed + chat.mainStreams.openFailed,
+      dropped: chat.dropped + chat.mainStreams.dropped,
+      eventsChecked: Object.values(chat.events).reduce((a, b) => a + b, 0) + Object.values(chat.mainStreams.events).reduce((a, b) => a + b, 0),
+      schemaViolations: chat.schemaViolations,
+      deliveries: { expected: chat.deliveriesExpected, received: chat.deliveriesReceived, missing: chat.deliveriesMissing },
+      eventLatencyMs: { p50: chat.eventLatencyMs.p50, p99: chat.eventLatencyMs.p99 },
+      verdict: report.verdict,
+      failedChecks: report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
+      processes: [...driverSampler.summary(), ...targetSampler.summary()].map((p) => ({ ...p, peakRssMiB: +(p.peakRssBytes / 2 ** 20).toFixed(1), cpuSeconds: +p.cpuSeconds.toFixed(1) })),
+    });
+  } finally {
+    targetSampler.stop();
+    await stopProcess(target.child);
+  }
+  console.log(JSON.stringify(rows.at(-1), null, 2));
+}
+
+const result = {
+  measuredAt: new Date().toISOString(),
+  node: process.version,
+  method: 'each row: serve --workers T with 15 s KEEP_ALIVE, then run --workers W against it (ramp 1,000 streams/s, 200 messages/s, hold ' + HOLD_SEC + ' s); per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second',
+  rows,
+};
+await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+await writeFile(new URL('./results/workers.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
