@@ -35,6 +35,18 @@ process.on('SIGTERM', () => undefined);
 let serving: Serving | null = null;
 let latenessEpoch = 0;
 
+let lastRssBytes = 0;
+
+/** RSS, or the last value read: at its open-file limit a process cannot open /proc/self/stat. */
+function rssBytes(): number {
+  try {
+    lastRssBytes = process.memoryUsage.rss();
+  } catch {
+    // EMFILE: keep serving the streams already open; the figure is a moment old.
+  }
+  return lastRssBytes;
+}
+
 function snapshot(runtime: TargetRuntime): WorkerSnapshot {
   const { keepAliveLateMs: _summary, ...stats } = runtime.stats();
   const cpu = process.cpuUsage();
@@ -42,7 +54,7 @@ function snapshot(runtime: TargetRuntime): WorkerSnapshot {
     stats,
     lateness: runtime.streams.lateness.toSparse(),
     latenessEpoch,
-    rssBytes: process.memoryUsage.rss(),
+    rssBytes: rssBytes(),
     cpuMs: (cpu.user + cpu.system) / 1000,
   };
 }
