@@ -26,6 +26,7 @@ export interface WorkerSnapshot {
   cpuMs: number;
 }
 
+/** Primary → worker. */
 export type PrimaryMessage =
   /** Seed (with the primary's `createdAt`) and listen on `config.port`. */
   | { type: 'configure'; config: TargetConfig; index: number; createdAt: string }
@@ -44,6 +45,7 @@ export type PrimaryMessage =
   /** Close every stream and the server, send a last snapshot, exit 0. */
   | { type: 'shutdown' };
 
+/** Worker → primary. */
 export type WorkerMessage =
   /** The worker listens for messages now (sent before anything else; `configure` answers it). */
   | { type: 'hello' }

@@ -32,6 +32,7 @@ interface Member {
 /** How long a worker may take to exit after 'shutdown' before it is killed. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/** The N workers of one target, as the primary sees them (indexes 1..N). */
 export class WorkerGroup implements WorkerLink {
   private readonly members: Member[] = [];
   private stopping = false;

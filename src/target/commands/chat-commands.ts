@@ -30,6 +30,7 @@ function emit(ctx: ApplyContext, session: ChatSessionRecord, eventType: string, 
   ctx.emit({ sessionId: session.id, participantId: session.participantId, frame: eventFrame(eventType, payload), toMainStreams });
 }
 
+/** The chat message and membership commands. */
 export const chatAppliers: Pick<Appliers, 'send-message' | 'join-member' | 'decide-member' | 'leave-member'> = {
   'send-message': (ctx, { participantId, sessionId, sender, text }) => {
     const session = sessionOf(ctx.store, participantId, sessionId);

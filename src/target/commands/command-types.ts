@@ -50,8 +50,11 @@ export interface CommandMap {
   'delete-response': { input: { participantId: string; cardId: string }; result: null };
 }
 
+/** A command's name, e.g. `send-message`. */
 export type CommandKind = keyof CommandMap;
+/** One command of kind K: its name and its input. */
 export type CommandOf<K extends CommandKind> = { kind: K } & CommandMap[K]['input'];
+/** What a command of kind K answers. */
 export type ResultOf<K extends CommandKind> = CommandMap[K]['result'];
 /** Any command. */
 export type Command = { [K in CommandKind]: CommandOf<K> }[CommandKind];

@@ -14,6 +14,7 @@ function participantOf(store: TargetStore, id: string): ParticipantRecord {
   return participant;
 }
 
+/** The participant-level commands. */
 export const participantAppliers: Pick<Appliers, 'create-participant' | 'set-photo' | 'enrol' | 'record-response' | 'delete-response'> = {
   'create-participant': (ctx, input) => {
     const { store } = ctx;

@@ -13,6 +13,7 @@ function participantOf(store: TargetStore, id: string): ParticipantRecord {
   return participant;
 }
 
+/** The tag commands. */
 export const tagAppliers: Pick<Appliers, 'create-and-link-tags' | 'ensure-tags' | 'link-tags'> = {
   'create-and-link-tags': (ctx, { participantId, names }) => {
     const participant = participantOf(ctx.store, participantId);
