@@ -37,6 +37,8 @@ try {
       serviceTimeMs: { p50: serviceTimeMs.p50, p99: serviceTimeMs.p99 },
       withoutFaultMs: { p50: base.photo.latencyMs.p50, p99: base.photo.latencyMs.p99 },
       p50ErrorMs: round(latencyMs.p50 - DELAY_MS, 3),
+      // What the reading adds beyond the fault and the target's own no-fault time: the driver's error.
+      p50BeyondTargetMs: round(latencyMs.p50 - DELAY_MS - base.photo.latencyMs.p50, 3),
       p99ErrorMs: round(latencyMs.p99 - DELAY_MS, 3),
       withinOneMs: Math.abs(latencyMs.p50 - DELAY_MS) <= 1 && Math.abs(latencyMs.p99 - DELAY_MS) <= 1,
       eventLoopDelayP99Ms: run.generator.eventLoopDelayMs.p99,
