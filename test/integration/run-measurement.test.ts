@@ -13,9 +13,11 @@ describe('measurement', () => {
     }));
     const latency = report.scenarios.chatStreams!.eventLatencyMs;
     expect(latency.count).toBeGreaterThan(40);
+    // Never less than the injected delay; the slack above it is the loopback round trip plus
+    // scheduling on a busy 2-core CI machine. Precision itself is measured by bench/streams.js.
     expect(latency.min).toBeGreaterThanOrEqual(40);
     expect(latency.p50).toBeGreaterThanOrEqual(40);
-    expect(latency.p50).toBeLessThan(44);
+    expect(latency.p50).toBeLessThan(50);
     expect(statusOf(report)['stream.message.delivery']).toBe('pass');
   });
 
