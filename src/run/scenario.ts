@@ -20,7 +20,7 @@ export interface ScenarioContext {
   profile: Profile;
   /** The current interval's metrics; count here, never keep references to its histograms. */
   metrics: MetricSet;
-  /** One undici Agent per run: no per-origin connection cap, no body timeout. */
+  /** The request Agent of this process (messages, uploads, tags), capped at REQUEST_CONNECTIONS sockets; streams have their own Clients. */
   dispatcher: Dispatcher;
   /** performance.now() when the run started. */
   runStartMs: number;
