@@ -5,7 +5,7 @@
 // Everything talks to 127.0.0.1 only; every process started here is stopped by its PID.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
@@ -21,21 +21,23 @@ import { GeneratorMonitor } from '../dist/run/generator-monitor.js';
 
 const BIN = new URL('../bin/coachbench.js', import.meta.url).pathname;
 
-/** Starts `coachbench serve` and resolves once it prints its URL. */
-function startServe(serveArgs) {
+/** Starts `node args...` and resolves with the child and the URL once `pattern` matches its output. */
+function startNode(args, pattern) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', ...serveArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const onData = (chunk) => {
       output += chunk;
-      const match = /coachbench serve: (http:\/\/\S+)/.exec(output);
+      const match = pattern.exec(output);
       if (match) resolve({ child, url: match[1] });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`coachbench serve exited ${code}: ${output}`)));
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${output}`)));
   });
 }
+
+const startServe = (serveArgs) => startNode([BIN, 'serve', ...serveArgs], /coachbench serve: (http:\/\/\S+)/);
 
 /** Stops a process this script started, by its PID: SIGTERM, then SIGKILL after 10 s. */
 async function stopProcess(child) {
@@ -64,7 +66,7 @@ export function flag(name, fallback) {
  * threads), so neither steals the other's core and runs compare like for like.
  */
 export const TARGET_CPU = '0';
-export const GENERATOR_CPU = availableParallelism() > 1 ? '1' : '0';
+export const GENERATOR_CPU = cpus().length > 1 ? '1' : '0';
 
 /** `--no-pin` leaves placement to the scheduler (better when other work shares the machine). */
 const PIN = !process.argv.includes('--no-pin');
@@ -92,6 +94,14 @@ export async function startTargetProcess(faults = [], participants = 20) {
   pin(target.child.pid, TARGET_CPU);
   const fixtures = JSON.parse(await readFile(fixturesPath, 'utf8'));
   return { ...target, fixtures, stop: () => stopProcess(target.child) };
+}
+
+/** bench/throughput-sink.js in its own process on the target CPU: a photo endpoint that does nothing. */
+export async function startSinkProcess() {
+  const sink = await startNode([new URL('./throughput-sink.js', import.meta.url).pathname], /sink: (http:\/\/\S+)/);
+  pin(sink.child.pid, TARGET_CPU);
+  const fixtures = { apiKey: 'sink-key', participants: [{ userId: 'p-1', token: 'sink-token', chatSessionIds: ['cs-1'] }] };
+  return { ...sink, fixtures, stop: () => stopProcess(sink.child) };
 }
 
 /** The one body every tool sends: a default-part multipart upload of one JPEG of `sizeBytes`. */
@@ -167,9 +177,9 @@ export async function writeSection(name, data) {
   try {
     results = JSON.parse(await readFile(RESULTS, 'utf8'));
   } catch { /* first run */ }
-  results.machine = `${availableParallelism()} cores; target and load generator in separate processes${PIN ? ' pinned to separate CPUs' : ''}, all on 127.0.0.1`;
+  results.machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}); target and load generator in separate processes${PIN ? ' pinned to separate CPUs' : ''}, all on 127.0.0.1`;
   results.node = process.version;
-  results[name] = { measuredAt: new Date().toISOString(), ...data };
+  results[name] = { ...results[name], measuredAt: new Date().toISOString(), ...data };
   await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 }
 

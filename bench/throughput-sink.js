@@ -1,0 +1,25 @@
+// A minimal photo endpoint for bench/throughput-open.js: drains the upload and answers 200 with
+// the five DESIGN headers and a JSON body, doing nothing else, so that the driver, not the
+// target, is what saturates first. Prints "sink: http://127.0.0.1:PORT" when listening.
+//
+//   node bench/throughput-sink.js
+import { createServer } from 'node:http';
+
+const HEADERS = {
+  'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-API-Key',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-origin': '*',
+  'cache-control': 'no-store',
+  'content-type': 'application/json; charset=utf-8',
+};
+const BODY = '{"userId":"sink","photoUrl":"https://photos.invalid/sink.jpg"}';
+
+const server = createServer({ noDelay: true }, (req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { ...HEADERS, 'content-length': Buffer.byteLength(BODY) });
+    res.end(BODY);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(`sink: http://127.0.0.1:${server.address().port}`));
+process.once('SIGTERM', () => server.close(() => process.exit(0)));
