@@ -120,7 +120,7 @@ export async function benchBody(sizeBytes) {
  * same path and token as the other tools), the recorder's one-second interval roll-up and the
  * generator monitor. Returns the report's photoUpload and generator summaries.
  */
-export async function runPhoto({ url, fixtures, durationMs, photo, maxEventLoopDelayP99Ms = 50 }) {
+export async function runPhoto({ url, fixtures, durationMs, photo, maxEventLoopDelayP99Ms = 50, dispatcher: shared }) {
   const profile = resolveProfile(
     {
       name: 'bench-throughput',
@@ -135,7 +135,9 @@ export async function runPhoto({ url, fixtures, durationMs, photo, maxEventLoopD
   const interval = new MetricSet();
   const monitor = new GeneratorMonitor();
   const controller = new AbortController();
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+  // A run holds one Agent for its whole duration; a series of short runs passes one in so that
+  // each rate does not start from zero connections (a start-up burst no real run repeats).
+  const dispatcher = shared ?? newAgent();
   const runStartMs = performance.now();
   const ctx = {
     apiBase: `${url}/api/v1`,
@@ -162,13 +164,16 @@ export async function runPhoto({ url, fixtures, durationMs, photo, maxEventLoopD
   clearInterval(roller);
   roll();
   monitor.stop();
-  await dispatcher.close();
+  if (!shared) await dispatcher.close();
   return {
     photo: buildPhotoUploadSummary(total, profile.photoUpload),
     generator: buildGeneratorSummary(total, { maxEventLoopDelayP99Ms, processes: 1, rssBytes: process.memoryUsage.rss() }),
     scheduledSlots: total.count(scheduledSlotsName('photoUpload')),
   };
 }
+
+/** The Agent a run uses (as src/run/execute-run.ts configures one per run). */
+export const newAgent = () => new Agent({ keepAliveTimeout: 30_000 });
 
 /** Merges one section into bench/results/throughput.json (other sections are kept). */
 export async function writeSection(name, data) {

@@ -9,7 +9,7 @@
 //
 //   npm run build && node bench/throughput-open.js [--rates 250,...,8000] [--sink-rates 4000,...,20000] [--seconds 10] [--size 16384]
 import { loadavg } from 'node:os';
-import { flag, pinSelf, round, runPhoto, startSinkProcess, startTargetProcess, writeSection } from './throughput-lib.js';
+import { flag, newAgent, pinSelf, round, runPhoto, startSinkProcess, startTargetProcess, writeSection } from './throughput-lib.js';
 
 const RATES = flag('rates', [250, 500, 1_000, 2_000, 3_000, 4_000, 6_000, 8_000]);
 const SINK_RATES = flag('sink-rates', [4_000, 6_000, 8_000, 10_000, 12_000, 15_000, 20_000]);
@@ -20,14 +20,16 @@ const MAX_IN_FLIGHT = flag('max-in-flight', 512);
 /** Runs rate after rate against `server` until a stop reason shows; returns the rows. */
 async function series(server, rates) {
   const rows = [];
+  const dispatcher = newAgent();
   // Warm-up (discarded) so the first measured rate does not pay for the server's JIT.
-  await runPhoto({ url: server.url, fixtures: server.fixtures, durationMs: 3_000, photo: { ratePerSec: 500, imageSizes: [SIZE] } });
+  await runPhoto({ url: server.url, fixtures: server.fixtures, durationMs: 3_000, photo: { ratePerSec: 500, imageSizes: [SIZE] }, dispatcher });
   for (const rate of rates) {
     const { photo, generator, scheduledSlots } = await runPhoto({
       url: server.url,
       fixtures: server.fixtures,
       durationMs: SECONDS * 1_000,
       photo: { model: 'open', ratePerSec: rate, maxInFlight: MAX_IN_FLIGHT, imageSizes: [SIZE] },
+      dispatcher,
     });
     const lateShare = scheduledSlots > 0 ? photo.lateSlots / scheduledSlots : 0;
     const reasons = [];
@@ -57,6 +59,7 @@ async function series(server, rates) {
     console.log(JSON.stringify(row));
     if (reasons.length > 0) break;
   }
+  await dispatcher.close();
   const kept = rows.filter((r) => r.stop.length === 0);
   return {
     worstKeptRateDeviationPct: kept.length > 0 ? Math.max(...kept.map((r) => Math.abs(r.achievedVsRequestedPct))) : null,
