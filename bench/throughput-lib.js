@@ -4,6 +4,7 @@
 //
 // Everything talks to 127.0.0.1 only; every process started here is stopped by its PID.
 import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +52,7 @@ async function stopProcess(child) {
 
 export const RESULTS = new URL('./results/throughput.json', import.meta.url).pathname;
 export const workDir = await mkdtemp(join(tmpdir(), 'coachbench-throughput-'));
+process.once('exit', () => rmSync(workDir, { recursive: true, force: true }));
 
 /** CLI flags of the form --name value (numbers) or --name a,b,c (lists). */
 export function flag(name, fallback) {
