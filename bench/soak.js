@@ -8,6 +8,7 @@ import { mkdtemp, writeFile, mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
+import { soakStats } from './lib/soak-stats.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -47,23 +48,18 @@ try {
   await stopProcess(target.child);
 }
 
-const at5 = samples.find((s) => s.minute >= 5)?.rssBytes ?? NaN;
-const after5 = samples.filter((s) => s.minute >= 5).map((s) => s.rssBytes);
 const result = {
   measuredAt: new Date().toISOString(),
   node: process.version,
   minutes: MINUTES,
   streams: PARTICIPANTS * 2,
-  rssAtMinute5Bytes: at5,
-  rssMaxAfterMinute5Bytes: Math.max(...after5),
-  rssLastBytes: after5.at(-1),
-  maxDeviationFromMinute5: +((Math.max(...after5.map((r) => Math.abs(r - at5))) / at5)).toFixed(4),
+  ...soakStats(samples),
   verdict: report?.verdict,
   failedChecks: report?.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
   timeseriesPoints: report?.timeseries.length,
   events: report && Object.values(report.scenarios.chatStreams.events).reduce((a, b) => a + b, 0),
   samples,
-  method: 'driver VmRSS from /proc/PID/status every 10 s; deviation = max |RSS - RSS at minute 5| / RSS at minute 5 over minutes 5..end',
+  method: 'driver VmRSS from /proc/PID/status every 10 s; growth and drop are relative to the RSS at minute 5 over minutes 5..end; trend is the least-squares slope',
 };
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
 await writeFile(new URL('./results/soak.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
