@@ -61,7 +61,7 @@ export function timeseriesSection(report: Report): string {
     {
       kind: 'ts-requests',
       caption: 'HTTP requests per second',
-      detail: 'photo uploads, tag links and message injections',
+      detail: 'photo uploads and tag links (injected messages are in the stream events)',
       yTitle: 'Requests/s',
       series: [series(points, 'requests/s', (p) => p.requestsPerSec)],
     },

@@ -33,6 +33,7 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", M
 table { width: 100%; border-collapse: collapse; margin: 8px 0 16px; table-layout: auto; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f3f3f3; font-weight: 700; }
+th.num { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.num { white-space: nowrap; }
 .badge { display: inline-block; white-space: nowrap; min-width: 3.6em; text-align: center; padding: 1px 8px; border-radius: 4px; font-weight: 700; font-size: 0.9em; }
