@@ -8,15 +8,11 @@ import { mkdtemp, writeFile, mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
+import { flag } from './lib/flags.js';
 import { soakStats } from './lib/soak-stats.js';
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const MINUTES = arg('minutes', 60);
-const PARTICIPANTS = arg('participants', 2_000);
+const MINUTES = flag('minutes', 60);
+const PARTICIPANTS = flag('participants', 2_000);
 const dir = await mkdtemp(join(tmpdir(), 'coachbench-soak-'));
 const fixtures = join(dir, 'fixtures.json');
 const profile = join(dir, 'soak.json');

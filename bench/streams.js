@@ -9,19 +9,15 @@ import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
+import { flag } from './lib/flags.js';
 import { BIN, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const STREAMS = arg('streams', 19_000);
-const ACCURACY_STREAMS = arg('accuracy-streams', 5_000);
-const RAMP_PER_SEC = arg('ramp', 1_000);
-const HOLD_SEC = arg('hold', 45);
+const STREAMS = flag('streams', 19_000);
+const ACCURACY_STREAMS = flag('accuracy-streams', 5_000);
+const RAMP_PER_SEC = flag('ramp', 1_000);
+const HOLD_SEC = flag('hold', 45);
 /** `--only capacity|accuracy` re-measures one part and keeps the other from the last results. */
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const RESULTS = new URL('./results/streams.json', import.meta.url);
 const dir = await mkdtemp(join(tmpdir(), 'coachbench-bench-'));
 

@@ -54,14 +54,7 @@ export const RESULTS = new URL('./results/throughput.json', import.meta.url).pat
 export const workDir = await mkdtemp(join(tmpdir(), 'coachbench-throughput-'));
 process.once('exit', () => rmSync(workDir, { recursive: true, force: true }));
 
-/** CLI flags of the form --name value (numbers) or --name a,b,c (lists). */
-export function flag(name, fallback) {
-  const args = process.argv.slice(2);
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const raw = args[i + 1] ?? '';
-  return Array.isArray(fallback) ? raw.split(',').map(Number) : Number(raw);
-}
+export { flag } from './lib/flags.js';
 
 /*
  * On a 2-core machine the target gets CPU 0 and every load generator CPU 1 (taskset, all

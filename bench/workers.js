@@ -9,17 +9,13 @@
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { flag } from './lib/flags.js';
 import { BIN, exited, startProcess, startServe, stopProcess, treeSampler } from './lib/processes.js';
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const STREAMS = Number(arg('streams', '40000'));
-const DRIVER_WORKERS = arg('driver-workers', '1,2,3').split(',').map(Number);
-const TARGET_WORKERS = Number(arg('target-workers', '3'));
-const HOLD_SEC = Number(arg('hold', '45'));
+const STREAMS = flag('streams', 40_000);
+const DRIVER_WORKERS = flag('driver-workers', [1, 2, 3]);
+const TARGET_WORKERS = flag('target-workers', 3);
+const HOLD_SEC = flag('hold', 45);
 const PER_PROCESS = 19_000;
 const RAMP_PER_SEC = 1_000;
 const dir = await mkdtemp(join(tmpdir(), 'coachbench-workers-'));

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../src/drivers/throughput/index.js';
-import type { CheckId } from '../../src/checks/check-ids.js';
+import { CHECK_IDS, type CheckId } from '../../src/checks/check-ids.js';
 import { startFakeTarget, type Misbehaviour } from './fake-target.js';
 import { checksOf, testProfile, testRun } from './helpers.js';
 
-const REQUEST_CHECKS: CheckId[] = [
-  'photo.upload',
-  'photo.fieldname.override',
-  'tags.link',
-  'tags.existing.ignored',
-  'tags.role.required',
-  'auth.apikey.required',
-  'errors.problem_json',
-];
+/** The request-level checks: every check that is not about streams or the generator. */
+const REQUEST_CHECKS: CheckId[] = CHECK_IDS.filter((id) => !id.startsWith('stream.') && id !== 'generator.healthy');
 
 /** Probes plus a short open-model load of both scenarios against a fake target. */
 async function runAgainst(bad: Misbehaviour) {

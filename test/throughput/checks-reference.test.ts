@@ -1,21 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { photoUploadScenario, probesScenario, tagLinkScenario, NO_COACH_TOKEN_REASON } from '../../src/drivers/throughput/index.js';
-import type { CheckId } from '../../src/checks/check-ids.js';
+import { CHECK_IDS, type CheckId } from '../../src/checks/check-ids.js';
 import { TAG_EXTRA } from '../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../src/target/start-target.js';
 import type { RunningTarget } from '../../src/target/target-types.js';
 import { checksOf, testProfile, testRun } from './helpers.js';
 
-const REQUEST_CHECKS: CheckId[] = [
-  'photo.upload',
-  'photo.fieldname.override',
-  'tags.link',
-  'tags.existing.ignored',
-  'tags.role.required',
-  'auth.apikey.required',
-  'errors.problem_json',
-];
+/** The request-level checks: every check that is not about streams or the generator. */
+const REQUEST_CHECKS: CheckId[] = CHECK_IDS.filter((id) => !id.startsWith('stream.') && id !== 'generator.healthy');
 
 let target: RunningTarget | undefined;
 afterEach(async () => {
