@@ -30,7 +30,6 @@ export class ChatDriver implements StreamHost {
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopping = false;
 
-
   constructor(
     private readonly ctx: ScenarioContext,
     readonly runTag: string,
@@ -69,7 +68,7 @@ export class ChatDriver implements StreamHost {
     return this.bySession.get(sessionId) ?? [];
   }
 
-  /** Participants whose chat-session stream is open now (the injector's and churn's targets). */
+  /** A participant whose chat-session stream is open now, scanning from a random start (the injector's and churn's target). */
   pickOpenParticipant(random01: number): VirtualParticipant | null {
     const n = this.participants.length;
     const start = Math.floor(random01 * n);
