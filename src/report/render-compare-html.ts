@@ -9,10 +9,10 @@ import { COMPARE_HEADERS, comparisonVerdict, rowCells, runLabel } from './compar
 import { escapeXml } from './escape.js';
 import { figure, grid } from './html/parts.js';
 import { REPORT_CSS } from './html/styles.js';
+import { htmlDocument } from './html/document.js';
 import type { Report } from './report-types.js';
 import { percentileChart } from './svg/percentile-chart.js';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 const EXTRA_CSS = 'tr.regression td { background: var(--fail-bg); font-weight: 600; } tr.improvement td { background: var(--pass-bg); }';
 
 function rowsTable(rows: readonly ComparisonRow[]): string {
@@ -64,26 +64,11 @@ export function renderCompareHtml(comparison: Comparison, baseline: Report, cand
   const regressions = failed ? `<section id="regressions"><h2>Regressions</h2>${rowsTable(comparison.regressions)}</section>` : '';
   const charts = overlays(baseline, candidate);
   const chartSection = charts.length ? `<section id="latency"><h2>Latency by percentile, baseline vs candidate</h2>${grid(charts)}</section>` : '';
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeXml(`${failed ? 'REGRESSION' : 'OK'} · coachbench compare · ${comparison.baseline.runId} → ${comparison.candidate.runId}`)}</title>`,
-    `<style>${REPORT_CSS}${EXTRA_CSS}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
+  return htmlDocument(`${failed ? 'REGRESSION' : 'OK'} · coachbench compare · ${comparison.baseline.runId} → ${comparison.candidate.runId}`, `${REPORT_CSS}${EXTRA_CSS}`, [
     `<header><h1>coachbench compare</h1>${runs}${verdict}${warnings}</header>`,
     regressions,
     chartSection,
     `<section id="all"><h2>Every compared metric (${comparison.rows.length})</h2>${rowsTable(comparison.rows)}</section>`,
     '<footer>A change counts as a regression only when it is worse by more than the allowed percentage and by at least the absolute floor of its unit (see docs/reports.md).</footer>',
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  ]);
 }
