@@ -10,6 +10,7 @@ import { backoffDelayMs } from '../../plan/backoff.js';
 import type { DropKind } from '../../report/report-types.js';
 import type { ScenarioContext } from '../../run/scenario.js';
 import { redact } from '../../util/redact.js';
+import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { SseStream, StreamState, type StreamHost, type StreamKind, type StreamRequest } from './sse-stream.js';
 import { sourceAddressesFor } from './source-addresses.js';
@@ -35,10 +36,8 @@ export class ChatDriver implements StreamHost {
     readonly runTag: string,
     deliveryWindowMs: number,
   ) {
-    const url = new URL(ctx.apiBase);
-    this.origin = url.origin;
-    this.pathPrefix = url.pathname.replace(/\/$/, '');
-    this.sourceAddresses = sourceAddressesFor(url.origin);
+    ({ origin: this.origin, basePath: this.pathPrefix } = splitApiBase(ctx.apiBase));
+    this.sourceAddresses = sourceAddressesFor(this.origin);
     const count = Math.min(ctx.profile.chatStreams.participants, ctx.fixtures.participants.length);
     this.participants = ctx.fixtures.participants.slice(0, count).map((p, i) => createParticipant(i, p, ctx.fixtures.apiKey));
     this.tracker = new DeliveryTracker(deliveryWindowMs);

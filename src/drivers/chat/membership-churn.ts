@@ -10,6 +10,7 @@ import { CHAT } from '../../metrics/names.js';
 import { linearPacer } from '../../plan/pacer.js';
 import { runOpenLoop } from '../../run/open-loop.js';
 import type { ScenarioContext } from '../../run/scenario.js';
+import { splitApiBase } from '../api-base.js';
 import type { ChatDriver } from './chat-driver.js';
 import { currentSession } from './virtual-participant.js';
 
@@ -20,14 +21,13 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
   const durationMs = ctx.endMs - startMs;
   if (rate <= 0 || durationMs <= 0) return;
   const m = ctx.metrics;
-  const url = new URL(ctx.apiBase);
-  const prefix = url.pathname.replace(/\/$/, '');
+  const { origin, basePath: prefix } = splitApiBase(ctx.apiBase);
   let unsupported = false;
   let cycle = 0;
 
   const call = (token: string): Call => async (method, path, body) => {
     const response = await ctx.dispatcher.request({
-      origin: url.origin,
+      origin,
       path: `${prefix}${path}`,
       method,
       headers: {

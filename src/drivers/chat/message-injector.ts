@@ -9,6 +9,7 @@ import { CHAT } from '../../metrics/names.js';
 import { linearPacer } from '../../plan/pacer.js';
 import { runOpenLoop } from '../../run/open-loop.js';
 import type { ScenarioContext } from '../../run/scenario.js';
+import { splitApiBase } from '../api-base.js';
 import type { ChatDriver } from './chat-driver.js';
 import { currentSession } from './virtual-participant.js';
 import { correlationText } from './stream-observer.js';
@@ -21,8 +22,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
   const durationMs = ctx.endMs - startMs;
   if (rate <= 0 || durationMs <= 0) return;
   const m: MetricSet = ctx.metrics;
-  const url = new URL(ctx.apiBase);
-  const prefix = url.pathname.replace(/\/$/, '');
+  const { origin, basePath: prefix } = splitApiBase(ctx.apiBase);
   await runOpenLoop({
     pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),
     // Bounded: every in-flight post may hold a socket, and streams need the descriptors.
@@ -43,7 +43,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
       const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId));
       try {
         const response = await ctx.dispatcher.request({
-          origin: url.origin,
+          origin,
           path: `${prefix}/participants/${encodeURIComponent(participant.fixture.userId)}/chat_messages`,
           method: 'POST',
           headers: {

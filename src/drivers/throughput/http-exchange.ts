@@ -31,11 +31,7 @@ export function failureKind(error: unknown): string {
   return `network:${(error as Error | null)?.name ?? 'unknown'}`;
 }
 
-/** Splits `http://host:port/api/v1` into the origin and the path prefix. */
-export function splitApiBase(apiBase: string): { origin: string; basePath: string } {
-  const url = new URL(apiBase);
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
-}
+export { splitApiBase } from '../api-base.js';
 
 /**
  * Sends one request and reads the whole body. `timeoutMs` bounds the wait for headers and
