@@ -17,8 +17,8 @@ import { buildGeneratorSummary } from '../dist/metrics/generator-summary.js';
 import { MetricSet } from '../dist/metrics/metric-set.js';
 import { buildPhotoUploadSummary } from '../dist/metrics/throughput-summary.js';
 import { scheduledSlotsName } from '../dist/metrics/throughput-extra-names.js';
-import { resolveProfile } from '../dist/profile/resolve-profile.js';
-import { GeneratorMonitor } from '../dist/run/generator-monitor.js';
+import { resolveProfile } from '../dist/contract/profile/resolve-profile.js';
+import { GeneratorMonitor } from '../dist/metrics/generator-monitor.js';
 
 const BIN = new URL('../bin/coachbench.js', import.meta.url).pathname;
 

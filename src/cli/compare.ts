@@ -6,11 +6,11 @@
 import { writeFile } from 'node:fs/promises';
 import { defineCommand } from './cli-command.js';
 import { parseFloors, parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
-import { compareReports } from '../report/compare.js';
-import { renderCompareHtml } from '../report/render-compare-html.js';
-import { renderCompareMarkdown } from '../report/render-compare-markdown.js';
-import { renderCompareText } from '../report/render-compare-text.js';
-import { loadReport } from '../report/validate-report.js';
+import { compareReports } from '../report/compare/compare.js';
+import { renderCompareHtml } from '../report/compare/render-compare-html.js';
+import { renderCompareMarkdown } from '../report/compare/render-compare-markdown.js';
+import { renderCompareText } from '../report/compare/render-compare-text.js';
+import { loadReport } from '../contract/validate-report.js';
 import { ExitCode } from '../util/errors.js';
 
 export interface CompareFlags {

@@ -6,11 +6,11 @@
  */
 import { dirname, resolve } from 'node:path';
 import { defineCommand } from './cli-command.js';
-import { mergeReports } from '../report/merge-reports.js';
-import type { Report } from '../report/report-types.js';
-import { loadReport } from '../report/validate-report.js';
+import { mergeReports } from '../report/merge/merge-reports.js';
+import type { Report } from '../contract/report.js';
+import { loadReport } from '../contract/validate-report.js';
 import { writeReportFiles } from '../report/write-report.js';
-import { describeOutcome } from '../run/outcome-line.js';
+import { describeOutcome } from '../orchestration/outcome-line.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
 
 export interface MergeFlags {

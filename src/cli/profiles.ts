@@ -1,6 +1,6 @@
 /** `coachbench profiles`: the built-in profiles with their duration and load, one per line. */
 import { defineCommand } from './cli-command.js';
-import { builtInProfiles, loadProfile } from '../profile/load-profile.js';
+import { builtInProfiles, loadProfile } from '../contract/profile/load-profile.js';
 import { formatDuration } from '../util/duration.js';
 
 export const profilesCommand = defineCommand({

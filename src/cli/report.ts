@@ -5,7 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { defineCommand } from './cli-command.js';
-import { loadReport } from '../report/validate-report.js';
+import { loadReport } from '../contract/validate-report.js';
 import { REPORT_FILE_NAMES, writeViews, type ViewKind } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
 

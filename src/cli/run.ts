@@ -1,8 +1,8 @@
 /** `coachbench run`: the main job. With no flags, the smoke profile against the embedded target. */
 import { defineCommand } from './cli-command.js';
-import { executeRun } from '../run/execute-run.js';
-import { resolveRunConfig, type RunFlags } from '../run/run-config.js';
-import { describeOutcome } from '../run/outcome-line.js';
+import { executeRun } from '../orchestration/execute-run.js';
+import { resolveRunConfig, type RunFlags } from '../orchestration/run-config.js';
+import { describeOutcome } from '../orchestration/outcome-line.js';
 
 export const runCommand = defineCommand<RunFlags>({
   command: 'run',

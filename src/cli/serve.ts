@@ -3,7 +3,7 @@
  * closes every stream and the server and returns 0 (bin/ turns that into the exit code).
  */
 import { defineCommand } from './cli-command.js';
-import { DEFAULT_SERVE_PORT, serveUntil, type ServeFlags } from '../target/serve-main.js';
+import { DEFAULT_SERVE_PORT, serveUntil, type ServeFlags } from '../reference-service/serve-main.js';
 
 export const serveCommand = defineCommand<ServeFlags>({
   command: 'serve',

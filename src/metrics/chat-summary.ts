@@ -2,15 +2,15 @@
  * Derives report.json's `scenarios.chatStreams` from the run's total MetricSet. Pure: the
  * same function serves a single run, the parent of workers, and `coachbench merge`.
  */
-import type { ChatStreamsSummary, DropKind } from '../report/report-types.js';
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import type { ChatStreamsSummary, DropKind } from '../contract/report.js';
 import { summarizeHistogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
 import { CHAT, MAIN } from './names.js';
 
 export interface ChatSummarySettings {
   participants: number;
-  expectedKeepAliveMs: number;
-  keepAliveToleranceMs: number;
+  keepAlive: KeepAliveExpectation;
 }
 
 /** Counters under `prefix.` (e.g. chat.events.) as a record keyed by the rest of the name. */
@@ -49,8 +49,8 @@ export function buildChatSummary(total: MetricSet, settings: ChatSummarySettings
     worstGapMs: h(CHAT.worstGapUs),
     eventLatencyMs: h(CHAT.eventLatencyUs),
     openLatencyMs: h(CHAT.openLatencyUs),
-    expectedKeepAliveMs: settings.expectedKeepAliveMs,
-    keepAliveToleranceMs: settings.keepAliveToleranceMs,
+    expectedKeepAliveMs: settings.keepAlive.intervalMs,
+    keepAliveToleranceMs: settings.keepAlive.toleranceMs,
     keepAliveViolations: c(CHAT.keepAliveViolations),
     firstKeepAliveLate: c(CHAT.firstKeepAliveLate),
     isolationViolations: c(CHAT.isolationViolations),

@@ -1,5 +1,5 @@
 /** Derives report.json's `generator` block from the run's total MetricSet. */
-import type { GeneratorSummary } from '../report/report-types.js';
+import type { GeneratorSummary } from '../contract/report.js';
 import { summarizeHistogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
 import { GENERATOR } from './names.js';

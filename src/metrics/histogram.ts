@@ -1,21 +1,9 @@
 import * as hdr from 'hdr-histogram-js';
 import type { Histogram } from 'hdr-histogram-js';
+import type { HistogramSummary } from '../contract/report.js';
 
 export type { Histogram };
 
-/** The shape of every `...Ms` histogram in report.json (DESIGN.md section 5). */
-export interface HistogramSummary {
-  count: number;
-  min: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-  /** HdrHistogram compressed base64, values in integer microseconds. */
-  hdr: string;
-}
 
 /*
  * One configuration everywhere so that every encoded histogram can be `add`ed to every

@@ -3,8 +3,8 @@
  * typo fails at config time, exit 2, not after an hour of soak) and that compare walks
  * (so every metric has a unit and a better/worse direction in exactly one place).
  */
-import type { Report } from '../report/report-types.js';
-import type { HistogramSummary } from './histogram.js';
+import type { Report } from '../contract/report.js';
+import type { HistogramSummary } from '../contract/report.js';
 import { closestName } from './closest-name.js';
 import { percentileMs } from './histogram.js';
 

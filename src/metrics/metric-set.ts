@@ -5,18 +5,8 @@
  * and inside report.json, and merge exactly (counters add, peaks add across concurrent
  * shards, histograms add bucket by bucket).
  */
+import type { EncodedMetrics } from '../contract/encoded-metrics.js';
 import { createHistogram, decodeHistogram, encodeHistogram, type Histogram } from './histogram.js';
-
-/** The plain-JSON form of a MetricSet. */
-export interface EncodedMetrics {
-  counters: Record<string, number>;
-  /** Highest value seen of a gauge (e.g. concurrent streams). */
-  peaks: Record<string, number>;
-  /** HDR compressed base64 histograms of integer microseconds. */
-  histograms: Record<string, string>;
-  /** A few human-readable failure samples per key (bounded, redacted by the writer). */
-  samples: Record<string, string[]>;
-}
 
 const MAX_SAMPLES_PER_KEY = 5;
 

@@ -11,7 +11,7 @@
  * The path is checked against the metric catalog at parse time. Positions in messages are
  * 1-based character positions in the expression.
  */
-import type { Report, ThresholdResult } from '../report/report-types.js';
+import type { Report, ThresholdResult } from '../contract/report.js';
 import { ConfigError } from '../util/errors.js';
 import { readMetric, resolveMetricPath, type MetricRef, type MetricUnit } from './metric-catalog.js';
 

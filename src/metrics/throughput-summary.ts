@@ -3,9 +3,10 @@
  * `scenarios.photoUpload` / `scenarios.tagLink`), derived only from the run's total
  * MetricSet, so a merged set of shards yields the same numbers as one big run.
  */
-import type { PhotoUploadSettings, TagLinkSettings, ThroughputSettings } from '../profile/profile-types.js';
-import type { PhotoUploadSummary, TagLinkSummary, ThroughputSummary } from '../report/report-types.js';
-import { createHistogram, summarizeHistogram, type HistogramSummary } from './histogram.js';
+import type { PhotoUploadSettings, TagLinkSettings, ThroughputSettings } from '../contract/profile/profile.js';
+import type { PhotoUploadSummary, TagLinkSummary, ThroughputSummary } from '../contract/report.js';
+import { createHistogram, summarizeHistogram } from './histogram.js';
+import type { HistogramSummary } from '../contract/report.js';
 import type { MetricSet } from './metric-set.js';
 import { throughputNames, type ThroughputScenario } from './names.js';
 import { PHOTO_EXTRA, TAG_EXTRA } from './throughput-extra-names.js';

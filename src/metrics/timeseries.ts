@@ -3,7 +3,7 @@
  * points are merged pairwise and later intervals are bucketed twice as wide, so an 8-hour
  * soak keeps at most MAX_POINTS points (memory flat, report size bounded).
  */
-import type { TimeseriesPoint } from '../report/report-types.js';
+import type { TimeseriesPoint } from '../contract/report.js';
 import type { MetricSet } from './metric-set.js';
 import { CHAT, GENERATOR, MAIN, throughputNames } from './names.js';
 

@@ -3,15 +3,16 @@
  * serves a run, a parent merging its workers, and `coachbench merge` of shard reports:
  * scenarios, checks and thresholds are always re-derived from the raw totals.
  */
-import { evaluateChecks } from '../checks/evaluate-checks.js';
+import { evaluateChecks } from '../metrics/checks/evaluate-checks.js';
 import { buildChatSummary } from '../metrics/chat-summary.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
-import type { Profile } from '../profile/profile-types.js';
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import type { Profile } from '../contract/profile/profile.js';
 import { VERSION } from '../util/version.js';
-import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from './report-types.js';
+import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from '../contract/report.js';
 
 export interface ReportContext {
   runId: string;
@@ -21,8 +22,7 @@ export interface ReportContext {
   interrupted: boolean;
   target: TargetInfo;
   profile: Profile;
-  expectKeepAliveMs: number;
-  keepAliveToleranceMs: number;
+  keepAlive: KeepAliveExpectation;
   shard: ShardInfo | null;
   processes: number;
   rssBytes: number;
@@ -37,8 +37,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   const chatStreams = profile.chatStreams.enabled
     ? buildChatSummary(total, {
         participants: profile.chatStreams.participants,
-        expectedKeepAliveMs: ctx.expectKeepAliveMs,
-        keepAliveToleranceMs: ctx.keepAliveToleranceMs,
+        keepAlive: ctx.keepAlive,
       })
     : null;
   const generator = buildGeneratorSummary(total, {
@@ -49,8 +48,8 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   const checks = evaluateChecks({ total, chat: chatStreams, generator });
   const warnings = [...ctx.warnings];
   // A p99 within bounds can hide one long stall; cadence and latency around it describe the driver.
-  if (chatStreams && generator.eventLoopDelayMs.max > ctx.keepAliveToleranceMs) {
-    warnings.push(`the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAliveToleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`);
+  if (chatStreams && generator.eventLoopDelayMs.max > ctx.keepAlive.toleranceMs) {
+    warnings.push(`the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`);
   }
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,

@@ -4,7 +4,7 @@
  * version may carry a block of another shape, which is then ignored rather than trusted.
  */
 import { parseThreshold, type ParsedThreshold } from '../metrics/thresholds.js';
-import type { CapacityResult, CapacityStep, Report } from './report-types.js';
+import type { CapacityResult, CapacityStep, Report } from '../contract/report.js';
 
 const STOP_REASONS: readonly CapacityResult['stoppedBecause'][] = ['max', 'slo', 'saturated', 'interrupted'];
 

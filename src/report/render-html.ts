@@ -16,7 +16,7 @@ import { REPORT_CSS } from './html/styles.js';
 import { htmlDocument } from './html/document.js';
 import { readCapacity } from './capacity.js';
 import { verdictWord } from './report-facts.js';
-import type { Report } from './report-types.js';
+import type { Report } from '../contract/report.js';
 
 function nav(report: Report): string {
   const links: [string, string][] = [

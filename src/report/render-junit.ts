@@ -6,7 +6,7 @@
 import { escapeXml } from './escape.js';
 import { formatObserved } from './format.js';
 import { checkTally, formatThresholdObserved, thresholdTally } from './report-facts.js';
-import type { CheckResult, Report, ThresholdResult } from './report-types.js';
+import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
 
 const seconds = (ms: number): string => (ms / 1_000).toFixed(3);
 

@@ -7,7 +7,7 @@ import { escapeMarkdown } from './escape.js';
 import { formatBytes, formatCount, formatMs, formatObserved, formatValue } from './format.js';
 import { markdownList, markdownTable, statusMark } from './markdown.js';
 import { checkTally, failedItems, formatThresholdObserved, runLength, thresholdTally } from './report-facts.js';
-import type { Report } from './report-types.js';
+import type { Report } from '../contract/report.js';
 import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
 
 function heading(report: Report): string {

@@ -5,7 +5,7 @@
 import { parseThreshold } from '../metrics/thresholds.js';
 import { formatDuration } from '../util/duration.js';
 import { formatObserved, formatValue } from './format.js';
-import type { CheckResult, Report, ThresholdResult } from './report-types.js';
+import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
 
 export interface Tally {
   passed: number;

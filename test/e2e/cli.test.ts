@@ -7,10 +7,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/report/report-types.js';
-import { startTarget } from '../../src/target/start-target.js';
-import type { RunningTarget } from '../../src/target/target-types.js';
-import { quickProfile } from '../integration/run-helpers.js';
+import type { Report } from '../../src/contract/report.js';
+import { startTarget } from '../../src/reference-service/start-target.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { quickProfile } from '../orchestration/run-helpers.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 

@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareReports } from '../../src/report/compare.js';
-import { renderCompareHtml } from '../../src/report/render-compare-html.js';
+import { compareReports } from '../../src/report/compare/compare.js';
+import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
 import { makeCapacity, makeReport } from './make-report.js';
 

@@ -7,8 +7,8 @@ import { main } from '../../src/cli/main.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
-import type { Report } from '../../src/report/report-types.js';
-import { validateReport } from '../../src/report/validate-report.js';
+import type { Report } from '../../src/contract/report.js';
+import { validateReport } from '../../src/contract/validate-report.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
 import { makeReport } from './make-report.js';
 

@@ -3,8 +3,9 @@
  * summary comes from a real HDR histogram of known, seeded values, so percentile curves,
  * compare and thresholds see exactly what a run would produce.
  */
-import { CHECK_IDS, type CheckId } from '../../src/checks/check-ids.js';
-import { createHistogram, recordMs, summarizeHistogram, type HistogramSummary } from '../../src/metrics/histogram.js';
+import { CHECK_IDS, type CheckId } from '../../src/contract/check-ids.js';
+import { createHistogram, recordMs, summarizeHistogram } from '../../src/metrics/histogram.js';
+import type { HistogramSummary } from '../../src/contract/report.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import type {
   CapacityResult,
@@ -15,8 +16,8 @@ import type {
   TagLinkSummary,
   ThresholdResult,
   TimeseriesPoint,
-} from '../../src/report/report-types.js';
-import { REPORT_SCHEMA_VERSION } from '../../src/report/report-types.js';
+} from '../../src/contract/report.js';
+import { REPORT_SCHEMA_VERSION } from '../../src/contract/report.js';
 
 export interface MakeReportOptions {
   seed?: number;

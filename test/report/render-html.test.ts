@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/render-html.js';
-import type { Report } from '../../src/report/report-types.js';
+import type { Report } from '../../src/contract/report.js';
 import { makeCapacity, makeReport, summaryOf } from './make-report.js';
 
 /** Every `<svg class="chart" data-chart="KIND" ...>...</svg>` with its kind and markup. */

@@ -6,13 +6,13 @@
 import { performance } from 'node:perf_hooks';
 import { recordMs } from '../../metrics/histogram.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
-import { backoffDelayMs } from '../../plan/backoff.js';
-import type { DropKind } from '../../report/report-types.js';
-import type { ScenarioContext } from '../../run/scenario.js';
+import { backoffDelayMs } from '../../engine/backoff.js';
+import type { DropKind } from '../../contract/report.js';
+import type { ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
-import { SseStream, StreamState, type StreamHost, type StreamKind, type StreamRequest } from './sse-stream.js';
+import { SseStream, StreamState, type StreamHost, type StreamKind, type StreamRequest } from '../../engine/sse-reader.js';
 import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
 import { createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
@@ -42,15 +42,14 @@ export class ChatDriver implements StreamHost {
     this.participants = ctx.fixtures.participants.slice(0, count).map((p, i) => createParticipant(i, p, ctx.fixtures.apiKey));
     this.tracker = new DeliveryTracker(deliveryWindowMs);
     this.observer = new StreamObserver(ctx.metrics, this.tracker, {
-      expectKeepAliveMs: ctx.expectKeepAliveMs,
-      toleranceMs: ctx.keepAliveToleranceMs,
+      keepAlive: ctx.keepAlive,
       runTag,
     });
   }
 
   /** Starts the periodic sweep; streams open as participants are started. */
   start(): void {
-    const sweepMs = Math.max(20, Math.min(250, this.ctx.expectKeepAliveMs / 8));
+    const sweepMs = Math.max(20, Math.min(250, this.ctx.keepAlive.intervalMs / 8));
     this.sweepTimer = setInterval(() => this.sweep(performance.now()), sweepMs);
   }
 
@@ -185,7 +184,7 @@ export class ChatDriver implements StreamHost {
   /** The one periodic pass: stalls, switches, reopens, gauges, delivery deadlines. */
   private sweep(nowMs: number): void {
     const m = this.ctx.metrics;
-    const stallMs = 2 * this.ctx.expectKeepAliveMs;
+    const stallMs = 2 * this.ctx.keepAlive.intervalMs;
     for (const participant of this.participants) {
       if (participant.main) this.checkStall(participant.main, nowMs, stallMs);
       if (participant.chat) this.checkStall(participant.chat, nowMs, stallMs);

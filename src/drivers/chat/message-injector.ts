@@ -6,9 +6,9 @@
  */
 import { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT } from '../../metrics/names.js';
-import { linearPacer } from '../../plan/pacer.js';
-import { runOpenLoop } from '../../run/open-loop.js';
-import type { ScenarioContext } from '../../run/scenario.js';
+import { linearPacer } from '../../engine/pacer.js';
+import { runOpenLoop } from '../../engine/open-loop.js';
+import type { ScenarioContext } from '../../engine/scenario.js';
 import { splitApiBase } from '../api-base.js';
 import type { ChatDriver } from './chat-driver.js';
 import { currentSession } from './virtual-participant.js';

@@ -3,19 +3,19 @@
  * isolation and message delivery. Called for every frame of every stream, so it allocates
  * nothing per KEEP_ALIVE and keeps its counters in the interval MetricSet.
  */
+import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
 import { validateEvent } from './event-validator.js';
-import type { SseStream } from './sse-stream.js';
+import type { SseStream } from '../../engine/sse-reader.js';
 
 /** Matches the correlation token the injector writes into each message text. */
 const TOKEN = /\bcb:([A-Za-z0-9]+):(\d+)\b/;
 
 export interface ObserverSettings {
-  expectKeepAliveMs: number;
-  toleranceMs: number;
+  keepAlive: KeepAliveExpectation;
   /** This run's (or worker's) tag: tokens of other runs are not ours to account. */
   runTag: string;
 }
@@ -58,7 +58,7 @@ export class StreamObserver {
 
   private keepAlive(stream: SseStream, nowMs: number): void {
     const m = this.metrics;
-    const { expectKeepAliveMs, toleranceMs } = this.settings;
+    const { intervalMs: expectKeepAliveMs, toleranceMs } = this.settings.keepAlive;
     m.inc(CHAT.keepAlives);
     if (Number.isNaN(stream.lastKeepAliveAtMs)) {
       const firstMs = nowMs - stream.openedAtMs;

@@ -4,8 +4,8 @@
  * and opening the new one. Reopens are scheduled as times checked by the driver's sweep,
  * so there are no timers per participant.
  */
-import type { FixtureParticipant } from '../../fixtures/fixtures.js';
-import type { SseStream } from './sse-stream.js';
+import type { FixtureParticipant } from '../../contract/fixtures.js';
+import type { SseStream } from '../../engine/sse-reader.js';
 
 export interface VirtualParticipant {
   readonly index: number;

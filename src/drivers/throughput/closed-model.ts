@@ -16,8 +16,8 @@
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { throughputNames } from '../../metrics/names.js';
-import type { ThroughputSettings } from '../../profile/profile-types.js';
-import type { ScenarioContext } from '../../run/scenario.js';
+import type { ThroughputSettings } from '../../contract/profile/profile.js';
+import type { ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { sendSharedBodies, sharedBodiesSupported } from './autocannon-requests.js';
 import { failureKind, splitApiBase, type HttpRequestSpec } from './http-exchange.js';

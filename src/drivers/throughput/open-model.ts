@@ -8,10 +8,10 @@
 import { performance } from 'node:perf_hooks';
 import { throughputNames } from '../../metrics/names.js';
 import { scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
-import { linearPacer } from '../../plan/pacer.js';
-import type { ThroughputSettings } from '../../profile/profile-types.js';
-import { runOpenLoop } from '../../run/open-loop.js';
-import type { ScenarioContext } from '../../run/scenario.js';
+import { linearPacer } from '../../engine/pacer.js';
+import type { ThroughputSettings } from '../../contract/profile/profile.js';
+import { runOpenLoop } from '../../engine/open-loop.js';
+import type { ScenarioContext } from '../../engine/scenario.js';
 import { exchange, splitApiBase } from './http-exchange.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 

@@ -4,7 +4,7 @@
  * the override reads the decoy and refuses it), and two uploads that must be refused with
  * problem+json (a non-image, and no image part at all).
  */
-import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import type { FixtureParticipant } from '../../contract/fixtures.js';
 import { buildImageCorpus, type ImageFormat } from './image-corpus.js';
 import { buildMultipart, DEFAULT_PART, OVERRIDE_PART, defaultPhotoBody } from './multipart-body.js';
 import { judgePhoto, photoHeaders, photoPath } from './photo-workload.js';

@@ -2,8 +2,8 @@
  * The photo-upload throughput scenario: builds the image corpus and its multipart bodies
  * once, then drives PATCH profile_photo in the profile's workload model until the run ends.
  */
-import type { PhotoUploadSettings } from '../../profile/profile-types.js';
-import type { Scenario, ScenarioContext } from '../../run/scenario.js';
+import type { PhotoUploadSettings } from '../../contract/profile/profile.js';
+import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { runClosedModel } from './closed-model.js';
 import { splitApiBase } from './http-exchange.js';

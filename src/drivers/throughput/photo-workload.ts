@@ -3,10 +3,10 @@
  * `seq mod n`, carries one corpus image, and uses the `name` override for the profile's
  * share of requests. Bodies are built once per (image, variant) here and shared.
  */
-import { recordEvidence } from '../../checks/evidence.js';
+import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { PHOTO_EXTRA } from '../../metrics/throughput-extra-names.js';
-import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { CorpusImage } from './image-corpus.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { defaultPhotoBody, overridePhotoBody, type MultipartBody } from './multipart-body.js';

@@ -3,10 +3,10 @@
  * a load answer, every error answer is errors.problem_json evidence, and probes count in
  * `probes.requests` only, never in the throughput scenarios' numbers.
  */
-import { recordEvidence } from '../../checks/evidence.js';
-import type { CheckId } from '../../checks/check-ids.js';
+import { recordEvidence } from '../../metrics/checks/evidence.js';
+import type { CheckId } from '../../contract/check-ids.js';
 import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
-import type { ScenarioContext } from '../../run/scenario.js';
+import type { ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { exchange, splitApiBase, type HttpRequestSpec } from './http-exchange.js';
 import { inspectResponse, recordProblemEvidence, type Inspection } from './response-check.js';

@@ -3,7 +3,7 @@
  * it: status, the five headers DESIGN.md requires on every response, a JSON body on success
  * and a problem+json body on error. A failure is a kind to count, never an exception.
  */
-import { recordEvidence } from '../../checks/evidence.js';
+import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
 /** The response headers seed endpoints 2 and 3 list, lower-cased. */

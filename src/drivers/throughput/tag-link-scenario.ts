@@ -5,8 +5,8 @@
  * tags.existing.ignored have no load evidence (the role probe still runs).
  */
 import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
-import type { TagLinkSettings } from '../../profile/profile-types.js';
-import type { Scenario, ScenarioContext } from '../../run/scenario.js';
+import type { TagLinkSettings } from '../../contract/profile/profile.js';
+import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { runClosedModel } from './closed-model.js';
 import { splitApiBase } from './http-exchange.js';

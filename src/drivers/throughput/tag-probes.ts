@@ -4,7 +4,7 @@
  * mix of one existing and one new name as one id (tags.existing.ignored); and the coach
  * request without X-API-Key must be refused (auth.apikey.required).
  */
-import type { FixtureParticipant } from '../../fixtures/fixtures.js';
+import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { ProbeClient } from './probe-client.js';
 import { runTagPrefix } from './tag-name-pool.js';
 import { judgeTags, tagRequest, type TagMemo } from './tag-workload.js';

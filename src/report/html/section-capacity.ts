@@ -3,7 +3,7 @@ import type { MetricUnit } from '../../metrics/metric-catalog.js';
 import { parseSlo, readCapacity, stopReason } from '../capacity.js';
 import { escapeXml } from '../escape.js';
 import { formatCount, formatValue } from '../format.js';
-import type { CapacityResult, Report } from '../report-types.js';
+import type { CapacityResult, Report } from '../../contract/report.js';
 import { lineChart } from '../svg/line-chart.js';
 import { badge, figure, grid, raw, section, table } from './parts.js';
 

@@ -2,7 +2,7 @@
 import { escapeXml } from '../escape.js';
 import { formatObserved } from '../format.js';
 import { formatThresholdObserved } from '../report-facts.js';
-import type { Report } from '../report-types.js';
+import type { Report } from '../../contract/report.js';
 import { badge, raw, section, table } from './parts.js';
 
 export function checksSection(report: Report): string {

@@ -3,7 +3,7 @@
  * itself, not the target. Shown with the bound that decides `generator.healthy`.
  */
 import { formatBytes, formatCount, formatMs, formatValue } from '../format.js';
-import type { Report } from '../report-types.js';
+import type { Report } from '../../contract/report.js';
 import { percentileChart } from '../svg/percentile-chart.js';
 import { figure, grid, keyValues, raw, section } from './parts.js';
 import { percentileNote } from './section-latency.js';

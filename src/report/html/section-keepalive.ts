@@ -4,7 +4,7 @@
  */
 import { formatCount, formatMs } from '../format.js';
 import { recordedValues } from '../hdr-curve.js';
-import type { ChatStreamsSummary, Report } from '../report-types.js';
+import type { ChatStreamsSummary, Report } from '../../contract/report.js';
 import { binValues, distributionChart } from '../svg/distribution-chart.js';
 import { percentileChart } from '../svg/percentile-chart.js';
 import { tickLabel } from '../svg/scale.js';

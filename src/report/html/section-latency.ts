@@ -2,11 +2,11 @@
  * Latency percentile distributions (HdrHistogram plot style), one chart per measured
  * latency; thresholds on a plotted histogram are drawn as reference lines.
  */
-import type { HistogramSummary } from '../../metrics/histogram.js';
+import type { HistogramSummary } from '../../contract/report.js';
 import type { MetricRoot } from '../../metrics/metric-catalog.js';
 import { parseThreshold } from '../../metrics/thresholds.js';
 import { formatCount, formatMs } from '../format.js';
-import type { Report } from '../report-types.js';
+import type { Report } from '../../contract/report.js';
 import { percentileChart, type PercentileSeries } from '../svg/percentile-chart.js';
 import { figure, grid, section } from './parts.js';
 

@@ -1,7 +1,7 @@
 /** The scenario overview table and each scenario's full figures. */
 import { escapeXml as escapeText } from '../escape.js';
 import { formatBytes, formatCount, formatCounts, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
-import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../report-types.js';
+import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../../contract/report.js';
 import { SCENARIO_COLUMNS, scenarioRows } from '../scenario-rows.js';
 import { keyValues, section, table } from './parts.js';
 

@@ -1,0 +1,14 @@
+/**
+ * One interval's (or a whole run's) metrics as plain JSON: what workers send their parent,
+ * what shards carry in report.json, and what merges add up exactly.
+ */
+/** The plain-JSON form of a MetricSet. */
+export interface EncodedMetrics {
+  counters: Record<string, number>;
+  /** Highest value seen of a gauge (e.g. concurrent streams). */
+  peaks: Record<string, number>;
+  /** HDR compressed base64 histograms of integer microseconds. */
+  histograms: Record<string, string>;
+  /** A few human-readable failure samples per key (bounded, redacted by the writer). */
+  samples: Record<string, string[]>;
+}

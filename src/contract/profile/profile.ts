@@ -1,0 +1,86 @@
+/**
+ * A resolved profile: every duration in milliseconds, every default filled in.
+ * Profile files (profiles/*.json, schemas/profile.schema.json) use the same names with
+ * human durations ("30s") and may omit anything that has a default.
+ */
+import type { WorkloadModel } from '../report.js';
+
+export interface EmbeddedTargetSettings {
+  /** KEEP_ALIVE interval of the embedded target. */
+  keepAliveMs: number;
+  participants: number;
+  sessionsPerParticipant: number;
+  seed: number;
+  /** `--fault` specs for the embedded target (e.g. "drop=5"); for tests and demos. */
+  faults: string[];
+}
+
+export interface ChatStreamsSettings {
+  enabled: boolean;
+  /** Virtual participants; each holds a main stream and one chat-session stream. */
+  participants: number;
+  /** Participants started per second during the ramp. */
+  rampPerSec: number;
+  /** Each participant switches to another of its sessions this often (0: never). */
+  switchEveryMs: number;
+  /** Hold the main participant stream (seed endpoint 1, rule 2). */
+  mainStream: boolean;
+  /** Request-to-headers bound for a stream open. */
+  openTimeoutMs: number;
+  /** Capped exponential backoff with full jitter for reopening a dropped stream. */
+  reopenBaseMs: number;
+  reopenMaxMs: number;
+  /** Injected chat messages per second (open model, absolute schedule; 0: off). */
+  messageRatePerSec: number;
+  /** Membership operations per second through the membership extension (0: off). */
+  churnRatePerSec: number;
+}
+
+export interface ThroughputSettings {
+  enabled: boolean;
+  model: WorkloadModel;
+  /** Open model: arrival rate at the start (req/s). */
+  ratePerSec: number;
+  /** Open model: arrival rate at the end; equal to ratePerSec for a constant rate. */
+  rampToPerSec: number;
+  /** Open model: most requests in flight; a slot beyond it is dropped and counted. */
+  maxInFlight: number;
+  /** Closed model: connections, each sending back to back. */
+  connections: number;
+  timeoutMs: number;
+}
+
+export interface PhotoUploadSettings extends ThroughputSettings {
+  /** Image sizes of the generated corpus, bytes. */
+  imageSizes: number[];
+  formats: Array<'jpeg' | 'png' | 'webp'>;
+  /** Share (0..1) of uploads that use the `name` override instead of the default `filename` part. */
+  overrideShare: number;
+}
+
+export interface TagLinkSettings extends ThroughputSettings {
+  tagsPerRequest: number;
+  /** Share (0..1) of names per request that already exist. */
+  existingShare: number;
+}
+
+export interface Profile {
+  name: string;
+  description: string;
+  /** Where the profile came from (file path or built-in name). */
+  source: string;
+  durationMs: number;
+  /** KEEP_ALIVE interval the driver expects; null means the embedded target's own, else 15 s. */
+  expectKeepAliveMs: number | null;
+  /** The tolerance as written ("10%" or a duration); resolved against the interval the run expects. */
+  keepAliveToleranceText: string | number | null;
+  target: EmbeddedTargetSettings;
+  chatStreams: ChatStreamsSettings;
+  photoUpload: PhotoUploadSettings;
+  tagLink: TagLinkSettings;
+  thresholds: string[];
+  generator: { maxEventLoopDelayP99Ms: number };
+  workers: { onWorkerExit: 'fail' | 'continue' };
+  /** Capacity search; present only in capacity profiles. */
+  search: Record<string, unknown> | null;
+}

@@ -1,0 +1,95 @@
+/**
+ * Fills every default and converts human units, turning a validated ProfileFile into a
+ * Profile. Pure: no I/O. Defaults are the ones a first run against the embedded target needs.
+ */
+import { parseBytes } from '../../util/bytes.js';
+import { parseDuration } from '../../util/duration.js';
+import { ConfigError } from '../../util/errors.js';
+import type { ProfileFile } from './profile-file.js';
+import type { Profile, ThroughputSettings } from './profile.js';
+
+export const DEFAULT_KEEPALIVE_MS = 15_000;
+
+/** Tolerance either as a duration or as a percentage of the expected interval. */
+export function resolveTolerance(text: string | number | undefined, expectedMs: number, where: string): number {
+  if (text === undefined) return Math.max(50, Math.round(expectedMs * 0.1));
+  if (typeof text === 'string' && text.trim().endsWith('%')) {
+    return Math.round((expectedMs * Number(text.trim().slice(0, -1))) / 100);
+  }
+  return parseDuration(text, where);
+}
+
+function throughput(
+  file: NonNullable<ProfileFile['photoUpload']>,
+  where: string,
+  defaults: { ratePerSec: number; enabled: boolean },
+): ThroughputSettings {
+  const ratePerSec = file.ratePerSec ?? defaults.ratePerSec;
+  return {
+    enabled: file.enabled ?? defaults.enabled,
+    model: file.model ?? 'open',
+    ratePerSec,
+    rampToPerSec: file.rampToPerSec ?? ratePerSec,
+    maxInFlight: file.maxInFlight ?? 256,
+    connections: file.connections ?? 16,
+    timeoutMs: parseDuration(file.timeout ?? '10s', `${where}.timeout`),
+  };
+}
+
+export function resolveProfile(file: ProfileFile, source: string): Profile {
+  const at = (field: string): string => `${source}: ${field}`;
+  const targetKeepAliveMs = parseDuration(file.target?.keepAlive ?? DEFAULT_KEEPALIVE_MS, at('target.keepAlive'));
+  const expectKeepAliveMs = file.expectKeepAlive === undefined ? null : parseDuration(file.expectKeepAlive, at('expectKeepAlive'));
+  const chat = file.chatStreams ?? {};
+  const photo = file.photoUpload ?? {};
+  const tags = file.tagLink ?? {};
+  const profile: Profile = {
+    name: file.name,
+    description: file.description ?? '',
+    source,
+    durationMs: parseDuration(file.duration ?? '30s', at('duration')),
+    expectKeepAliveMs,
+    keepAliveToleranceText: file.keepAliveTolerance ?? null,
+    target: {
+      keepAliveMs: targetKeepAliveMs,
+      participants: file.target?.participants ?? Math.max(100, chat.participants ?? 100),
+      sessionsPerParticipant: file.target?.sessionsPerParticipant ?? 3,
+      seed: file.target?.seed ?? 1,
+      faults: file.target?.faults ?? [],
+    },
+    chatStreams: {
+      enabled: chat.enabled ?? true,
+      participants: chat.participants ?? 100,
+      rampPerSec: chat.rampPerSec ?? 100,
+      switchEveryMs: parseDuration(chat.switchEvery ?? '10s', at('chatStreams.switchEvery')),
+      mainStream: chat.mainStream ?? true,
+      openTimeoutMs: parseDuration(chat.openTimeout ?? '10s', at('chatStreams.openTimeout')),
+      reopenBaseMs: parseDuration(chat.reopenBase ?? '250ms', at('chatStreams.reopenBase')),
+      reopenMaxMs: parseDuration(chat.reopenMax ?? '10s', at('chatStreams.reopenMax')),
+      messageRatePerSec: chat.messageRatePerSec ?? 10,
+      churnRatePerSec: chat.churnRatePerSec ?? 1,
+    },
+    photoUpload: {
+      ...throughput(photo, at('photoUpload'), { ratePerSec: 10, enabled: false }),
+      imageSizes: (photo.imageSizes ?? ['16KiB', '256KiB', '2MiB']).map((s, i) => parseBytes(s, at(`photoUpload.imageSizes[${i}]`))),
+      formats: photo.formats ?? ['jpeg', 'png', 'webp'],
+      overrideShare: photo.overrideShare ?? 0.2,
+    },
+    tagLink: {
+      ...throughput(tags, at('tagLink'), { ratePerSec: 10, enabled: false }),
+      tagsPerRequest: tags.tagsPerRequest ?? 4,
+      existingShare: tags.existingShare ?? 0.5,
+    },
+    thresholds: file.thresholds ?? [],
+    generator: { maxEventLoopDelayP99Ms: parseDuration(file.generator?.maxEventLoopDelayP99 ?? '50ms', at('generator.maxEventLoopDelayP99')) },
+    workers: { onWorkerExit: file.workers?.onWorkerExit ?? 'fail' },
+    search: file.search ?? null,
+  };
+  if (profile.chatStreams.reopenMaxMs < profile.chatStreams.reopenBaseMs) {
+    throw new ConfigError(at('chatStreams.reopenMax: must be at least reopenBase'));
+  }
+  // Fail a bad tolerance now (exit 2), not after the target has started.
+  resolveTolerance(file.keepAliveTolerance, expectKeepAliveMs ?? targetKeepAliveMs, at('keepAliveTolerance'));
+  if (profile.durationMs <= 0) throw new ConfigError(at('duration: must be greater than 0'));
+  return profile;
+}

@@ -1,0 +1,229 @@
+/**
+ * The report.json contract (DESIGN.md section 5). Everything here is plain JSON:
+ * a Report is printable, diffable, and mergeable because histograms travel HDR-encoded.
+ * Bump REPORT_SCHEMA_VERSION on any breaking change, and update schemas/report.schema.json.
+ */
+import type { CheckId, CheckStatus } from './check-ids.js';
+import type { EncodedMetrics } from './encoded-metrics.js';
+
+/** The shape of every `...Ms` histogram in report.json (docs/design.md §5). */
+export interface HistogramSummary {
+  count: number;
+  min: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  /** HdrHistogram compressed base64, values in integer microseconds. */
+  hdr: string;
+}
+
+export const REPORT_SCHEMA_VERSION = '1.0.0';
+
+export interface CheckResult {
+  id: CheckId;
+  status: CheckStatus;
+  /** The measured value the verdict rests on (a count, a rate, a status line). */
+  observed: number | string | null;
+  /** One human sentence: why it passed, failed or was skipped. Never contains secrets. */
+  detail: string;
+}
+
+export interface ThresholdResult {
+  expression: string;
+  status: 'pass' | 'fail';
+  /** The value of the metric the expression names; null when the metric is absent. */
+  observed: number | null;
+}
+
+/** Why a stream ended before the driver closed it (issue 3: reset, end, HTTP status, timeout). */
+export type DropKind = 'reset' | 'end' | 'status' | 'timeout' | 'content-type';
+
+export interface ChatStreamsSummary {
+  /** Participants planned (each holds a main stream and one chat-session stream). */
+  participants: number;
+  /** Chat-session stream opens that answered 200 text/event-stream (includes switches and reopens). */
+  opened: number;
+  openFailed: number;
+  /** openFailed by HTTP status (or "error:<code>" for network errors). */
+  openFailures: Record<string, number>;
+  dropped: number;
+  drops: Partial<Record<DropKind, number>>;
+  reopened: number;
+  switches: number;
+  stalled: number;
+  peakConcurrent: number;
+  mainStreams: { opened: number; openFailed: number; dropped: number; peakConcurrent: number; events: Record<string, number> };
+  /** Events seen on chat-session streams, by eventType ("<invalid>" for unparseable frames). */
+  events: Record<string, number>;
+  keepAliveGapMs: HistogramSummary;
+  firstKeepAliveMs: HistogramSummary;
+  /** Per-stream worst KEEP_ALIVE gap, one value per stream lifetime. */
+  worstGapMs: HistogramSummary;
+  eventLatencyMs: HistogramSummary;
+  openLatencyMs: HistogramSummary;
+  expectedKeepAliveMs: number;
+  keepAliveToleranceMs: number;
+  keepAliveViolations: number;
+  firstKeepAliveLate: number;
+  isolationViolations: number;
+  schemaViolations: number;
+  /** schemaViolations by kind: invalid-json, unknown-event-type, member-payload, decision-payload, message-payload. */
+  schemaViolationKinds: Record<string, number>;
+  messagesSent: number;
+  messagesFailed: number;
+  messagesLateSlots: number;
+  messagesDroppedSlots: number;
+  deliveriesExpected: number;
+  deliveriesReceived: number;
+  deliveriesMissing: number;
+  duplicates: number;
+  membershipOps: number;
+  membershipOpsFailed: number;
+  /** The first few failure samples, redacted, for humans. */
+  samples: string[];
+}
+
+export type WorkloadModel = 'open' | 'closed';
+
+export interface ThroughputSummary {
+  model: WorkloadModel;
+  requests: number;
+  errors: number;
+  errorRate: number;
+  /** Failures by kind: status-5xx, status-4xx, headers-missing, body-invalid, network:<code>, timeout. */
+  errorsByKind: Record<string, number>;
+  statusCodes: Record<string, number>;
+  throughputPerSec: number;
+  /** Open model: the requested arrival rate (req/s); closed model: null. */
+  requestedRatePerSec: number | null;
+  /** Open model: slots started later than their intended start by more than the lateness bound. */
+  lateSlots: number;
+  /** Open model: slots never started because the concurrency bound was reached. */
+  droppedSlots: number;
+  /** Open model: from the intended start (coordinated-omission corrected). Closed model: actual start. */
+  latencyMs: HistogramSummary;
+  /** From the actual start of each request (service time). */
+  serviceTimeMs: HistogramSummary;
+  /** Seconds the scenario ran (the throughput denominator). */
+  activeSeconds: number;
+}
+
+export interface PhotoUploadSummary extends ThroughputSummary {
+  overrideRequests: number;
+  bytesSent: number;
+}
+
+export interface TagLinkSummary extends ThroughputSummary {
+  tagsCreated: number;
+  /** Existing names that the target created again or returned (tags.existing.ignored evidence). */
+  existingReturned: number;
+}
+
+export interface GeneratorSummary {
+  eventLoopDelayMs: HistogramSummary;
+  /** Process CPU time / wall time, in percent of one core, per process (max over workers). */
+  cpuPercent: number;
+  rssBytes: number;
+  peakRssBytes: number;
+  saturated: boolean;
+  /** The event-loop delay p99 bound above which the generator counts as saturated. */
+  maxEventLoopDelayP99Ms: number;
+  processes: number;
+}
+
+/** One point per interval; resolution adapts so a long soak has a bounded number of points. */
+export interface TimeseriesPoint {
+  /** Seconds since run start at the end of the interval. */
+  tSec: number;
+  intervalSec: number;
+  streamsOpen: number;
+  mainStreamsOpen: number;
+  events: number;
+  eventsPerSec: number;
+  keepAlives: number;
+  keepAliveViolations: number;
+  errors: number;
+  requests: number;
+  requestsPerSec: number;
+  messagesSent: number;
+  eventLatencyP99Ms: number | null;
+  requestLatencyP99Ms: number | null;
+  eventLoopDelayP99Ms: number | null;
+  rssBytes: number;
+}
+
+export interface TargetInfo {
+  url: string;
+  embedded: boolean;
+  /** The embedded target's faults, when any were injected. */
+  faults?: string[];
+}
+
+export interface ShardInfo {
+  index: number;
+  count: number;
+}
+
+/** One load step of a capacity search. */
+export interface CapacityStep {
+  load: number;
+  /** Every SLO held and no check failed. */
+  pass: boolean;
+  /** Observed value of each SLO expression's metric (null when absent). */
+  values: Record<string, number | null>;
+  failedChecks: string[];
+  /** The step's own report folder, relative to the search's. */
+  reportDir: string;
+}
+
+/** The result of a capacity search (profiles with a `search` block). */
+export interface CapacityResult {
+  variable: string;
+  loadUnit: string;
+  slos: string[];
+  steps: CapacityStep[];
+  /** The largest load that held every SLO (the knee), or null if even the first step broke. */
+  maxSustainableLoad: number | null;
+  firstFailingLoad: number | null;
+  stoppedBecause: 'max' | 'slo' | 'saturated' | 'interrupted';
+}
+
+export interface Report {
+  schemaVersion: string;
+  tool: { name: 'coachbench'; version: string };
+  runId: string;
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+  interrupted: boolean;
+  verdict: 'pass' | 'fail';
+  target: TargetInfo;
+  /** The resolved profile, as run. */
+  profile: Record<string, unknown> & { name: string };
+  shard: ShardInfo | null;
+  /** Shards merged into this report (merge only). */
+  mergedFrom?: string[];
+  checks: CheckResult[];
+  thresholds: ThresholdResult[];
+  scenarios: {
+    chatStreams: ChatStreamsSummary | null;
+    photoUpload: PhotoUploadSummary | null;
+    tagLink: TagLinkSummary | null;
+  };
+  generator: GeneratorSummary;
+  timeseries: TimeseriesPoint[];
+  /** Capacity search runs: the load steps and the knee; the rest of the report is the knee's step. */
+  capacity?: CapacityResult;
+  /** `--workers` runs: each driver process's share and its own counter totals (null if it died). */
+  workers?: Array<{ index: number; participants: number; counters: Record<string, number> | null }>;
+  /** Problems worth a reader's attention that are not check failures (worker died, late slots). */
+  warnings: string[];
+  /**
+   * The raw run totals every summary above is derived from. `coachbench merge` adds these
+   * (exactly: counters sum, HDR histograms add) and re-derives scenarios, checks and thresholds.
+   */
+  metrics: EncodedMetrics;
+}

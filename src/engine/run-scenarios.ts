@@ -1,0 +1,64 @@
+/**
+ * The engine's one entry point: runs scenarios side by side in this process against a
+ * resolved target, counting into a Recorder whose closed intervals go to `sink`. A
+ * single-process run, each driver worker, the tests and every benchmark call this.
+ */
+import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import type { Profile } from '../contract/profile/profile.js';
+import { type IntervalSink, Recorder } from '../metrics/recorder.js';
+import { createRequestAgent } from './http-agent.js';
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';
+
+export interface RunScenariosOptions {
+  scenarios: readonly Scenario[];
+  profile: Profile;
+  /** Target origin, e.g. `http://127.0.0.1:8080` (the API lives under `/api/v1`). */
+  targetUrl: string;
+  fixtures: RunFixtures;
+  keepAlive: KeepAliveExpectation;
+  /** Aborted by the caller to stop early (signals, a parent's stop); aborted here at the profile's end. */
+  stop: AbortController;
+  sink: IntervalSink;
+  /** Length of one measurement interval (1 s in a run; tests use shorter ones). */
+  intervalMs?: number;
+  /** The request dispatcher; by default a fresh request Agent, destroyed at the end. */
+  dispatcher?: Dispatcher;
+}
+
+export interface RunScenariosResult {
+  durationMs: number;
+  rssBytes: number;
+}
+
+export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosResult> {
+  const { profile, stop } = options;
+  // Every in-flight request of every scenario listens on this one signal.
+  setMaxListeners(0, stop.signal);
+  const dispatcher = options.dispatcher ?? createRequestAgent();
+  const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink);
+  const runStartMs = performance.now();
+  const ctx: ScenarioContext = {
+    apiBase: `${options.targetUrl}/api/v1`,
+    fixtures: options.fixtures,
+    profile,
+    metrics: recorder.interval,
+    dispatcher,
+    runStartMs,
+    endMs: runStartMs + profile.durationMs,
+    keepAlive: options.keepAlive,
+    signal: stop.signal,
+  };
+  recorder.start();
+  const endTimer = setTimeout(() => stop.abort(), profile.durationMs);
+  try {
+    await Promise.all(options.scenarios.map((scenario) => scenario.run(ctx)));
+  } finally {
+    clearTimeout(endTimer);
+    recorder.stop();
+    if (!options.dispatcher) await dispatcher.destroy().catch(() => undefined);
+  }
+  return { durationMs: performance.now() - runStartMs, rssBytes: recorder.lastRssBytes };
+}

@@ -1,0 +1,40 @@
+/**
+ * A scenario is one workload of a run (chat streams, photo upload, tag link, probes).
+ * All scenarios of a run share one context and run side by side; each counts into
+ * `ctx.metrics`, the current interval's MetricSet, which the run rolls into its total.
+ */
+import type { Dispatcher } from 'undici';
+import type { Fixtures } from '../contract/fixtures.js';
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import type { MetricSet } from '../metrics/metric-set.js';
+import type { Profile } from '../contract/profile/profile.js';
+
+export interface RunFixtures extends Fixtures {
+  apiKey: string;
+}
+
+export interface ScenarioContext {
+  /** Target base URL including the /api/v1 prefix, without a trailing slash. */
+  apiBase: string;
+  /** This process's participants (a shard's share when sharded), with the API key resolved. */
+  fixtures: RunFixtures;
+  profile: Profile;
+  /** The current interval's metrics; count here, never keep references to its histograms. */
+  metrics: MetricSet;
+  /** The request Agent of this process (messages, uploads, tags), capped at REQUEST_CONNECTIONS sockets; streams have their own Clients. */
+  dispatcher: Dispatcher;
+  /** performance.now() when the run started. */
+  runStartMs: number;
+  /** performance.now() when load must stop (the run's duration). */
+  endMs: number;
+  /** The KEEP_ALIVE cadence streams are held to, resolved once for the run. */
+  keepAlive: KeepAliveExpectation;
+  /** Aborted on SIGINT/SIGTERM or at endMs. */
+  signal: AbortSignal;
+}
+
+export interface Scenario {
+  readonly name: string;
+  /** Runs until `ctx.signal` aborts or the scenario's own schedule ends; must not throw. */
+  run(ctx: ScenarioContext): Promise<void>;
+}

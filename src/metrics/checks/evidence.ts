@@ -1,0 +1,21 @@
+/**
+ * Evidence for the request-level checks (photo.*, tags.*, auth.*, errors.*): each observation
+ * counts one run and, when it failed, one failure plus a redacted sample. Evidence lives in a
+ * MetricSet, so it merges across workers and shards like every other counter.
+ */
+import type { MetricSet } from '../metric-set.js';
+import { redact } from '../../util/redact.js';
+import type { CheckId } from '../../contract/check-ids.js';
+
+export const evidenceRuns = (id: CheckId): string => `check.${id}.runs`;
+export const evidenceFailures = (id: CheckId): string => `check.${id}.failures`;
+export const evidenceSamples = (id: CheckId): string => `check.${id}`;
+
+/** Records one observation for a check; `failure` is a short human reason, or null when it held. */
+export function recordEvidence(metrics: MetricSet, id: CheckId, failure: string | null): void {
+  metrics.inc(evidenceRuns(id));
+  if (failure !== null) {
+    metrics.inc(evidenceFailures(id));
+    metrics.sample(evidenceSamples(id), redact(failure));
+  }
+}

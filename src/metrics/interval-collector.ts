@@ -1,0 +1,37 @@
+/**
+ * Where interval snapshots end up: logged to histograms.hlog, turned into a time-series point,
+ * rolled into the run total. Fed by this process's recorder, or by the parent merging the
+ * same interval of every worker.
+ */
+import { HlogWriter } from './hlog-writer.js';
+import { MetricSet } from './metric-set.js';
+import { TimeseriesBuilder, pointFromInterval } from './timeseries.js';
+import type { TimeseriesPoint } from '../contract/report.js';
+
+export interface CollectorOptions {
+  hlogPath: string | null;
+  startEpochMs: number;
+  onInterval?: (point: TimeseriesPoint, total: MetricSet) => void;
+}
+
+export class IntervalCollector {
+  readonly total = new MetricSet();
+  readonly timeseries = new TimeseriesBuilder();
+  private readonly hlog: HlogWriter | null;
+
+  constructor(private readonly options: CollectorOptions) {
+    this.hlog = options.hlogPath ? new HlogWriter(options.hlogPath, options.startEpochMs) : null;
+  }
+
+  ingest(interval: MetricSet, startSec: number, endSec: number): void {
+    const point = pointFromInterval(interval, endSec, endSec - startSec);
+    this.hlog?.write(interval, startSec, endSec);
+    this.timeseries.add(point);
+    this.total.add(interval);
+    this.options.onInterval?.(point, this.total);
+  }
+
+  async close(): Promise<void> {
+    await this.hlog?.close();
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * A process's recorder: drivers count into `interval`; every tick the generator's own health
+ * is added, the interval goes to the sink (the local collector, or the parent of a worker),
+ * and is reset. Nothing per sample is kept, so memory stays flat however long the run.
+ */
+import { performance } from 'node:perf_hooks';
+import { MetricSet } from './metric-set.js';
+import { GeneratorMonitor } from './generator-monitor.js';
+
+/** Receives each closed interval; must not keep `interval` (it is reset right after). */
+export type IntervalSink = (interval: MetricSet, startSec: number, endSec: number) => void;
+
+export class Recorder {
+  readonly interval = new MetricSet();
+  private readonly monitor = new GeneratorMonitor();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly startMs = performance.now();
+  private lastTickMs = this.startMs;
+  lastRssBytes = 0;
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly sink: IntervalSink,
+  ) {}
+
+  start(): void {
+    this.monitor.start();
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+  }
+
+  /** Closes the current interval (also called once more at stop for the partial last one). */
+  tick(): void {
+    const nowMs = performance.now();
+    if (nowMs <= this.lastTickMs) return;
+    const startSec = (this.lastTickMs - this.startMs) / 1_000;
+    const endSec = (nowMs - this.startMs) / 1_000;
+    this.lastTickMs = nowMs;
+    this.lastRssBytes = this.monitor.collect(this.interval).rssBytes;
+    this.sink(this.interval, startSec, endSec);
+    this.interval.reset();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.tick();
+    this.monitor.stop();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * A capacity search (profiles/capacity.json): run the profile at rising load, one short
+ * session per step against the same target, until an SLO breaks; refine between the last
+ * good and first bad step; report the knee and each SLO metric's curve against load.
+ */
+import { join } from 'node:path';
+import type { Profile } from '../../contract/profile/profile.js';
+import type { CapacityResult, CapacityStep } from '../../contract/report.js';
+import { writeReportFiles } from '../../report/write-report.js';
+import { exitCodeOf, runSession, type RunOutcome, type SessionOptions } from '../run-session.js';
+import { SEARCH_VARIABLES, knee, nextLoad, parseSearch, type SearchVariable } from './search-plan.js';
+
+/** The profile with the searched variable set to `load` (and its scenario switched on). */
+export function withLoad(profile: Profile, variable: SearchVariable, load: number): Profile {
+  const next: Profile = structuredClone(profile);
+  switch (variable) {
+    case 'chatStreams.participants':
+      next.chatStreams.participants = load;
+      break;
+    case 'chatStreams.messageRatePerSec':
+      next.chatStreams.messageRatePerSec = load;
+      break;
+    case 'photoUpload.ratePerSec':
+      Object.assign(next.photoUpload, { enabled: true, model: 'open', ratePerSec: load, rampToPerSec: load });
+      break;
+    case 'tagLink.ratePerSec':
+      Object.assign(next.tagLink, { enabled: true, model: 'open', ratePerSec: load, rampToPerSec: load });
+      break;
+  }
+  return next;
+}
+
+export async function runCapacitySearch(session: SessionOptions): Promise<RunOutcome> {
+  const { config } = session;
+  const search = parseSearch(config.profile.search ?? {}, config.profile.source);
+  const steps: CapacityStep[] = [];
+  const outcomes = new Map<number, RunOutcome>();
+  let stoppedBecause: CapacityResult['stoppedBecause'] = 'max';
+  for (let load = nextLoad(search, steps); load !== null; load = nextLoad(search, steps)) {
+    const profile = { ...withLoad(config.profile, search.variable, load), durationMs: search.stepDurationMs, search: null };
+    const reportDir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${load}`);
+    // Each step ends by aborting its own controller; a signal stops the current step and the search.
+    const stepStop = new AbortController();
+    const forward = (): void => stepStop.abort();
+    session.stop.signal.addEventListener('abort', forward, { once: true });
+    const outcome = await runSession({
+      ...session,
+      config: { ...config, profile, thresholds: [...config.thresholds, ...search.slos] },
+      outDir: join(session.outDir, reportDir),
+      stop: stepStop,
+    }).finally(() => session.stop.signal.removeEventListener('abort', forward));
+    const report = outcome.report;
+    const sloResults = report.thresholds.filter((t) => search.slos.includes(t.expression));
+    const failedChecks = report.checks.filter((c) => c.status === 'fail').map((c) => c.id);
+    steps.push({
+      load,
+      pass: sloResults.every((t) => t.status === 'pass') && failedChecks.length === 0,
+      values: Object.fromEntries(sloResults.map((t) => [t.expression, t.observed])),
+      failedChecks,
+      reportDir,
+    });
+    outcomes.set(load, outcome);
+    if (session.isInterrupted()) {
+      stoppedBecause = 'interrupted';
+      break;
+    }
+    if (report.generator.saturated) {
+      // Numbers past this point would describe the driver: stop and say so.
+      stoppedBecause = 'saturated';
+      break;
+    }
+    if (!steps[steps.length - 1]!.pass) stoppedBecause = 'slo';
+  }
+  const best = knee(steps);
+  const failing = steps.filter((s) => !s.pass).map((s) => s.load);
+  const capacity: CapacityResult = {
+    variable: search.variable,
+    loadUnit: SEARCH_VARIABLES[search.variable],
+    slos: search.slos,
+    steps: [...steps].sort((a, b) => a.load - b.load),
+    maxSustainableLoad: best,
+    firstFailingLoad: failing.length > 0 ? Math.min(...failing) : null,
+    stoppedBecause,
+  };
+  // The search's report is the knee's step (or the first step when none held), plus the curve.
+  const base = outcomes.get(best ?? steps[0]!.load)!;
+  const report = { ...base.report, profile: { ...config.profile, name: config.profile.name } as typeof base.report.profile, capacity };
+  if (stoppedBecause === 'saturated') report.warnings = [...report.warnings, 'the driver saturated before an SLO broke: add --workers or shards and search again'];
+  if (best === null) report.verdict = 'fail';
+  await writeReportFiles(session.outDir, report);
+  return { exitCode: exitCodeOf(report, session.isInterrupted()), report, outDir: session.outDir };
+}

@@ -1,0 +1,45 @@
+/**
+ * How a run is divided between shards and driver workers.
+ *
+ * A profile's rates and connection counts are totals for the whole run. A shard or worker
+ * that drives 1/parts of the participants also drives 1/parts of every rate, so that N
+ * shards together apply exactly the load the profile describes.
+ */
+import type { Profile, ThroughputSettings } from '../contract/profile/profile.js';
+import type { ShardInfo } from '../contract/report.js';
+import type { RunFixtures } from '../engine/scenario.js';
+
+function shareThroughput<T extends ThroughputSettings>(settings: T, parts: number): T {
+  return {
+    ...settings,
+    ratePerSec: settings.ratePerSec / parts,
+    rampToPerSec: settings.rampToPerSec / parts,
+    maxInFlight: Math.max(1, Math.ceil(settings.maxInFlight / parts)),
+    connections: Math.max(1, Math.ceil(settings.connections / parts)),
+  };
+}
+
+export function profileShare(profile: Profile, parts: number): Profile {
+  if (parts <= 1) return profile;
+  return {
+    ...profile,
+    chatStreams: {
+      ...profile.chatStreams,
+      rampPerSec: profile.chatStreams.rampPerSec / parts,
+      messageRatePerSec: profile.chatStreams.messageRatePerSec / parts,
+      churnRatePerSec: profile.chatStreams.churnRatePerSec / parts,
+    },
+    photoUpload: shareThroughput(profile.photoUpload, parts),
+    tagLink: shareThroughput(profile.tagLink, parts),
+  };
+}
+
+/**
+ * Shard I of N drives every N-th of the profile's participants. A participant's sessions
+ * never split across shards, so a message's sender and all its observers share one clock.
+ */
+export function shardFixtures(fixtures: RunFixtures, participants: number, shard: ShardInfo | null): RunFixtures {
+  const planned = fixtures.participants.slice(0, participants);
+  const mine = shard ? planned.filter((_, i) => i % shard.count === shard.index) : planned;
+  return { ...fixtures, participants: mine };
+}

@@ -1,0 +1,70 @@
+/**
+ * The live progress line: rewritten in place on a TTY every interval, a plain line every
+ * few seconds otherwise (CI logs), nothing with --quiet. Written to stderr so stdout stays
+ * clean for piping.
+ */
+import type { MetricSet } from '../metrics/metric-set.js';
+import { CHAT, throughputNames } from '../metrics/names.js';
+import type { TimeseriesPoint } from '../contract/report.js';
+import { formatDuration } from '../util/duration.js';
+
+const PLAIN_EVERY_SEC = 5;
+
+export interface ProgressOptions {
+  quiet: boolean;
+  stream: NodeJS.WriteStream;
+  targetStreams: number;
+  durationMs: number;
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+export class Progress {
+  private readonly tty: boolean;
+  private lastPlainSec = -Infinity;
+  private wroteTty = false;
+
+  constructor(private readonly options: ProgressOptions) {
+    this.tty = Boolean(options.stream.isTTY);
+  }
+
+  /** Formats one progress line from the latest interval and the running total. */
+  line(point: TimeseriesPoint, total: MetricSet): string {
+    const errors = total.count(CHAT.openFailed) + total.count(CHAT.dropped) + total.count(CHAT.stalled) +
+      total.count(throughputNames('photoUpload').errors) + total.count(throughputNames('tagLink').errors);
+    const p99 = point.eventLatencyP99Ms === null ? '-' : `${point.eventLatencyP99Ms.toFixed(1)}ms`;
+    return [
+      `[${formatDuration(point.tSec * 1_000)}/${formatDuration(this.options.durationMs)}]`,
+      `streams ${fmt(point.streamsOpen)}/${fmt(this.options.targetStreams)}`,
+      `${fmt(point.eventsPerSec)} ev/s`,
+      `delivery p99 ${p99}`,
+      `${fmt(point.requestsPerSec)} req/s`,
+      `errors ${fmt(errors)}`,
+    ].join('  ');
+  }
+
+  update(point: TimeseriesPoint, total: MetricSet): void {
+    if (this.options.quiet) return;
+    const text = this.line(point, total);
+    if (this.tty) {
+      const width = this.options.stream.columns || 120;
+      this.options.stream.write(`\r${text.slice(0, width - 1).padEnd(Math.min(width - 1, text.length + 4))}`);
+      this.wroteTty = true;
+    } else if (point.tSec - this.lastPlainSec >= PLAIN_EVERY_SEC) {
+      this.lastPlainSec = point.tSec;
+      this.options.stream.write(`${text}\n`);
+    }
+  }
+
+  /** Prints a message on its own line (ends a TTY progress line first). */
+  say(message: string): void {
+    if (this.options.quiet) return;
+    this.done();
+    this.options.stream.write(`${message}\n`);
+  }
+
+  done(): void {
+    if (this.wroteTty) this.options.stream.write('\n');
+    this.wroteTty = false;
+  }
+}

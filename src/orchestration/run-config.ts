@@ -1,0 +1,112 @@
+/**
+ * Everything a run needs, resolved from flags, environment and profile before anything
+ * starts, so that every configuration error exits 2 before the first connection.
+ */
+import { loadFixtures, type Fixtures } from '../contract/fixtures.js';
+import { loadProfile } from '../contract/profile/load-profile.js';
+import type { Profile } from '../contract/profile/profile.js';
+import { parseThresholds } from '../metrics/thresholds.js';
+import { parseSearch } from './capacity/search-plan.js';
+import type { ShardInfo } from '../contract/report.js';
+import { parseDuration } from '../util/duration.js';
+import { ConfigError } from '../util/errors.js';
+import { registerSecret } from '../util/redact.js';
+
+export interface RunFlags {
+  profile?: string;
+  target?: string;
+  fixtures?: string;
+  duration?: string;
+  out?: string;
+  workers?: string | number;
+  shard?: string;
+  expectKeepalive?: string;
+  threshold?: string[];
+  quiet?: boolean;
+}
+
+export interface RunConfig {
+  profile: Profile;
+  /** Target base URL (without /api/v1), or null for the embedded target. */
+  targetUrl: string | null;
+  /** Fixtures for an external target (null for the embedded one, which makes its own). */
+  fixtures: Fixtures | null;
+  coachToken: string | null;
+  apiKey: string | null;
+  outDir: string | null;
+  workers: number | 'auto';
+  shard: ShardInfo | null;
+  /** --expect-keepalive, else the profile's, else null (the embedded target's, or 15 s). */
+  expectKeepAliveMs: number | null;
+  thresholds: string[];
+  quiet: boolean;
+}
+
+/** Parses `I/N` (0-based shard index I of N). */
+export function parseShard(text: string): ShardInfo {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index >= count) {
+    throw new ConfigError(`--shard ${text}: expected I/N with 0 <= I < N (e.g. 0/4)`);
+  }
+  return { index, count };
+}
+
+function parseWorkers(value: string | number | undefined): number | 'auto' {
+  if (value === undefined) return 1;
+  if (value === 'auto') return 'auto';
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new ConfigError(`--workers ${value}: expected an integer 1..64 or "auto"`);
+  return n;
+}
+
+/** Normalizes a target URL: http(s) only, no trailing slash, an /api/v1 suffix accepted and removed. */
+export function normalizeTargetUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`--target ${text}: not a URL (e.g. http://127.0.0.1:8080)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--target ${text}: only http and https are supported`);
+  if (url.username || url.password) throw new ConfigError('--target: put credentials in COACHBENCH_* variables, not in the URL');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
+}
+
+export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv): Promise<RunConfig> {
+  const profile = await loadProfile(flags.profile ?? 'smoke');
+  if (flags.duration !== undefined) profile.durationMs = parseDuration(flags.duration, '--duration');
+  if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
+  const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
+  parseThresholds(thresholds, 'threshold');
+  if (profile.search) parseSearch(profile.search, profile.source);
+  const targetText = flags.target ?? env.COACHBENCH_TARGET;
+  const targetUrl = targetText ? normalizeTargetUrl(targetText) : null;
+  let fixtures: Fixtures | null = null;
+  let apiKey: string | null = null;
+  let coachToken: string | null = null;
+  if (targetUrl) {
+    if (!flags.fixtures) throw new ConfigError('--target needs --fixtures FILE (who the virtual participants are; see DESIGN.md section 3)');
+    fixtures = await loadFixtures(flags.fixtures, env.COACHBENCH_TOKEN);
+    apiKey = fixtures.apiKey ?? env.COACHBENCH_API_KEY ?? null;
+    if (!apiKey) throw new ConfigError(`no API key: set COACHBENCH_API_KEY or "apiKey" in ${flags.fixtures}`);
+    coachToken = fixtures.coachToken ?? env.COACHBENCH_COACH_TOKEN ?? null;
+  } else if (flags.fixtures) {
+    throw new ConfigError('--fixtures is for --target runs; the embedded target makes its own participants');
+  }
+  for (const secret of [apiKey, coachToken, env.COACHBENCH_API_KEY, env.COACHBENCH_TOKEN, env.COACHBENCH_COACH_TOKEN]) registerSecret(secret);
+  return {
+    profile,
+    targetUrl,
+    fixtures,
+    apiKey,
+    coachToken,
+    outDir: flags.out ?? null,
+    workers: parseWorkers(flags.workers),
+    shard: flags.shard ? parseShard(flags.shard) : null,
+    expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
+    thresholds,
+    quiet: flags.quiet ?? false,
+  };
+}

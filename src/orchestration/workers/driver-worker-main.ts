@@ -1,0 +1,49 @@
+/**
+ * Entry point of a driver worker process (`--workers N`). It drives its share of the
+ * participants and sends every interval snapshot, HDR-encoded, to the parent, which merges
+ * them. Signals are the parent's to handle; a lost parent stops the worker.
+ */
+import { MetricSet } from '../../metrics/metric-set.js';
+import { registerSecret } from '../../util/redact.js';
+import { scenariosFor } from '../../drivers/scenarios.js';
+import { runScenarios } from '../../engine/run-scenarios.js';
+import type { ParentMessage, WorkerMessage } from './messages.js';
+
+const send = (message: WorkerMessage): void => {
+  process.send?.(message);
+};
+
+const stop = new AbortController();
+// Ctrl-C reaches the whole process group; the parent decides, and tells us with 'stop'.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
+process.on('disconnect', () => {
+  stop.abort();
+  setTimeout(() => process.exit(1), 5_000).unref();
+});
+
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'stop') {
+    stop.abort();
+    return;
+  }
+  const { job } = message;
+  for (const secret of job.secrets) registerSecret(secret);
+  let index = 0;
+  const total = new MetricSet();
+  runScenarios({
+    scenarios: scenariosFor(job.profile),
+    profile: job.profile,
+    targetUrl: job.targetUrl,
+    fixtures: job.fixtures,
+    keepAlive: job.keepAlive,
+    stop,
+    sink: (interval: MetricSet, startSec, endSec) => {
+      send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() });
+      total.add(interval);
+    },
+  })
+    .then((result) => send({ type: 'done', rssBytes: result.rssBytes, durationMs: result.durationMs, counters: total.encodeCounters() }))
+    .catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }))
+    .finally(() => process.disconnect?.());
+});

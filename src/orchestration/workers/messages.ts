@@ -1,0 +1,24 @@
+/** The parent ↔ worker protocol (node IPC, advanced serialization). */
+import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
+import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
+import type { Profile } from '../../contract/profile/profile.js';
+import type { RunFixtures } from '../../engine/scenario.js';
+
+export interface WorkerJob {
+  workerIndex: number;
+  /** This worker's share of the profile (rates divided) and of the participants. */
+  profile: Profile;
+  fixtures: RunFixtures;
+  targetUrl: string;
+  keepAlive: KeepAliveExpectation;
+  /** Secrets the worker must redact too. */
+  secrets: string[];
+}
+
+export type ParentMessage = { type: 'start'; job: WorkerJob } | { type: 'stop' };
+
+export type WorkerMessage =
+  | { type: 'interval'; index: number; startSec: number; endSec: number; metrics: EncodedMetrics }
+  /** `counters`: the worker's own run totals, so the parent can prove its live merge lost nothing. */
+  | { type: 'done'; rssBytes: number; durationMs: number; counters: Record<string, number> }
+  | { type: 'failed'; message: string };

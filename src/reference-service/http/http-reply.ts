@@ -1,0 +1,71 @@
+/**
+ * Writes every non-stream response, so the five DESIGN headers and the `latency` fault are
+ * applied in one place: JSON bodies, problem+json errors and empty (204) answers.
+ */
+import type { ServerResponse } from 'node:http';
+import type { DelayScheduler } from '../faults/precise-delay.js';
+import { problemBody, type HttpProblem } from './problem.js';
+
+/** CORS headers present on every response, streams included. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-headers': 'Accept, Authorization, Content-Type, Last-Event-ID, X-API-Key',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-origin': '*',
+};
+
+/** Headers of JSON answers (API data is per-user and must not be cached by intermediaries). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  ...CORS_HEADERS,
+  'cache-control': 'no-store',
+  'content-type': 'application/json; charset=utf-8',
+};
+
+/** Headers of problem+json answers. */
+export const PROBLEM_HEADERS: Readonly<Record<string, string>> = {
+  ...JSON_HEADERS,
+  'content-type': 'application/problem+json; charset=utf-8',
+};
+
+// A 204 has no body, but DESIGN.md asks for Content-Type on every response.
+const EMPTY_HEADERS: Readonly<Record<string, string>> = { ...JSON_HEADERS, 'content-type': 'text/plain; charset=utf-8' };
+
+/** Sends non-stream responses, each delayed by the `latency` fault when it is set. */
+export class Responder {
+  // A delayed answer has not sent headers yet; this keeps a second answer from racing it.
+  private readonly answered = new WeakSet<ServerResponse>();
+
+  constructor(
+    private readonly delays: DelayScheduler,
+    private readonly latencyMs: number,
+  ) {}
+
+  json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+    this.send(res, status, { ...JSON_HEADERS, ...extra }, JSON.stringify(body));
+  }
+
+  problem(res: ServerResponse, problem: HttpProblem, instance: string): void {
+    const body = problemBody(problem.status, problem.slug, problem.message, instance);
+    this.send(res, problem.status, { ...PROBLEM_HEADERS, ...problem.headers }, JSON.stringify(body));
+  }
+
+  empty(res: ServerResponse, status: number, extra: Record<string, string> = {}): void {
+    this.send(res, status, { ...EMPTY_HEADERS, ...extra }, undefined);
+  }
+
+  /** True once an answer is sent or scheduled for `res`. */
+  hasAnswered(res: ServerResponse): boolean {
+    return res.headersSent || this.answered.has(res);
+  }
+
+  private send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | undefined): void {
+    if (res.headersSent || this.answered.has(res)) return;
+    this.answered.add(res);
+    const write = (): void => {
+      if (res.destroyed) return;
+      if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+      res.writeHead(status, headers);
+      res.end(body);
+    };
+    this.delays.run(this.latencyMs, write);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * TargetOptions checked and completed with defaults: the plain, JSON-safe configuration a
+ * target process (or each worker of a multi-worker target) is built from.
+ */
+import { availableParallelism } from 'node:os';
+import { ConfigError } from '../util/errors.js';
+import { normaliseFaults } from './faults/faults.js';
+import type { SeedOptions } from './state/seed-data.js';
+import type { Fault, TargetOptions } from './target-types.js';
+
+/** Every option resolved. */
+export interface TargetConfig {
+  host: string;
+  port: number;
+  keepAliveMs: number;
+  faults: Fault[];
+  seed: number;
+  participants: number;
+  sessionsPerParticipant: number;
+  apiKey?: string;
+  workers: number;
+}
+
+/** Most workers a target forks; beyond the cores they only add IPC hops. */
+export const MAX_WORKERS = 64;
+
+const DEFAULTS = { host: '127.0.0.1', port: 0, keepAliveMs: 15_000, participants: 100, sessionsPerParticipant: 3, seed: 1 };
+
+function checkInteger(value: number, name: string, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer in ${min}..${max}, got ${value}`);
+  return value;
+}
+
+/** Resolves `workers`: `auto` is the available cores. */
+export function resolveServiceWorkers(workers: number | 'auto' | undefined): number {
+  if (workers === 'auto') return Math.min(MAX_WORKERS, availableParallelism());
+  return checkInteger(workers ?? 1, 'workers', 1, MAX_WORKERS);
+}
+
+/** Checks every option; throws ConfigError on the first bad one. */
+export function resolveTargetConfig(options: TargetOptions): TargetConfig {
+  const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
+  if (!Number.isFinite(keepAliveMs) || keepAliveMs < 10) throw new ConfigError(`keepalive must be at least 10ms, got ${keepAliveMs}`);
+  return {
+    host: options.host ?? DEFAULTS.host,
+    port: checkInteger(options.port ?? DEFAULTS.port, 'port', 0, 65_535),
+    keepAliveMs,
+    faults: normaliseFaults(options.faults ?? []),
+    seed: checkInteger(options.seed ?? DEFAULTS.seed, 'seed', 0, 2 ** 32 - 1),
+    participants: checkInteger(options.participants ?? DEFAULTS.participants, 'participants', 1, 1_000_000),
+    sessionsPerParticipant: checkInteger(options.sessionsPerParticipant ?? DEFAULTS.sessionsPerParticipant, 'sessions', 1, 1_000),
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    workers: resolveServiceWorkers(options.workers),
+  };
+}
+
+/** The seed options of a config; a cluster's workers also get the primary's `createdAt`. */
+export function seedOptionsOf(config: TargetConfig, createdAt?: string): SeedOptions {
+  return {
+    seed: config.seed,
+    participants: config.participants,
+    sessionsPerParticipant: config.sessionsPerParticipant,
+    ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+    ...(createdAt !== undefined ? { createdAt } : {}),
+  };
+}

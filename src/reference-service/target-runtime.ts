@@ -1,0 +1,110 @@
+/**
+ * One process's share of a target: the node:http server, its streams and counters, built
+ * over a store and a CommandBus. A single-process target is one runtime with a
+ * LocalCommandBus; under `--workers` each worker is one runtime whose bus asks the primary.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StartError } from '../util/errors.js';
+import { handleClientError } from './http/client-error.js';
+import type { CommandBus } from './state/commands/command-types.js';
+import { createDispatcher } from './http/dispatch.js';
+import { LocalEventDelivery } from './streams/event-delivery.js';
+import { resolveFaults } from './faults/faults.js';
+import { Responder } from './http/http-reply.js';
+import { DelayScheduler } from './faults/precise-delay.js';
+import { Router } from './http/router.js';
+import { ALL_ROUTES } from './http/routes/all-routes.js';
+import { LocalStreamHub } from './streams/stream-hub.js';
+import { StreamRegistry } from './streams/stream-registry.js';
+import type { TargetApp } from './target-app.js';
+import type { TargetConfig } from './target-config.js';
+import type { TargetStore } from './state/target-store.js';
+import type { TargetStats } from './target-types.js';
+
+/** What a runtime is built from. */
+export interface RuntimeSetup {
+  config: TargetConfig;
+  store: TargetStore;
+  /** The bus the routes use; it may publish through the runtime's delivery. */
+  commands: (delivery: LocalEventDelivery) => CommandBus;
+  /** False under `--workers`: the primary decides the `leak` fault once per event. */
+  decidesLeaks: boolean;
+  /** The `X-Coachbench-Worker` header value, under `--workers`. */
+  workerLabel?: string;
+}
+
+/** A built, not yet listening, target process. */
+export interface TargetRuntime {
+  server: Server;
+  delivery: LocalEventDelivery;
+  streams: StreamRegistry;
+  /** Listens on `config.host:config.port`; StartError when it cannot. */
+  listen(): Promise<AddressInfo>;
+  /** This process's counters (no `perWorker`). */
+  stats(): TargetStats;
+  /** Ends every stream and connection; resolves when the server is closed. */
+  close(): Promise<void>;
+}
+
+/** Builds the runtime; nothing listens until `listen()`. */
+export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
+  const { config, store } = setup;
+  const settings = resolveFaults(config.faults);
+  const counters = { eventsSent: 0, keepAlivesSent: 0, requests: 0 };
+  const delays = new DelayScheduler();
+  const hub = new LocalStreamHub();
+  const streams = new StreamRegistry(hub, settings, config.keepAliveMs, counters);
+  const delivery = new LocalEventDelivery(hub, settings, delays, setup.decidesLeaks);
+  const app: TargetApp = {
+    store,
+    reply: new Responder(delays, settings.latencyMs),
+    commands: setup.commands(delivery),
+    streams,
+    faults: settings,
+    keepAliveMs: config.keepAliveMs,
+    sessionsPerParticipant: config.sessionsPerParticipant,
+    ...(setup.workerLabel !== undefined ? { workerLabel: setup.workerLabel } : {}),
+  };
+  const server = createServer({ noDelay: true }, createDispatcher(app, new Router(ALL_ROUTES), counters));
+  server.on('clientError', handleClientError);
+  let closing: Promise<void> | null = null;
+  return {
+    server,
+    delivery,
+    streams,
+    listen: () => listen(server, config.host, config.port),
+    stats: () => ({
+      openStreams: streams.openStreams,
+      openChatStreams: streams.openChatStreams,
+      openMainStreams: streams.openStreams - streams.openChatStreams,
+      streamHandles: streams.handles,
+      eventsSent: counters.eventsSent,
+      keepAlivesSent: counters.keepAlivesSent,
+      requests: counters.requests,
+      keepAliveLateMs: streams.keepAliveLateness(),
+    }),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        delays.cancelAll();
+        streams.closeAll();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(new StartError(`the reference target cannot listen on ${host}:${port} (${error.code ?? error.message})`));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}

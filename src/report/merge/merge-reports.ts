@@ -1,0 +1,125 @@
+/**
+ * `coachbench merge`: one report from the shard reports of one run. The raw totals add
+ * exactly (counters sum, HDR histograms add bucket by bucket) and every summary, check and
+ * threshold is re-derived from them by buildReport; percentiles are never averaged.
+ */
+import type { CheckResult, Report } from '../../contract/report.js';
+import { buildReport } from '../build-report.js';
+import { planMerge, shardLabel, type MergePlan, type ShardSource } from './merge-compat.js';
+import { alignTimeseries } from './merge-timeseries.js';
+import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
+import { MetricSet } from '../../metrics/metric-set.js';
+import { ConfigError } from '../../util/errors.js';
+
+
+/** `<profile>-<UTC stamp of the earliest start>-merged`, like a run's folder name. */
+function mergedRunId(profileName: string, startedAt: Date): string {
+  return `${profileName}-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-merged`;
+}
+
+/*
+ * Gauges add and time series align on the premise that shards ran side by side. Shards of
+ * two different runs (a stale folder on a shared volume) usually break it: say so.
+ */
+function disjointInTime(shards: readonly ShardSource[]): string | null {
+  const byStart = [...shards].sort((a, b) => Date.parse(a.report.startedAt) - Date.parse(b.report.startedAt));
+  const firstEnded = [...shards].sort((a, b) => Date.parse(a.report.endedAt) - Date.parse(b.report.endedAt))[0]!;
+  const lastStarted = byStart.at(-1)!;
+  if (Date.parse(lastStarted.report.startedAt) <= Date.parse(firstEnded.report.endedAt)) return null;
+  return `shards did not run side by side: ${shardLabel(lastStarted)} started at ${lastStarted.report.startedAt}, after ${shardLabel(firstEnded)} ended at ${firstEnded.report.endedAt}; ` +
+    'their peaks and time series are added as if they had (were they one run?)';
+}
+
+/*
+ * A shard's thresholds are judged again on the merged data, and its checks are combined
+ * below; a fail verdict explained by neither came from elsewhere (a worker that died under
+ * the profile's `fail` policy) and must not vanish in the merge.
+ */
+const failedOutsideChecks = (r: Report): boolean =>
+  r.verdict === 'fail' && !r.checks.some((c) => c.status === 'fail') && !r.thresholds.some((t) => t.status === 'fail');
+
+function shardWarnings(plan: MergePlan): string[] {
+  const notes: string[] = [];
+  if (plan.missing.length > 0) {
+    const present = plan.shards.length;
+    notes.push(
+      `partial merge: ${present} of ${plan.shardCount} shards (missing ${plan.missing.map((i) => `${i}/${plan.shardCount}`).join(', ')}); ` +
+        'the load the profile asked for did not run in full, so the verdict is fail whatever the checks say',
+    );
+  }
+  notes.push(...plan.warnings);
+  const overlap = disjointInTime(plan.shards);
+  if (overlap) notes.push(overlap);
+  for (const shard of plan.shards) {
+    const label = shardLabel(shard);
+    if (shard.report.interrupted) notes.push(`[${label}] was interrupted: its figures cover only the part that ran`);
+    for (const warning of shard.report.warnings) notes.push(`[${label}] ${warning}`);
+    if (failedOutsideChecks(shard.report)) notes.push(`[${label}] failed for a reason outside its checks and thresholds (see its warnings), so the merged verdict is fail`);
+  }
+  return notes;
+}
+
+/*
+ * Re-derivation already fails every count-based check when any shard counted a failure
+ * (counts only grow when added). Not so for generator.healthy, a p99 bound: a saturated
+ * shard's tail can drown in its healthy peers' samples, yet that shard's latencies are
+ * still untrustworthy. So a check failed in any shard fails in the merged report too.
+ */
+function combineChecks(merged: CheckResult[], shards: readonly ShardSource[]): CheckResult[] {
+  return merged.map((check) => {
+    if (check.status === 'fail') return check;
+    const failedIn = shards.find((s) => s.report.checks.some((c) => c.id === check.id && c.status === 'fail'));
+    if (!failedIn) return check;
+    const theirs = failedIn.report.checks.find((c) => c.id === check.id)!;
+    return {
+      id: check.id,
+      status: 'fail',
+      observed: theirs.observed,
+      detail: `failed in ${shardLabel(failedIn)} (${failedIn.source}): ${theirs.detail}; the merged data alone read: ${check.detail}`,
+    };
+  });
+}
+
+/**
+ * Merges shard reports of one run into one report. `sources` name the reports (paths) in
+ * the same order; they go into `mergedFrom` and into messages. Refuses, with one
+ * ConfigError, reports that are not shards of one run (see planMerge). A merge missing
+ * shards goes ahead, says so first among the warnings, and its verdict is fail; so is the
+ * verdict when a shard failed for a reason outside its checks (a dead worker).
+ * Per-process `workers` details stay in the shard reports.
+ */
+export function mergeReports(reports: readonly Report[], sources: readonly string[]): Report {
+  if (reports.length !== sources.length) throw new ConfigError(`merge: ${reports.length} reports but ${sources.length} source names`);
+  const plan = planMerge(reports.map((report, i) => ({ report, source: sources[i]! })));
+  const total = new MetricSet();
+  // Shards ran side by side: gauges add, time extents take the max (MetricSet.addEncoded).
+  for (const shard of plan.shards) total.addEncoded(shard.report.metrics, true);
+
+  const shardReports = plan.shards.map((s) => s.report);
+  const startedAt = new Date(Math.min(...shardReports.map((r) => Date.parse(r.startedAt))));
+  const endedAt = new Date(Math.max(...shardReports.map((r) => Date.parse(r.endedAt))));
+  const report = buildReport(total, {
+    runId: mergedRunId(plan.profile.name, startedAt),
+    startedAt,
+    endedAt,
+    durationMs: Math.max(...shardReports.map((r) => r.durationMs)),
+    interrupted: shardReports.some((r) => r.interrupted),
+    target: plan.target,
+    profile: plan.profile,
+    keepAlive: plan.keepAlive,
+    // Shard identity ends here: the merged report speaks for the whole run (or says what is missing).
+    shard: null,
+    processes: shardReports.reduce((sum, r) => sum + r.generator.processes, 0),
+    rssBytes: shardReports.reduce((sum, r) => sum + r.generator.rssBytes, 0),
+    timeseries: alignTimeseries(shardReports.map((r) => r.timeseries)),
+    warnings: shardWarnings(plan),
+    thresholds: plan.thresholds,
+    mergedFrom: plan.shards.map((s) => s.source),
+  });
+
+  report.checks = combineChecks(report.checks, plan.shards);
+  if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
+  const failed = report.checks.some((c) => c.status === 'fail') || report.thresholds.some((t) => t.status === 'fail');
+  report.verdict = failed || plan.missing.length > 0 || shardReports.some(failedOutsideChecks) ? 'fail' : 'pass';
+  return report;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { validateEvent } from '../../../src/drivers/chat/event-validator.js';
+
+const member = { sessionId: 's1', participantId: 'p1', memberId: 'c1', memberType: 'coach', memberName: 'Ann', photoUrl: null };
+const decision = { sessionId: 's1', participantId: 'p1', memberId: 'c1', memberType: 'coach', memberName: 'Ann' };
+const message = { id: 'm1', chatSessionId: 's1', senderId: 'p1', senderType: 'participant', text: 'hi', sentAt: '2026-01-01T00:00:00Z' };
+const frame = (eventType: string, payload: unknown): string => JSON.stringify({ eventType, payload });
+
+describe('validateEvent', () => {
+  it.each([
+    ['KEEP_ALIVE', null],
+    ['MESSAGE_SENT', [message]],
+    ['CHAT_SESSION_MEMBER_REQUESTED', member],
+    ['CHAT_SESSION_MEMBER_JOINED', { ...member, photoUrl: 'https://x/y.png' }],
+    ['CHAT_SESSION_MEMBER_LEFT', member],
+    ['CHAT_SESSION_MEMBER_APPROVED', { ...decision, approvedBy: 'p1' }],
+    ['CHAT_SESSION_MEMBER_REJECTED', { ...decision, rejectedBy: 'p1' }],
+  ])('accepts a valid %s', (type, payload) => {
+    expect(validateEvent(frame(type, payload)).ok).toBe(true);
+  });
+
+  it.each([
+    ['{"eventType":"MESSAGE_SENT","payload":[', 'invalid-json'],
+    ['[1,2]', 'envelope'],
+    ['{"payload":null}', 'envelope'],
+    [frame('MESSAGE_DELETED', null), 'unknown-event-type'],
+    [frame('MESSAGE_SENT', message), 'message-payload'],
+    [frame('MESSAGE_SENT', []), 'message-payload'],
+    [frame('MESSAGE_SENT', [{ ...message, text: 3 }]), 'message-payload'],
+    [frame('CHAT_SESSION_MEMBER_JOINED', { ...member, memberName: undefined }), 'member-payload'],
+    [frame('CHAT_SESSION_MEMBER_JOINED', { ...member, photoUrl: 7 }), 'member-payload'],
+    [frame('CHAT_SESSION_MEMBER_APPROVED', decision), 'decision-payload'],
+    [frame('CHAT_SESSION_MEMBER_APPROVED', { ...decision, approvedBy: 'p1', rejectedBy: 'p1' }), 'decision-payload'],
+    [frame('CHAT_SESSION_MEMBER_REJECTED', { ...decision, approvedBy: 'p1' }), 'decision-payload'],
+  ])('flags %s as %s', (data, kind) => {
+    const result = validateEvent(data);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? null : result.kind).toBe(kind);
+  });
+
+  it('returns the messages and session of valid events for isolation checks', () => {
+    const sent = validateEvent(frame('MESSAGE_SENT', [message]));
+    expect(sent).toMatchObject({ ok: true, messages: [{ chatSessionId: 's1' }] });
+    expect(validateEvent(frame('CHAT_SESSION_MEMBER_LEFT', member))).toMatchObject({ ok: true, sessionId: 's1' });
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
+import { CHECK_IDS, type CheckId } from '../../../src/contract/check-ids.js';
+import { startFakeTarget, type Misbehaviour } from './fake-target.js';
+import { checksOf, testProfile, testRun } from './helpers.js';
+
+/** The request-level checks: every check that is not about streams or the generator. */
+const REQUEST_CHECKS: CheckId[] = CHECK_IDS.filter((id) => !id.startsWith('stream.') && id !== 'generator.healthy');
+
+/** Probes plus a short open-model load of both scenarios against a fake target. */
+async function runAgainst(bad: Misbehaviour) {
+  const fake = await startFakeTarget(bad);
+  try {
+    const profile = testProfile(800, { ratePerSec: 25, overrideShare: 0.5 }, { ratePerSec: 25, tagsPerRequest: 4, existingShare: 0.5 });
+    const total = await testRun(fake.url, fake.fixtures, profile).run(probesScenario, photoUploadScenario, tagLinkScenario);
+    const checks = checksOf(total);
+    const failing = REQUEST_CHECKS.filter((id) => checks[id].status === 'fail');
+    return { checks, failing, total };
+  } finally {
+    await fake.close();
+  }
+}
+
+describe('request-level checks against a correct fake target', () => {
+  it('every request-level check passes, so each failure below is the switch flipped', async () => {
+    const { checks } = await runAgainst({});
+    for (const id of REQUEST_CHECKS) expect(`${id}: ${checks[id].status} ${checks[id].detail}`).toBe(`${id}: pass ${checks[id].detail}`);
+  });
+});
+
+describe('each misbehaviour fails exactly its check', () => {
+  it.each([
+    ['accepts requests without X-API-Key', 'auth.apikey.required', { acceptWithoutKey: true }],
+    ['returns ids for existing tag names', 'tags.existing.ignored', { returnExisting: true }],
+    ['answers errors as text/plain', 'errors.problem_json', { textErrors: true }],
+    ['ignores the `name` override', 'photo.fieldname.override', { ignoreOverride: true }],
+    ['lets participants create tags', 'tags.role.required', { participantsMayTag: true }],
+    ['omits Cache-Control on photo answers', 'photo.upload', { photoWithoutCacheControl: true }],
+    ['answers create-and-link with an object', 'tags.link', { tagsNotArray: true }],
+  ] as Array<[string, CheckId, Misbehaviour]>)('%s → %s fails', async (_name, check, bad) => {
+    const { failing, checks } = await runAgainst(bad);
+    expect(failing).toEqual([check]);
+    expect(checks[check].detail).toMatch(/observations failed; first: \S/);
+  });
+});

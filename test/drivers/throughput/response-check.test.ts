@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { inspectResponse, normaliseHeaders, type ResponseView } from '../../../src/drivers/throughput/response-check.js';
+import { judgeTags, tagIds } from '../../../src/drivers/throughput/tag-workload.js';
+import { evidenceFailures, evidenceRuns } from '../../../src/metrics/checks/evidence.js';
+import { MetricSet } from '../../../src/metrics/metric-set.js';
+import { TAG_EXTRA } from '../../../src/metrics/throughput-extra-names.js';
+import { GOOD_HEADERS } from './helpers.js';
+
+const view = (status: number, body: string, contentType = 'application/json', extra: Record<string, string> = GOOD_HEADERS): ResponseView => ({
+  status,
+  headers: { ...extra, 'content-type': contentType },
+  body,
+});
+
+describe('inspectResponse', () => {
+  it.each([
+    ['healthy 200', view(200, '{"a":1}'), []],
+    ['500 problem+json', view(500, '{"status":500}', 'application/problem+json; charset=utf-8'), ['status-5xx']],
+    ['401 as text/plain', view(401, 'nope', 'text/plain'), ['status-4xx', 'problem-json']],
+    ['problem+json with a non-JSON body', view(403, '<html>', 'application/problem+json'), ['status-4xx', 'problem-json']],
+    ['200 with text/html', view(200, '{"a":1}', 'text/html'), ['content-type']],
+    ['200 with a broken body', view(200, '{"a":', 'application/json'), ['body-invalid']],
+    ['200 without Cache-Control', view(200, '{}', 'application/json', { ...GOOD_HEADERS, 'cache-control': '' }), ['headers-missing']],
+    ['200 with +json', view(200, '[]', 'application/vnd.x+json'), []],
+  ])('%s → %j', (_name, response, kinds) => {
+    expect(inspectResponse(response).kinds).toEqual(kinds);
+  });
+
+  it('names missing headers and judges problem+json only on errors', () => {
+    const noHeaders = inspectResponse({ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(noHeaders.missingHeaders).toEqual(['access-control-allow-headers', 'access-control-allow-methods', 'access-control-allow-origin', 'cache-control']);
+    expect(noHeaders.problemFailure).toBeUndefined();
+    expect(inspectResponse(view(404, '{}', 'application/problem+json')).problemFailure).toBeNull();
+    expect(inspectResponse(view(404, '{}', 'application/json')).problemFailure).toMatch(/not application\/problem\+json/);
+  });
+
+  it('normalises header maps from undici and autocannon', () => {
+    expect(normaliseHeaders({ 'Content-Type': 'a', 'set-cookie': ['x', 'y'], gone: undefined })).toEqual({ 'content-type': 'a', 'set-cookie': 'x, y' });
+  });
+});
+
+describe('tag answers', () => {
+  it.each([
+    [['t1', 't2'], true],
+    [[1, 2], true],
+    [[], true],
+    [['t1', 't1'], false],
+    [['', 't2'], false],
+    [{ ids: [] }, false],
+    [[null], false],
+  ])('tagIds(%j) valid: %s', (json, valid) => {
+    expect(tagIds(json) !== null).toBe(valid);
+  });
+
+  const judge = (memo: { newNames: string[]; existing: string[] }, status: number, body: unknown) => {
+    const metrics = new MetricSet();
+    const verdict = judgeTags(metrics, memo, inspectResponse(view(status, JSON.stringify(body))), 'test');
+    const check = (id: 'tags.link' | 'tags.existing.ignored') =>
+      metrics.count(evidenceRuns(id)) === 0 ? 'none' : metrics.count(evidenceFailures(id)) > 0 ? 'fail' : 'pass';
+    return { verdict, link: check('tags.link'), existing: check('tags.existing.ignored'), metrics };
+  };
+
+  it.each([
+    ['one id per new name', { newNames: ['a', 'b'], existing: [] }, 200, ['1', '2'], 'pass', 'none', true],
+    ['too few ids', { newNames: ['a', 'b'], existing: [] }, 200, ['1'], 'fail', 'none', false],
+    ['extra ids without existing names', { newNames: ['a'], existing: [] }, 200, ['1', '2'], 'fail', 'none', true],
+    ['existing names ignored', { newNames: ['c'], existing: ['a', 'b'] }, 200, ['3'], 'pass', 'pass', true],
+    ['existing names returned again', { newNames: ['c'], existing: ['a', 'b'] }, 200, ['1', '2', '3'], 'pass', 'fail', true],
+    ['only existing, none returned', { newNames: [], existing: ['a'] }, 200, [], 'pass', 'pass', true],
+    ['not an array', { newNames: ['a'], existing: ['b'] }, 200, { id: '1' }, 'fail', 'none', false],
+    ['injected 500', { newNames: ['a'], existing: ['b'] }, 500, {}, 'fail', 'none', false],
+  ] as const)('%s', (_name, memo, status, body, link, existing, created) => {
+    const result = judge({ newNames: [...memo.newNames], existing: [...memo.existing] }, status, body);
+    expect(result.link).toBe(link);
+    expect(result.existing).toBe(existing);
+    expect(result.verdict.created).toBe(created);
+  });
+
+  it('counts ids returned for existing names and the tags created', () => {
+    const { metrics } = judge({ newNames: ['c'], existing: ['a', 'b'] }, 200, ['1', '2', '3']);
+    expect(metrics.count(TAG_EXTRA.existingReturned)).toBe(2);
+    expect(metrics.count(TAG_EXTRA.tagsCreated)).toBe(1);
+  });
+});

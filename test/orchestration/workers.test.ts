@@ -1,0 +1,108 @@
+/**
+ * `--workers 2`: two driver processes, one report whose counts equal the sum of its
+ * workers' own totals (the live interval merge loses nothing), and a worker that dies is
+ * reported under the profile's policy instead of hanging the run.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { IntervalMerger } from '../../src/orchestration/workers/interval-merger.js';
+import { MetricSet } from '../../src/metrics/metric-set.js';
+import { quickProfile, runProfile } from './run-helpers.js';
+
+describe('--workers', () => {
+  it('writes one report whose counters are the sums of its workers', async () => {
+    const { report, exitCode } = await runProfile(quickProfile({ photoUpload: { enabled: true, ratePerSec: 20, imageSizes: ['16KiB'] } }), { workers: 2 });
+    expect(exitCode, report.checks.filter((c) => c.status === 'fail').map((c) => c.detail).join('\n')).toBe(0);
+    expect(report.generator.processes).toBe(2);
+    const workers = report.workers!;
+    expect(workers.map((w) => w.participants)).toEqual([12, 12]);
+    for (const [name, merged] of Object.entries(report.metrics.counters)) {
+      const sum = workers.reduce((n, w) => n + (w.counters?.[name] ?? 0), 0);
+      expect(merged, name).toBe(sum);
+    }
+    const chat = report.scenarios.chatStreams!;
+    expect(chat.mainStreams.peakConcurrent).toBe(24);
+    expect(chat.deliveriesReceived).toBeGreaterThan(20);
+    expect(report.timeseries.length).toBeGreaterThanOrEqual(3);
+    // Each worker sends half the profile's rate; together they achieve all of it.
+    const photo = report.scenarios.photoUpload!;
+    expect(photo.requestedRatePerSec).toBe(20);
+    expect(photo.throughputPerSec).toBeGreaterThan(17);
+    expect(photo.throughputPerSec).toBeLessThan(23);
+  });
+});
+
+describe('IntervalMerger', () => {
+  const encoded = (n: number) => {
+    const set = new MetricSet();
+    set.inc('x', n);
+    return set.encode();
+  };
+
+  it('releases an interval once every live worker reported it, in order', () => {
+    const released: Array<[number, number]> = [];
+    const merger = new IntervalMerger(2, (set, _s, endSec) => released.push([endSec, set.count('x')]));
+    merger.add(0, 0, 0, 1, encoded(1));
+    merger.add(0, 1, 1, 2, encoded(2));
+    expect(released).toEqual([]);
+    merger.add(1, 1, 1, 2, encoded(20));
+    expect(released).toEqual([]);
+    merger.add(1, 0, 0, 1, encoded(10));
+    expect(released).toEqual([[1, 11], [2, 22]]);
+  });
+
+  it('stops waiting for a retired worker and drains the rest at the end', () => {
+    const released: number[] = [];
+    const merger = new IntervalMerger(2, (set) => released.push(set.count('x')));
+    merger.add(0, 0, 0, 1, encoded(1));
+    merger.retire(1);
+    expect(released).toEqual([1]);
+    merger.add(0, 2, 2, 3, encoded(3));
+    merger.drain();
+    expect(released).toEqual([1, 3]);
+  });
+});
+
+/** PIDs of this process's worker children (processes this test started, found through /proc). */
+function workerPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('worker-main')) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+async function killOneWorkerSoon(): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const pids = workerPids();
+    if (pids.length === 2) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      process.kill(pids[1]!, 'SIGKILL');
+      return pids[1]!;
+    }
+  }
+  throw new Error('workers did not start');
+}
+
+describe('a worker that dies', () => {
+  it.each([
+    ['continue', 0],
+    ['fail', 1],
+  ] as const)('is reported, and with policy %s the run ends with exit %d', async (policy, expectedExit) => {
+    const run = runProfile(quickProfile({ workers: { onWorkerExit: policy } }), { workers: 2 });
+    await killOneWorkerSoon();
+    const { report, exitCode } = await run;
+    expect(report.warnings.join('\n')).toMatch(/worker \d \(12 participants\) died: signal SIGKILL/);
+    expect(report.workers!.filter((w) => w.counters === null)).toHaveLength(1);
+    expect(exitCode).toBe(expectedExit);
+    if (policy === 'fail') expect(report.verdict).toBe('fail');
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseFaults, parseFault, resolveFaults } from '../../src/reference-service/faults/faults.js';
+import { ConfigError } from '../../src/util/errors.js';
+
+describe('parseFault', () => {
+  it.each([
+    ['keepalive-drift=25', { name: 'keepalive-drift', value: 0.25 }],
+    ['stall=100', { name: 'stall', value: 1 }],
+    ['drop=0', { name: 'drop', value: 0 }],
+    ['error-rate=12.5%', { name: 'error-rate', value: 0.125 }],
+    ['duplicate=5', { name: 'duplicate', value: 0.05 }],
+    ['leak=1', { name: 'leak', value: 0.01 }],
+    ['bad-json=50', { name: 'bad-json', value: 0.5 }],
+    ['latency=50', { name: 'latency', value: 50 }],
+    ['latency=50ms', { name: 'latency', value: 50 }],
+    ['latency=0.2s', { name: 'latency', value: 200 }],
+  ])('%s', (spec, fault) => {
+    expect(parseFault(spec)).toEqual(fault);
+  });
+
+  it.each([
+    ['drop=150', '--fault drop=150: percentage must be 0..100'],
+    ['drop=-1', '--fault drop=-1: percentage must be 0..100'],
+    ['drop=lots', '--fault drop=lots: "lots" is not a percentage'],
+    ['drop', '--fault drop: expected NAME=VALUE, e.g. drop=5 or latency=50ms'],
+    ['=5', '--fault =5: expected NAME=VALUE, e.g. drop=5 or latency=50ms'],
+    ['explode=5', /--fault explode=5: unknown fault "explode"/],
+    ['latency=soon', /--fault latency=soon: "soon" is not a duration/],
+  ])('refuses %s with one ConfigError line', (spec, message) => {
+    expect(() => parseFault(spec)).toThrow(ConfigError);
+    expect(() => parseFault(spec)).toThrow(message);
+  });
+});
+
+describe('normaliseFaults / resolveFaults', () => {
+  it('accepts specs and parsed faults; the last of a name wins', () => {
+    const faults = normaliseFaults(['drop=5', { name: 'latency', value: 20 }, 'drop=10']);
+    expect(faults).toEqual([{ name: 'latency', value: 20 }, { name: 'drop', value: 0.1 }]);
+    expect(resolveFaults(faults)).toEqual({ keepAliveDrift: 0, stall: 0, drop: 0.1, errorRate: 0, latencyMs: 20, duplicate: 0, leak: 0, badJson: 0 });
+  });
+
+  it('refuses a parsed fault outside its range', () => {
+    expect(() => normaliseFaults([{ name: 'stall', value: 2 }])).toThrow(ConfigError);
+    expect(() => normaliseFaults([{ name: 'latency', value: -1 }])).toThrow(ConfigError);
+  });
+});

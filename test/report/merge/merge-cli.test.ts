@@ -1,0 +1,106 @@
+/**
+ * `coachbench merge` end to end through bin/coachbench.js (built dist/): the report folder,
+ * exit 0/1 by the merged verdict (130 when a shard was cut short), exit 2 with one line for
+ * files that cannot merge.
+ */
+import { spawn } from 'node:child_process';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../../src/contract/report.js';
+import { shardBench, type ShardBench } from './shard-runs.js';
+
+const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
+
+interface Result { code: number | null; stderr: string }
+
+function coachbench(args: string[]): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+
+let bench: ShardBench;
+let shard0: string;
+let shard1: string;
+let notJson: string;
+
+beforeAll(async () => {
+  bench = await shardBench();
+  const target = await bench.target();
+  const runs = await Promise.all([bench.shard(target.url, 0, 2), bench.shard(target.url, 1, 2)]);
+  [shard0, shard1] = runs.map((r) => r.path) as [string, string];
+  notJson = join(bench.dir, 'not-json.json');
+  await writeFile(notJson, '{"schemaVersion": "1.0.0",');
+});
+afterAll(() => bench.close());
+
+describe('coachbench merge (e2e)', () => {
+  it('writes the merged report folder and exits 0 when every shard is there and passes', async () => {
+    const out = join(bench.dir, 'merged');
+    const result = await coachbench(['merge', shard1, shard0, '--out', out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/merged 2 shard reports/);
+    expect(result.stderr).toMatch(/^PASS: /m);
+    for (const file of ['report.json', 'report.html', 'junit.xml', 'summary.md']) expect(await exists(join(out, file)), file).toBe(true);
+    const report = await readReport(out);
+    expect(report.verdict).toBe('pass');
+    expect(report.shard).toBeNull();
+    expect(report.mergedFrom).toEqual([shard0, shard1]);
+    const [a, b] = await Promise.all([readReport(dirname(shard0)), readReport(dirname(shard1))]);
+    expect(report.scenarios.chatStreams!.opened).toBe(a.scenarios.chatStreams!.opened + b.scenarios.chatStreams!.opened);
+  });
+
+  it('exits 1 with the report written when a shard is missing', async () => {
+    const out = join(bench.dir, 'partial');
+    const result = await coachbench(['merge', shard0, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/! partial merge: 1 of 2 shards \(missing 1\/2\)/);
+    expect(result.stderr).toMatch(/^FAIL: /m);
+    expect((await readReport(out)).verdict).toBe('fail');
+  });
+
+  it('exits 130 with the report written when a shard was interrupted', async () => {
+    const cut = JSON.parse(await readFile(shard1, 'utf8')) as Report;
+    cut.interrupted = true;
+    const cutPath = join(bench.dir, 'cut', 'report.json');
+    await mkdir(dirname(cutPath), { recursive: true });
+    await writeFile(cutPath, JSON.stringify(cut));
+    const out = join(bench.dir, 'interrupted');
+    const result = await coachbench(['merge', shard0, cutPath, '--out', out]);
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/\[shard 1\/2\] was interrupted/);
+    expect((await readReport(out)).interrupted).toBe(true);
+  });
+
+  it.each<[string, () => string[], RegExp]>([
+    ['the same shard twice', () => [shard0, shard0], /cannot merge: .*shard 0\/2 overlaps/],
+    ['a file that is not JSON', () => [shard0, notJson], /not-json\.json: not valid JSON/],
+    ['a missing file', () => [shard0, join(bench.dir, 'nope.json')], /nope\.json: cannot read report \(ENOENT\)/],
+    ['a fixtures file instead of a report', () => [shard0, bench.fixturesPath], /fixtures\.json: not a valid coachbench report/],
+  ])('exits 2 with one line for %s, writing nothing', async (_name, files, message) => {
+    const out = join(bench.dir, `refused-${Math.random().toString(36).slice(2)}`);
+    const result = await coachbench(['merge', ...files(), '--out', out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await exists(out)).toBe(false);
+  });
+
+  it.each<[string, () => string[], RegExp]>([
+    ['no --out', () => ['merge', shard0, shard1], /Missing required argument: out/],
+    ['no shard files', () => ['merge', '--out', join(bench.dir, 'x')], /Not enough non-option arguments/],
+    ['--out a shard folder', () => ['merge', shard0, shard1, '--out', dirname(shard1)], /--out .* holds the shard report .*; write the merged report to another folder/],
+  ])('exits 2 for %s', async (_name, args, message) => {
+    const result = await coachbench(args());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
