@@ -2,8 +2,8 @@
 // holding N streams and parsing every frame, nothing else.
 // Usage: node bench/bare-client.js FIXTURES URL STREAMS RAMP_PER_SEC HOLD_SEC
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
 import { createParser } from 'eventsource-parser';
+import { Agent, request } from 'undici';
 
 const [fixturesPath, url, streamsText, rampText, holdText] = process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8'));
@@ -16,7 +16,12 @@ const bodies = [];
 async function openOne(i) {
   const p = fixtures.participants[Math.floor(i / 2) % fixtures.participants.length];
   const path = i % 2 === 0 ? `/api/v1/participants/${p.userId}/stream` : `/api/v1/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}/stream`;
-  const res = await request(`${url}${path}`, { dispatcher, headers: { authorization: `Bearer ${p.token}`, 'x-api-key': fixtures.apiKey }, bodyTimeout: 0, headersTimeout: 30_000 });
+  const res = await request(`${url}${path}`, {
+    dispatcher,
+    headers: { authorization: `Bearer ${p.token}`, 'x-api-key': fixtures.apiKey },
+    bodyTimeout: 0,
+    headersTimeout: 30_000,
+  });
   const decoder = new TextDecoder();
   const parser = createParser({ onEvent: () => frames++ });
   res.body.on('data', (chunk) => parser.feed(decoder.decode(chunk, { stream: true })));

@@ -4,11 +4,11 @@
 // Goal: RSS stays within 10% of its minute-5 value. Writes bench/results/soak.json.
 //
 //   npm run build && node bench/soak.js --minutes 60 [--participants 2000]
-import { mkdtemp, writeFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { flag } from './lib/flags.js';
+import { BIN, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { soakStats } from './lib/soak-stats.js';
 
 const MINUTES = flag('minutes', 60);
@@ -16,26 +16,39 @@ const PARTICIPANTS = flag('participants', 2_000);
 const dir = await mkdtemp(join(tmpdir(), 'coachbench-soak-'));
 const fixtures = join(dir, 'fixtures.json');
 const profile = join(dir, 'soak.json');
-await writeFile(profile, JSON.stringify({
-  name: 'bench-soak',
-  duration: `${MINUTES}m`,
-  keepAliveTolerance: '10%',
-  chatStreams: { participants: PARTICIPANTS, rampPerSec: 200, switchEvery: '2m', messageRatePerSec: 20, churnRatePerSec: 2 },
-  photoUpload: { enabled: true, ratePerSec: 2, imageSizes: ['16KiB', '256KiB'] },
-  tagLink: { enabled: true, ratePerSec: 2 },
-}));
+await writeFile(
+  profile,
+  JSON.stringify({
+    name: 'bench-soak',
+    duration: `${MINUTES}m`,
+    keepAliveTolerance: '10%',
+    chatStreams: { participants: PARTICIPANTS, rampPerSec: 200, switchEvery: '2m', messageRatePerSec: 20, churnRatePerSec: 2 },
+    photoUpload: { enabled: true, ratePerSec: 2, imageSizes: ['16KiB', '256KiB'] },
+    tagLink: { enabled: true, ratePerSec: 2 },
+  }),
+);
 
 const target = await startServe(['--participants', String(PARTICIPANTS), '--keepalive', '15s', '--fixtures-out', fixtures]);
 const samples = [];
 let report;
 try {
   const out = join(dir, 'report');
-  const driver = await startProcess([BIN, 'run', '--profile', profile, '--target', target.url, '--fixtures', fixtures, '--expect-keepalive', '15s', '--out', out, '--quiet'], null);
+  const driver = await startProcess(
+    [BIN, 'run', '--profile', profile, '--target', target.url, '--fixtures', fixtures, '--expect-keepalive', '15s', '--out', out, '--quiet'],
+    null,
+  );
   const start = performance.now();
   const timer = setInterval(() => {
     try {
-      samples.push({ minute: +((performance.now() - start) / 60_000).toFixed(2), rssBytes: rssBytes(driver.child.pid), cpuSeconds: cpuSeconds(driver.child.pid), targetRssBytes: rssBytes(target.child.pid) });
-    } catch { /* exited */ }
+      samples.push({
+        minute: +((performance.now() - start) / 60_000).toFixed(2),
+        rssBytes: rssBytes(driver.child.pid),
+        cpuSeconds: cpuSeconds(driver.child.pid),
+        targetRssBytes: rssBytes(target.child.pid),
+      });
+    } catch {
+      /* exited */
+    }
   }, 10_000);
   await exited(driver.child);
   clearInterval(timer);
@@ -55,7 +68,8 @@ const result = {
   timeseriesPoints: report?.timeseries.length,
   events: report && Object.values(report.scenarios.chatStreams.events).reduce((a, b) => a + b, 0),
   samples,
-  method: 'driver VmRSS from /proc/PID/status every 10 s; growth and drop are relative to the RSS at minute 5 over minutes 5..end; trend is the least-squares slope',
+  method:
+    'driver VmRSS from /proc/PID/status every 10 s; growth and drop are relative to the RSS at minute 5 over minutes 5..end; trend is the least-squares slope',
 };
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
 await writeFile(new URL('./results/soak.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);

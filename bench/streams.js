@@ -5,7 +5,7 @@
 //   npm run build && node bench/streams.js [--streams 19000] [--accuracy-streams 5000] [--only capacity|accuracy]
 //
 // Every process here is started by this script, talks only to 127.0.0.1, and is stopped by PID.
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
@@ -28,12 +28,17 @@ function rssSampler(pid) {
   const timer = setInterval(() => {
     try {
       samples.push({ t: (performance.now() - start) / 1000, rss: rssBytes(pid) });
-    } catch { /* exited */ }
+    } catch {
+      /* exited */
+    }
   }, 1000);
   return {
     stop: () => clearInterval(timer),
     medianAfter: (tSec) => {
-      const values = samples.filter((s) => s.t >= tSec).map((s) => s.rss).sort((a, b) => a - b);
+      const values = samples
+        .filter((s) => s.t >= tSec)
+        .map((s) => s.rss)
+        .sort((a, b) => a - b);
       return values[Math.floor(values.length / 2)] ?? NaN;
     },
   };
@@ -42,13 +47,19 @@ function rssSampler(pid) {
 async function driverRun({ url, fixtures, participants, holdSec, out, messageRate, expectKeepalive }) {
   const profile = join(dir, `profile-${participants}.json`);
   const rampSec = (participants * 2) / RAMP_PER_SEC;
-  await writeFile(profile, JSON.stringify({
-    name: `bench-streams-${participants}`,
-    duration: `${Math.ceil(rampSec + holdSec)}s`,
-    chatStreams: { participants, rampPerSec: RAMP_PER_SEC / 2, switchEvery: '0s', messageRatePerSec: messageRate, churnRatePerSec: 0, openTimeout: '30s' },
-    generator: { maxEventLoopDelayP99: '100ms' },
-  }));
-  const started = await startProcess([BIN, 'run', '--profile', profile, '--target', url, '--fixtures', fixtures, '--expect-keepalive', expectKeepalive, '--out', out], /coachbench bench-streams/);
+  await writeFile(
+    profile,
+    JSON.stringify({
+      name: `bench-streams-${participants}`,
+      duration: `${Math.ceil(rampSec + holdSec)}s`,
+      chatStreams: { participants, rampPerSec: RAMP_PER_SEC / 2, switchEvery: '0s', messageRatePerSec: messageRate, churnRatePerSec: 0, openTimeout: '30s' },
+      generator: { maxEventLoopDelayP99: '100ms' },
+    }),
+  );
+  const started = await startProcess(
+    [BIN, 'run', '--profile', profile, '--target', url, '--fixtures', fixtures, '--expect-keepalive', expectKeepalive, '--out', out],
+    /coachbench bench-streams/,
+  );
   const baseline = rssBytes(started.child.pid);
   const sampler = rssSampler(started.child.pid);
   const code = await exited(started.child).finally(() => sampler.stop());
@@ -59,7 +70,14 @@ async function driverRun({ url, fixtures, participants, holdSec, out, messageRat
 /** Event latency over the hold only (from histograms.hlog), excluding the ramp and 5 s of settling. */
 async function steadyStateLatency(out, fromSec) {
   const reader = new hdr.HistogramLogReader(await readFile(join(out, 'histograms.hlog'), 'utf8'), 32, false);
-  const total = hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+  const total = hdr.build({
+    bitBucketSize: 32,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: 3,
+    autoResize: true,
+    useWebAssembly: false,
+  });
   for (let h = reader.nextIntervalHistogram(); h !== null; h = reader.nextIntervalHistogram()) {
     if (h.tag === 'eventLatency' && h.startTimeStampMsec / 1000 - reader.startTimeSec >= fromSec) total.add(h);
   }
@@ -68,7 +86,10 @@ async function steadyStateLatency(out, fromSec) {
 }
 
 async function bareRun({ url, fixtures, streams, holdSec }) {
-  const started = await startProcess([new URL('./bare-client.js', import.meta.url).pathname, fixtures, url, String(streams), String(RAMP_PER_SEC), String(holdSec + streams / RAMP_PER_SEC)], /ready/);
+  const started = await startProcess(
+    [new URL('./bare-client.js', import.meta.url).pathname, fixtures, url, String(streams), String(RAMP_PER_SEC), String(holdSec + streams / RAMP_PER_SEC)],
+    /ready/,
+  );
   const baseline = rssBytes(started.child.pid);
   const sampler = rssSampler(started.child.pid);
   await exited(started.child).finally(() => sampler.stop());
@@ -85,7 +106,15 @@ if (ONLY !== 'accuracy') {
   const fixtures = join(dir, 'fixtures.json');
   const target = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixtures]);
   try {
-    const driver = await driverRun({ url: target.url, fixtures, participants, holdSec: HOLD_SEC, out: join(dir, 'capacity'), messageRate: 200, expectKeepalive: '15s' });
+    const driver = await driverRun({
+      url: target.url,
+      fixtures,
+      participants,
+      holdSec: HOLD_SEC,
+      out: join(dir, 'capacity'),
+      messageRate: 200,
+      expectKeepalive: '15s',
+    });
     const chat = driver.report.scenarios.chatStreams;
     const held = chat.peakConcurrent + chat.mainStreams.peakConcurrent;
     const bare = await bareRun({ url: target.url, fixtures, streams: held, holdSec: HOLD_SEC });
@@ -103,7 +132,11 @@ if (ONLY !== 'accuracy') {
       deliveries: { expected: chat.deliveriesExpected, received: chat.deliveriesReceived, missing: chat.deliveriesMissing },
       driverVerdict: driver.report.verdict,
       failedChecks: driver.report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
-      generator: driver.report.generator && { cpuPercent: driver.report.generator.cpuPercent, eventLoopDelayP99Ms: driver.report.generator.eventLoopDelayMs.p99, peakRssBytes: driver.report.generator.peakRssBytes },
+      generator: driver.report.generator && {
+        cpuPercent: driver.report.generator.cpuPercent,
+        eventLoopDelayP99Ms: driver.report.generator.eventLoopDelayMs.p99,
+        peakRssBytes: driver.report.generator.peakRssBytes,
+      },
       rss: {
         driverBaselineBytes: driver.baseline,
         driverHoldBytes: driver.holdRss,
@@ -127,7 +160,15 @@ async function accuracyRun(faults, label) {
   const fixtures = join(dir, `fixtures-${label}.json`);
   const target = await startServe(['--participants', String(participants), '--keepalive', '15s', ...faults, '--fixtures-out', fixtures]);
   try {
-    const driver = await driverRun({ url: target.url, fixtures, participants, holdSec: HOLD_SEC, out: join(dir, label), messageRate: 100, expectKeepalive: '15s' });
+    const driver = await driverRun({
+      url: target.url,
+      fixtures,
+      participants,
+      holdSec: HOLD_SEC,
+      out: join(dir, label),
+      messageRate: 100,
+      expectKeepalive: '15s',
+    });
     const chat = driver.report.scenarios.chatStreams;
     const latency = chat.eventLatencyMs;
     return {
@@ -158,7 +199,8 @@ if (ONLY !== 'capacity') {
 results.method = {
   rss: 'VmRSS from /proc/PID/status of each process, sampled every second; per-stream = (median RSS during hold - RSS at process start) / streams held',
   streams: 'each participant holds a main stream and one chat-session stream; undici Agent, eventsource-parser, every frame JSON-parsed and schema-checked',
-  accuracy: 'coachbench serve --fault latency=50 delays every event delivery by 50 ms; eventLatencyMs runs from the intended send time to arrival; "hold" sums the hlog intervals after the ramp and 5 s of settling, "wholeRun" includes the ramp; the same load without the fault gives the target\'s own time, and "beyond" subtracts it',
+  accuracy:
+    'coachbench serve --fault latency=50 delays every event delivery by 50 ms; eventLatencyMs runs from the intended send time to arrival; "hold" sums the hlog intervals after the ramp and 5 s of settling, "wholeRun" includes the ramp; the same load without the fault gives the target\'s own time, and "beyond" subtracts it',
 };
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
 await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);

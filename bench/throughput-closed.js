@@ -37,7 +37,10 @@ function run(tool, toolArgs, env = {}) {
   const script = `"$@" > "$CB_OUT"; status=$?; times >&2; exit $status`;
   const outFile = join(workDir, 'tool-out.txt');
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script, 'bash', command, ...args], { env: { ...process.env, ...env, CB_OUT: outFile }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('bash', ['-c', script, 'bash', command, ...args], {
+      env: { ...process.env, ...env, CB_OUT: outFile },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
@@ -83,9 +86,22 @@ async function autocannonCli(url, fixtures, body) {
   const participant = fixtures.participants[0];
   const form = { filename: { type: 'file', path: body.imagePath, options: { filename: body.image.fileName, contentType: 'image/jpeg' } } };
   const { out, cpuSeconds } = await run(AUTOCANNON, [
-    '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', 'PATCH', '-j', '-n',
-    '-H', `Accept=${ACCEPT}`, '-H', `Authorization=Bearer ${participant.token}`, '-H', `X-API-Key=${fixtures.apiKey}`,
-    '-F', JSON.stringify(form),
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(SECONDS),
+    '-m',
+    'PATCH',
+    '-j',
+    '-n',
+    '-H',
+    `Accept=${ACCEPT}`,
+    '-H',
+    `Authorization=Bearer ${participant.token}`,
+    '-H',
+    `X-API-Key=${fixtures.apiKey}`,
+    '-F',
+    JSON.stringify(form),
     `${url}/api/v1/participants/${participant.userId}/profile_photo`,
   ]);
   const result = JSON.parse(out.trim().split('\n').pop());
@@ -103,21 +119,41 @@ async function wrk(url, fixtures, body) {
   const participant = fixtures.participants[0];
   const script = join(workDir, 'photo.lua');
   // Secrets and the body path travel in the environment, not in argv (visible in ps).
-  await writeFile(script, [
-    'wrk.method = "PATCH"',
-    'local f = assert(io.open(os.getenv("CB_BODY"), "rb"))',
-    'wrk.body = f:read("*a")',
-    'f:close()',
-    'wrk.headers["Content-Type"] = os.getenv("CB_CT")',
-    'wrk.headers["Accept"] = os.getenv("CB_ACCEPT")',
-    'wrk.headers["Authorization"] = "Bearer " .. os.getenv("CB_TOKEN")',
-    'wrk.headers["X-API-Key"] = os.getenv("CB_KEY")',
-    '',
-  ].join('\n'));
-  const { out, cpuSeconds } = await run('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--timeout', '10s', '--latency', '-s', script,
-    `${url}/api/v1/participants/${participant.userId}/profile_photo`], {
-    CB_BODY: body.bodyPath, CB_CT: body.body.contentType, CB_ACCEPT: ACCEPT, CB_TOKEN: participant.token, CB_KEY: fixtures.apiKey,
-  });
+  await writeFile(
+    script,
+    [
+      'wrk.method = "PATCH"',
+      'local f = assert(io.open(os.getenv("CB_BODY"), "rb"))',
+      'wrk.body = f:read("*a")',
+      'f:close()',
+      'wrk.headers["Content-Type"] = os.getenv("CB_CT")',
+      'wrk.headers["Accept"] = os.getenv("CB_ACCEPT")',
+      'wrk.headers["Authorization"] = "Bearer " .. os.getenv("CB_TOKEN")',
+      'wrk.headers["X-API-Key"] = os.getenv("CB_KEY")',
+      '',
+    ].join('\n'),
+  );
+  const { out, cpuSeconds } = await run(
+    'wrk',
+    [
+      '-t1',
+      `-c${CONNECTIONS}`,
+      `-d${SECONDS}s`,
+      '--timeout',
+      '10s',
+      '--latency',
+      '-s',
+      script,
+      `${url}/api/v1/participants/${participant.userId}/profile_photo`,
+    ],
+    {
+      CB_BODY: body.bodyPath,
+      CB_CT: body.body.contentType,
+      CB_ACCEPT: ACCEPT,
+      CB_TOKEN: participant.token,
+      CB_KEY: fixtures.apiKey,
+    },
+  );
   const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
   const perSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
@@ -185,4 +221,10 @@ await writeSection('closed', {
   tools: { autocannon: 'autocannon 9 CLI (-F form, same image and part name)', wrk: `${wrkVersion}, 1 thread, Lua body from file` },
   sizes,
 });
-console.log(JSON.stringify(sizes.map(({ runs, ...rest }) => rest), null, 2));
+console.log(
+  JSON.stringify(
+    sizes.map(({ runs, ...rest }) => rest),
+    null,
+    2,
+  ),
+);

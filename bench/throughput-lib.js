@@ -5,20 +5,20 @@
 // Everything talks to 127.0.0.1 only; every process started here is stopped by its PID.
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
-import { photoUploadScenario } from '../dist/drivers/throughput/index.js';
+import { resolveProfile } from '../dist/contract/profile/resolve-profile.js';
 import { buildImageCorpus } from '../dist/drivers/throughput/image-corpus.js';
+import { photoUploadScenario } from '../dist/drivers/throughput/index.js';
 import { defaultPhotoBody } from '../dist/drivers/throughput/multipart-body.js';
+import { GeneratorMonitor } from '../dist/metrics/generator-monitor.js';
 import { buildGeneratorSummary } from '../dist/metrics/generator-summary.js';
 import { MetricSet } from '../dist/metrics/metric-set.js';
-import { buildPhotoUploadSummary } from '../dist/metrics/throughput-summary.js';
 import { scheduledSlotsName } from '../dist/metrics/throughput-extra-names.js';
-import { resolveProfile } from '../dist/contract/profile/resolve-profile.js';
-import { GeneratorMonitor } from '../dist/metrics/generator-monitor.js';
+import { buildPhotoUploadSummary } from '../dist/metrics/throughput-summary.js';
 
 const BIN = new URL('../bin/coachbench.js', import.meta.url).pathname;
 
@@ -176,7 +176,9 @@ export async function writeSection(name, data) {
   let results = {};
   try {
     results = JSON.parse(await readFile(RESULTS, 'utf8'));
-  } catch { /* first run */ }
+  } catch {
+    /* first run */
+  }
   results.machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}); target and load generator in separate processes${PIN ? ' pinned to separate CPUs' : ''}, all on 127.0.0.1`;
   results.node = process.version;
   results[name] = { ...results[name], measuredAt: new Date().toISOString(), ...data };

@@ -6,7 +6,7 @@
 //
 // Each process holds at most ~19,000 streams under the 20,000-descriptor limit, so 40,000 streams
 // need three driver workers; the 1- and 2-worker rows show what fewer processes hold.
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flag } from './lib/flags.js';
@@ -25,19 +25,50 @@ for (const workers of DRIVER_WORKERS) {
   const streams = Math.min(STREAMS, workers * PER_PROCESS);
   const participants = Math.ceil(streams / 2);
   const fixtures = join(dir, `fixtures-${workers}.json`);
-  const target = await startServe(['--workers', String(TARGET_WORKERS), '--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixtures]);
+  const target = await startServe([
+    '--workers',
+    String(TARGET_WORKERS),
+    '--participants',
+    String(participants),
+    '--keepalive',
+    '15s',
+    '--fixtures-out',
+    fixtures,
+  ]);
   const targetSampler = treeSampler(target.child.pid, 'target');
   try {
     const profile = join(dir, `profile-${workers}.json`);
     const rampSec = participants / (RAMP_PER_SEC / 2);
-    await writeFile(profile, JSON.stringify({
-      name: `bench-workers-${workers}`,
-      duration: `${Math.ceil(rampSec + HOLD_SEC)}s`,
-      chatStreams: { participants, rampPerSec: RAMP_PER_SEC / 2, switchEvery: '0s', messageRatePerSec: 200, churnRatePerSec: 0, openTimeout: '30s' },
-      generator: { maxEventLoopDelayP99: '100ms' },
-    }));
+    await writeFile(
+      profile,
+      JSON.stringify({
+        name: `bench-workers-${workers}`,
+        duration: `${Math.ceil(rampSec + HOLD_SEC)}s`,
+        chatStreams: { participants, rampPerSec: RAMP_PER_SEC / 2, switchEvery: '0s', messageRatePerSec: 200, churnRatePerSec: 0, openTimeout: '30s' },
+        generator: { maxEventLoopDelayP99: '100ms' },
+      }),
+    );
     const out = join(dir, `report-${workers}`);
-    const driver = await startProcess([BIN, 'run', '--profile', profile, '--target', target.url, '--fixtures', fixtures, '--workers', String(workers), '--expect-keepalive', '15s', '--out', out, '--quiet'], null);
+    const driver = await startProcess(
+      [
+        BIN,
+        'run',
+        '--profile',
+        profile,
+        '--target',
+        target.url,
+        '--fixtures',
+        fixtures,
+        '--workers',
+        String(workers),
+        '--expect-keepalive',
+        '15s',
+        '--out',
+        out,
+        '--quiet',
+      ],
+      null,
+    );
     const driverSampler = treeSampler(driver.child.pid, 'driver');
     await exited(driver.child);
     driverSampler.stop();
@@ -56,7 +87,11 @@ for (const workers of DRIVER_WORKERS) {
       eventLatencyMs: { p50: chat.eventLatencyMs.p50, p99: chat.eventLatencyMs.p99 },
       verdict: report.verdict,
       failedChecks: report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
-      processes: [...driverSampler.summary(), ...targetSampler.summary()].map((p) => ({ ...p, peakRssMiB: +(p.peakRssBytes / 2 ** 20).toFixed(1), cpuSeconds: +p.cpuSeconds.toFixed(1) })),
+      processes: [...driverSampler.summary(), ...targetSampler.summary()].map((p) => ({
+        ...p,
+        peakRssMiB: +(p.peakRssBytes / 2 ** 20).toFixed(1),
+        cpuSeconds: +p.cpuSeconds.toFixed(1),
+      })),
     });
   } finally {
     targetSampler.stop();
@@ -68,7 +103,10 @@ for (const workers of DRIVER_WORKERS) {
 const result = {
   measuredAt: new Date().toISOString(),
   node: process.version,
-  method: 'each row: serve --workers T with 15 s KEEP_ALIVE, then run --workers W against it (ramp 1,000 streams/s, 200 messages/s, hold ' + HOLD_SEC + ' s); per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second',
+  method:
+    'each row: serve --workers T with 15 s KEEP_ALIVE, then run --workers W against it (ramp 1,000 streams/s, 200 messages/s, hold ' +
+    HOLD_SEC +
+    ' s); per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second',
   rows,
 };
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });

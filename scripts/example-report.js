@@ -21,7 +21,16 @@ await rm(join(out, 'histograms.hlog'), { force: true });
 const profileDir = await mkdtemp(join(tmpdir(), 'coachbench-chromium-'));
 const context = await chromium.launchPersistentContext(profileDir, {
   executablePath: process.env.COACHBENCH_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
   viewport: { width: 1280, height: 1800 },
 });
 const page = await context.newPage();

@@ -74,7 +74,9 @@ export function processTree(rootPid) {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch { /* ended while we looked */ }
+    } catch {
+      /* ended while we looked */
+    }
   }
   const out = [];
   const walk = (pid) => {
@@ -95,7 +97,9 @@ export function treeSampler(rootPid, label) {
         entry.peakRssBytes = Math.max(entry.peakRssBytes, rssBytes(pid));
         entry.cpuSeconds = cpuSeconds(pid);
         seen.set(pid, entry);
-      } catch { /* exited */ }
+      } catch {
+        /* exited */
+      }
     }
   }, 1000);
   return { stop: () => clearInterval(timer), summary: () => [...seen.values()] };

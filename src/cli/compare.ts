@@ -4,14 +4,14 @@
  * (0 otherwise; 2 for unreadable reports or bad limits).
  */
 import { writeFile } from 'node:fs/promises';
-import { defineCommand } from './cli-command.js';
-import { parseFloors, parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
+import { loadReport } from '../contract/validate-report.js';
 import { compareReports } from '../report/compare/compare.js';
 import { renderCompareHtml } from '../report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../report/compare/render-compare-text.js';
-import { loadReport } from '../contract/validate-report.js';
 import { ExitCode } from '../util/errors.js';
+import { defineCommand } from './cli-command.js';
+import { parseFloors, parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
 
 export interface CompareFlags {
   baseline: string;

@@ -7,12 +7,12 @@ import { ConfigError, ExitCode } from '../util/errors.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
-import { runCommand } from './run.js';
-import { serveCommand } from './serve.js';
-import { reportCommand } from './report.js';
 import { compareCommand } from './compare.js';
 import { mergeCommand } from './merge.js';
 import { profilesCommand } from './profiles.js';
+import { reportCommand } from './report.js';
+import { runCommand } from './run.js';
+import { serveCommand } from './serve.js';
 
 // Commands keep their own typed args; the list only needs the common shape.
 const COMMANDS = [runCommand, serveCommand, reportCommand, compareCommand, mergeCommand, profilesCommand] as unknown as CliCommand[];

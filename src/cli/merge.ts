@@ -5,13 +5,13 @@
  * the files are not shards of one run.
  */
 import { dirname, resolve } from 'node:path';
-import { defineCommand } from './cli-command.js';
-import { mergeReports } from '../report/merge/merge-reports.js';
 import type { Report } from '../contract/report.js';
 import { loadReport } from '../contract/validate-report.js';
-import { writeReportFiles } from '../report/write-report.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
+import { mergeReports } from '../report/merge/merge-reports.js';
+import { writeReportFiles } from '../report/write-report.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
+import { defineCommand } from './cli-command.js';
 
 export interface MergeFlags {
   shards: string[];
@@ -52,7 +52,9 @@ export const mergeCommand = defineCommand<MergeFlags>({
     const exitCode = report.interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
     if (!flags.quiet) {
       const notes = report.warnings.map((warning) => `  ! ${warning}`);
-      process.stderr.write(`merged ${reports.length} shard report${reports.length === 1 ? '' : 's'}\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`);
+      process.stderr.write(
+        `merged ${reports.length} shard report${reports.length === 1 ? '' : 's'}\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`,
+      );
     }
     return exitCode;
   },

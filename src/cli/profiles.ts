@@ -1,7 +1,8 @@
 /** `coachbench profiles`: the built-in profiles with their duration and load, one per line. */
-import { defineCommand } from './cli-command.js';
+
 import { builtInProfiles, loadProfile } from '../contract/profile/load-profile.js';
 import { formatDuration } from '../util/duration.js';
+import { defineCommand } from './cli-command.js';
 
 export const profilesCommand = defineCommand({
   command: 'profiles',
@@ -15,7 +16,9 @@ export const profilesCommand = defineCommand({
         profile.photoUpload.enabled ? `photo ${profile.photoUpload.model}` : null,
         profile.tagLink.enabled ? `tags ${profile.tagLink.model}` : null,
         profile.search ? 'capacity search' : null,
-      ].filter(Boolean).join(', ');
+      ]
+        .filter(Boolean)
+        .join(', ');
       process.stdout.write(`${name.padEnd(14)} ${formatDuration(profile.durationMs).padEnd(8)} ${load}\n  ${profile.description}\n`);
     }
     return 0;

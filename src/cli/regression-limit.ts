@@ -1,6 +1,7 @@
 /** Parsing of compare's limits: `10%`, `0.1`, `metric=25%` overrides, and `ms=5` floors. */
-import { ABSOLUTE_FLOORS, assertMetricKey } from '../report/compare/compare.js';
+
 import type { MetricUnit } from '../metrics/metric-catalog.js';
+import { ABSOLUTE_FLOORS, assertMetricKey } from '../report/compare/compare.js';
 import { ConfigError } from '../util/errors.js';
 
 /**

@@ -4,10 +4,10 @@
  * the named ones. Exit 0 once written (the run's verdict is the run's exit code, not this).
  */
 import { dirname, join } from 'node:path';
-import { defineCommand } from './cli-command.js';
 import { loadReport } from '../contract/validate-report.js';
-import { REPORT_FILE_NAMES, writeViews, type ViewKind } from '../report/write-report.js';
+import { REPORT_FILE_NAMES, type ViewKind, writeViews } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
+import { defineCommand } from './cli-command.js';
 
 export interface ReportFlags {
   report: string;

@@ -1,8 +1,9 @@
 /** `coachbench run`: the main job. With no flags, the smoke profile against the embedded target. */
-import { defineCommand } from './cli-command.js';
+
 import { executeRun } from '../orchestration/execute-run.js';
-import { resolveRunConfig, type RunFlags } from '../orchestration/run-config.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
+import { type RunFlags, resolveRunConfig } from '../orchestration/run-config.js';
+import { defineCommand } from './cli-command.js';
 
 export const runCommand = defineCommand<RunFlags>({
   command: 'run',
@@ -16,7 +17,7 @@ export const runCommand = defineCommand<RunFlags>({
       .option('out', { alias: 'o', type: 'string', describe: 'report folder (default: reports/<profile>-<UTC stamp>)' })
       .option('workers', { alias: 'w', type: 'string', describe: 'driver processes on this machine: N or auto' })
       .option('shard', { type: 'string', describe: 'run shard I of N (0-based, e.g. 0/4); merge the reports with coachbench merge' })
-      .option('expect-keepalive', { type: 'string', describe: 'KEEP_ALIVE interval to hold streams to (default: the embedded target\'s, else 15s)' })
+      .option('expect-keepalive', { type: 'string', describe: "KEEP_ALIVE interval to hold streams to (default: the embedded target's, else 15s)" })
       .option('threshold', { type: 'string', array: true, describe: 'threshold expression, repeatable (e.g. "chatStreams.eventLatencyMs.p99 < 250")' })
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' }) as never,
   run: async (flags) => {

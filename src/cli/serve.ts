@@ -2,8 +2,9 @@
  * `coachbench serve`: the reference target as a process. Runs until SIGINT/SIGTERM, then
  * closes every stream and the server and returns 0 (bin/ turns that into the exit code).
  */
+
+import { DEFAULT_SERVE_PORT, type ServeFlags, serveUntil } from '../reference-service/serve-main.js';
 import { defineCommand } from './cli-command.js';
-import { DEFAULT_SERVE_PORT, serveUntil, type ServeFlags } from '../reference-service/serve-main.js';
 
 export const serveCommand = defineCommand<ServeFlags>({
   command: 'serve',
@@ -16,7 +17,11 @@ export const serveCommand = defineCommand<ServeFlags>({
       .option('participants', { type: 'string', describe: 'participants to seed, each with chat sessions and a token', default: '100' })
       .option('sessions', { type: 'string', describe: 'chat sessions per participant (every 3rd is locked)', default: '3' })
       .option('seed', { type: 'string', describe: 'seed for ids, tokens and the API key', default: '1' })
-      .option('workers', { type: 'string', describe: 'processes sharing the port (node:cluster), each with its own open-file limit: N or auto (= cores)', default: '1' })
+      .option('workers', {
+        type: 'string',
+        describe: 'processes sharing the port (node:cluster), each with its own open-file limit: N or auto (= cores)',
+        default: '1',
+      })
       .option('fixtures-out', { type: 'string', describe: 'write the fixtures file (apiKey, coachToken, participants) here' })
       .option('fault', {
         type: 'string',

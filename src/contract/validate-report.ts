@@ -24,8 +24,8 @@ function validator(): ValidateFunction {
 function describe(error: ErrorObject): string {
   const where = error.instancePath === '' ? 'report' : error.instancePath;
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'enum') return `${where} must be one of ${JSON.stringify(params['allowedValues'])}`;
-  if (error.keyword === 'const') return `${where} must be ${JSON.stringify(params['allowedValue'])}`;
+  if (error.keyword === 'enum') return `${where} must be one of ${JSON.stringify(params.allowedValues)}`;
+  if (error.keyword === 'const') return `${where} must be ${JSON.stringify(params.allowedValue)}`;
   return `${where} ${error.message ?? 'is invalid'}`;
 }
 

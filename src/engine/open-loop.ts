@@ -70,7 +70,9 @@ export function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
         }
         inFlight++;
         result.started++;
-        fire(next, intendedMs).catch(() => undefined).finally(settle);
+        fire(next, intendedMs)
+          .catch(() => undefined)
+          .finally(settle);
       }
       if (next >= pacer.totalSlots) return finish();
       const waitMs = startMs + pacer.slotTimeMs(next) - performance.now();

@@ -6,10 +6,10 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
 import { createRequestAgent } from './http-agent.js';
-import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';
 
 export interface RunScenariosOptions {

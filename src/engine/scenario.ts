@@ -6,8 +6,8 @@
 import type { Dispatcher } from 'undici';
 import type { Fixtures } from '../contract/fixtures.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
-import type { MetricSet } from '../metrics/metric-set.js';
 import type { Profile } from '../contract/profile/profile.js';
+import type { MetricSet } from '../metrics/metric-set.js';
 
 export interface RunFixtures extends Fixtures {
   apiKey: string;

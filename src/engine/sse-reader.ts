@@ -9,12 +9,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import type { Client, Dispatcher } from 'undici';
-import { createStreamClient } from './http-agent.js';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
+import type { Client, Dispatcher } from 'undici';
 import type { DropKind } from '../contract/report.js';
+import { createStreamClient } from './http-agent.js';
 
-export const enum StreamState {
+export enum StreamState {
   Connecting = 0,
   Open = 1,
   Closed = 2,

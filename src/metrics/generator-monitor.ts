@@ -3,7 +3,7 @@
  * perf_hooks.monitorEventLoopDelay, CPU time and RSS, counted into the interval MetricSet
  * so they merge across workers like everything else.
  */
-import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { MetricSet } from './metric-set.js';
 import { GENERATOR } from './names.js';
 

@@ -1,9 +1,8 @@
-import * as hdr from 'hdr-histogram-js';
 import type { Histogram } from 'hdr-histogram-js';
+import * as hdr from 'hdr-histogram-js';
 import type { HistogramSummary } from '../contract/report.js';
 
 export type { Histogram };
-
 
 /*
  * One configuration everywhere so that every encoded histogram can be `add`ed to every

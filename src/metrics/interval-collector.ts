@@ -3,10 +3,11 @@
  * rolled into the run total. Fed by this process's recorder, or by the parent merging the
  * same interval of every worker.
  */
+
+import type { TimeseriesPoint } from '../contract/report.js';
 import { HlogWriter } from './hlog-writer.js';
 import { MetricSet } from './metric-set.js';
-import { TimeseriesBuilder, pointFromInterval } from './timeseries.js';
-import type { TimeseriesPoint } from '../contract/report.js';
+import { pointFromInterval, TimeseriesBuilder } from './timeseries.js';
 
 export interface CollectorOptions {
   hlogPath: string | null;

@@ -3,8 +3,7 @@
  * typo fails at config time, exit 2, not after an hour of soak) and that compare walks
  * (so every metric has a unit and a better/worse direction in exactly one place).
  */
-import type { Report } from '../contract/report.js';
-import type { HistogramSummary } from '../contract/report.js';
+import type { HistogramSummary, Report } from '../contract/report.js';
 import { closestName } from './closest-name.js';
 import { percentileMs } from './histogram.js';
 
@@ -162,10 +161,13 @@ export function resolveMetricPath(segments: readonly string[]): ResolveResult {
       ref: { path: segments.join('.'), root: root as MetricRoot, field, kind: def.kind, sub, unit, direction },
     });
     if (def.kind === 'scalar') {
-      return rest.length === 0 ? ref(null, def.unit, def.direction) : { ok: false, segment: at, message: `"${field}" is a number and has no "${rest.join('.')}"` };
+      return rest.length === 0
+        ? ref(null, def.unit, def.direction)
+        : { ok: false, segment: at, message: `"${field}" is a number and has no "${rest.join('.')}"` };
     }
     if (rest.length === 0) {
-      const what = def.kind === 'histogram' ? 'a statistic (count, min, mean, p50, p90, p99, p999, max or any pNN)' : 'one key (e.g. an event type or status code)';
+      const what =
+        def.kind === 'histogram' ? 'a statistic (count, min, mean, p50, p90, p99, p999, max or any pNN)' : 'one key (e.g. an event type or status code)';
       return { ok: false, segment: at, message: `"${field}" needs ${what}` };
     }
     if (rest.length > 1) {

@@ -4,8 +4,8 @@
  * and is reset. Nothing per sample is kept, so memory stays flat however long the run.
  */
 import { performance } from 'node:perf_hooks';
-import { MetricSet } from './metric-set.js';
 import { GeneratorMonitor } from './generator-monitor.js';
+import { MetricSet } from './metric-set.js';
 
 /** Receives each closed interval; must not keep `interval` (it is reset right after). */
 export type IntervalSink = (interval: MetricSet, startSec: number, endSec: number) => void;

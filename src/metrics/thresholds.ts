@@ -13,7 +13,7 @@
  */
 import type { Report, ThresholdResult } from '../contract/report.js';
 import { ConfigError } from '../util/errors.js';
-import { readMetric, resolveMetricPath, type MetricRef, type MetricUnit } from './metric-catalog.js';
+import { type MetricRef, type MetricUnit, readMetric, resolveMetricPath } from './metric-catalog.js';
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 

@@ -4,11 +4,10 @@
  * MetricSet, so a merged set of shards yields the same numbers as one big run.
  */
 import type { PhotoUploadSettings, TagLinkSettings, ThroughputSettings } from '../contract/profile/profile.js';
-import type { PhotoUploadSummary, TagLinkSummary, ThroughputSummary } from '../contract/report.js';
+import type { HistogramSummary, PhotoUploadSummary, TagLinkSummary, ThroughputSummary } from '../contract/report.js';
 import { createHistogram, summarizeHistogram } from './histogram.js';
-import type { HistogramSummary } from '../contract/report.js';
 import type { MetricSet } from './metric-set.js';
-import { throughputNames, type ThroughputScenario } from './names.js';
+import { type ThroughputScenario, throughputNames } from './names.js';
 import { PHOTO_EXTRA, TAG_EXTRA } from './throughput-extra-names.js';
 
 /** Counters under `prefix`, keyed by the rest of their name. */

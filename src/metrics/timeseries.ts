@@ -28,8 +28,14 @@ export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: num
   }
   const requests = set.count(photo.requests) + set.count(tags.requests);
   const errors =
-    set.count(CHAT.openFailed) + set.count(MAIN.openFailed) + set.count(CHAT.dropped) + set.count(MAIN.dropped) +
-    set.count(CHAT.stalled) + set.count(CHAT.messagesFailed) + set.count(photo.errors) + set.count(tags.errors);
+    set.count(CHAT.openFailed) +
+    set.count(MAIN.openFailed) +
+    set.count(CHAT.dropped) +
+    set.count(MAIN.dropped) +
+    set.count(CHAT.stalled) +
+    set.count(CHAT.messagesFailed) +
+    set.count(photo.errors) +
+    set.count(tags.errors);
   return {
     tSec: round(tSec),
     intervalSec: round(intervalSec),

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { runCapacitySearch } from './capacity/capacity-search.js';
 import type { RunConfig } from './run-config.js';
-import { defaultRunId, runSession, type RunOutcome } from './run-session.js';
+import { defaultRunId, type RunOutcome, runSession } from './run-session.js';
 import { preflight, resolveTarget } from './run-target.js';
 import { onStopSignal } from './signals.js';
 

@@ -3,9 +3,10 @@
  * few seconds otherwise (CI logs), nothing with --quiet. Written to stderr so stdout stays
  * clean for piping.
  */
+
+import type { TimeseriesPoint } from '../contract/report.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { CHAT, throughputNames } from '../metrics/names.js';
-import type { TimeseriesPoint } from '../contract/report.js';
 import { formatDuration } from '../util/duration.js';
 
 const PLAIN_EVERY_SEC = 5;
@@ -30,8 +31,12 @@ export class Progress {
 
   /** Formats one progress line from the latest interval and the running total. */
   line(point: TimeseriesPoint, total: MetricSet): string {
-    const errors = total.count(CHAT.openFailed) + total.count(CHAT.dropped) + total.count(CHAT.stalled) +
-      total.count(throughputNames('photoUpload').errors) + total.count(throughputNames('tagLink').errors);
+    const errors =
+      total.count(CHAT.openFailed) +
+      total.count(CHAT.dropped) +
+      total.count(CHAT.stalled) +
+      total.count(throughputNames('photoUpload').errors) +
+      total.count(throughputNames('tagLink').errors);
     const p99 = point.eventLatencyP99Ms === null ? '-' : `${point.eventLatencyP99Ms.toFixed(1)}ms`;
     return [
       `[${formatDuration(point.tSec * 1_000)}/${formatDuration(this.options.durationMs)}]`,

@@ -2,15 +2,15 @@
  * Everything a run needs, resolved from flags, environment and profile before anything
  * starts, so that every configuration error exits 2 before the first connection.
  */
-import { loadFixtures, type Fixtures } from '../contract/fixtures.js';
+import { type Fixtures, loadFixtures } from '../contract/fixtures.js';
 import { loadProfile } from '../contract/profile/load-profile.js';
 import type { Profile } from '../contract/profile/profile.js';
-import { parseThresholds } from '../metrics/thresholds.js';
-import { parseSearch } from './capacity/search-plan.js';
 import type { ShardInfo } from '../contract/report.js';
+import { parseThresholds } from '../metrics/thresholds.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
+import { parseSearch } from './capacity/search-plan.js';
 
 export interface RunFlags {
   profile?: string;

@@ -3,9 +3,10 @@
  * driver workers) runs the scenarios, the interval collector keeps the totals, and the
  * report folder is written. A run is one session; a capacity search is one per step.
  */
+
+import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import type { Report, ShardInfo } from '../contract/report.js';
 import { scenariosFor } from '../drivers/scenarios.js';
 import { runScenarios } from '../engine/run-scenarios.js';
@@ -29,7 +30,10 @@ export interface RunOutcome {
 
 /** `reports/<profile>-<UTC stamp>` unless --out names the folder. */
 export function defaultRunId(profileName: string, now: Date): string {
-  return `${profileName}-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  return `${profileName}-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
 }
 
 /** `auto`: one driver per core, less one for the parent (and the embedded target, if any). */
@@ -69,9 +73,15 @@ export async function runSession({ config, target, outDir, stop, isInterrupted, 
   const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
   const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
   const progress = new Progress({ quiet: config.quiet, stream: stderr, targetStreams: participants, durationMs: profile.durationMs });
-  progress.say(`coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
-    `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`);
-  const collector = new IntervalCollector({ hlogPath: join(outDir, 'histograms.hlog'), startEpochMs: startedAt.getTime(), onInterval: (point, total) => progress.update(point, total) });
+  progress.say(
+    `coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
+      `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`,
+  );
+  const collector = new IntervalCollector({
+    hlogPath: join(outDir, 'histograms.hlog'),
+    startEpochMs: startedAt.getTime(),
+    onInterval: (point, total) => progress.update(point, total),
+  });
   const sink = collector.ingest.bind(collector);
   const warnings: string[] = [];
   let rssBytes: number;
@@ -116,4 +126,3 @@ export async function runSession({ config, target, outDir, stop, isInterrupted, 
 export function exitCodeOf(report: Report, interrupted: boolean): number {
   return interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
 }
-

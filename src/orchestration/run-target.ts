@@ -4,13 +4,13 @@
  * before load starts, so an unreachable target exits 3 instead of producing a report of errors.
  */
 import { request } from 'undici';
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
+import type { RunFixtures } from '../engine/scenario.js';
 import { startTarget } from '../reference-service/start-target.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
 import { StartError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
-import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
-import type { KeepAliveExpectation } from '../contract/keep-alive.js';
-import type { RunFixtures } from '../engine/scenario.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */

@@ -8,8 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
 import { normaliseFaults } from './faults/faults.js';
-import { MAX_WORKERS } from './target-config.js';
 import { startTarget } from './start-target.js';
+import { MAX_WORKERS } from './target-config.js';
 import type { RunningTarget, TargetOptions } from './target-types.js';
 
 /** The flags as yargs hands them over (strings, so that bad numbers are reported, not NaN). */

@@ -1,11 +1,11 @@
 /** The shared state every route handler sees, and the route definition shape. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CommandBus } from './state/commands/command-types.js';
 import type { FaultSettings } from './faults/faults.js';
 import type { Responder } from './http/http-reply.js';
-import type { StreamRegistry } from './streams/stream-registry.js';
+import type { CommandBus } from './state/commands/command-types.js';
 import type { Principal, Role } from './state/store-types.js';
 import type { TargetStore } from './state/target-store.js';
+import type { StreamRegistry } from './streams/stream-registry.js';
 
 /** State shared by every route of one target. */
 export interface TargetApp {

@@ -6,20 +6,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StartError } from '../util/errors.js';
-import { handleClientError } from './http/client-error.js';
-import type { CommandBus } from './state/commands/command-types.js';
-import { createDispatcher } from './http/dispatch.js';
-import { LocalEventDelivery } from './streams/event-delivery.js';
 import { resolveFaults } from './faults/faults.js';
-import { Responder } from './http/http-reply.js';
 import { DelayScheduler } from './faults/precise-delay.js';
+import { handleClientError } from './http/client-error.js';
+import { createDispatcher } from './http/dispatch.js';
+import { Responder } from './http/http-reply.js';
 import { Router } from './http/router.js';
 import { ALL_ROUTES } from './http/routes/all-routes.js';
+import type { CommandBus } from './state/commands/command-types.js';
+import type { TargetStore } from './state/target-store.js';
+import { LocalEventDelivery } from './streams/event-delivery.js';
 import { LocalStreamHub } from './streams/stream-hub.js';
 import { StreamRegistry } from './streams/stream-registry.js';
 import type { TargetApp } from './target-app.js';
 import type { TargetConfig } from './target-config.js';
-import type { TargetStore } from './state/target-store.js';
 import type { TargetStats } from './target-types.js';
 
 /** What a runtime is built from. */

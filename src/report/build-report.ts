@@ -3,16 +3,17 @@
  * serves a run, a parent merging its workers, and `coachbench merge` of shard reports:
  * scenarios, checks and thresholds are always re-derived from the raw totals.
  */
-import { evaluateChecks } from '../metrics/checks/evaluate-checks.js';
+
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import type { Profile } from '../contract/profile/profile.js';
+import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from '../contract/report.js';
 import { buildChatSummary } from '../metrics/chat-summary.js';
+import { evaluateChecks } from '../metrics/checks/evaluate-checks.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
-import type { KeepAliveExpectation } from '../contract/keep-alive.js';
-import type { Profile } from '../contract/profile/profile.js';
 import { VERSION } from '../util/version.js';
-import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from '../contract/report.js';
 
 export interface ReportContext {
   runId: string;
@@ -49,7 +50,9 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   const warnings = [...ctx.warnings];
   // A p99 within bounds can hide one long stall; cadence and latency around it describe the driver.
   if (chatStreams && generator.eventLoopDelayMs.max > ctx.keepAlive.toleranceMs) {
-    warnings.push(`the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`);
+    warnings.push(
+      `the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`,
+    );
   }
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,

@@ -3,8 +3,9 @@
  * load). Renderers read it through this guard: a report.json from disk or from another
  * version may carry a block of another shape, which is then ignored rather than trusted.
  */
-import { parseThreshold, type ParsedThreshold } from '../metrics/thresholds.js';
+
 import type { CapacityResult, CapacityStep, Report } from '../contract/report.js';
+import { type ParsedThreshold, parseThreshold } from '../metrics/thresholds.js';
 
 const STOP_REASONS: readonly CapacityResult['stoppedBecause'][] = ['max', 'slo', 'saturated', 'interrupted'];
 
@@ -16,12 +17,12 @@ const isStrings = (value: unknown): value is string[] => Array.isArray(value) &&
 function isStep(value: unknown): value is CapacityStep {
   return (
     isRecord(value) &&
-    isFinite(value['load']) &&
-    typeof value['pass'] === 'boolean' &&
-    isRecord(value['values']) &&
-    Object.values(value['values']).every(isNumberOrNull) &&
-    isStrings(value['failedChecks']) &&
-    typeof value['reportDir'] === 'string'
+    isFinite(value.load) &&
+    typeof value.pass === 'boolean' &&
+    isRecord(value.values) &&
+    Object.values(value.values).every(isNumberOrNull) &&
+    isStrings(value.failedChecks) &&
+    typeof value.reportDir === 'string'
   );
 }
 
@@ -29,15 +30,15 @@ function isStep(value: unknown): value is CapacityStep {
 export function isCapacityResult(value: unknown): value is CapacityResult {
   return (
     isRecord(value) &&
-    typeof value['variable'] === 'string' &&
-    typeof value['loadUnit'] === 'string' &&
-    isStrings(value['slos']) &&
-    Array.isArray(value['steps']) &&
-    value['steps'].length > 0 &&
-    value['steps'].every(isStep) &&
-    isNumberOrNull(value['maxSustainableLoad']) &&
-    isNumberOrNull(value['firstFailingLoad']) &&
-    STOP_REASONS.includes(value['stoppedBecause'] as CapacityResult['stoppedBecause'])
+    typeof value.variable === 'string' &&
+    typeof value.loadUnit === 'string' &&
+    isStrings(value.slos) &&
+    Array.isArray(value.steps) &&
+    value.steps.length > 0 &&
+    value.steps.every(isStep) &&
+    isNumberOrNull(value.maxSustainableLoad) &&
+    isNumberOrNull(value.firstFailingLoad) &&
+    STOP_REASONS.includes(value.stoppedBecause as CapacityResult['stoppedBecause'])
   );
 }
 

@@ -3,7 +3,11 @@
  * from report.json alone, so it opens offline from a CI artifact store and
  * `coachbench report REPORT.json` can regenerate it.
  */
+
+import type { Report } from '../contract/report.js';
+import { readCapacity } from './capacity.js';
 import { escapeXml } from './escape.js';
+import { htmlDocument } from './html/document.js';
 import { capacitySection } from './html/section-capacity.js';
 import { checksSection } from './html/section-checks.js';
 import { generatorSection } from './html/section-generator.js';
@@ -13,10 +17,7 @@ import { scenariosSection } from './html/section-scenarios.js';
 import { summarySection } from './html/section-summary.js';
 import { timeseriesSection } from './html/section-timeseries.js';
 import { REPORT_CSS } from './html/styles.js';
-import { htmlDocument } from './html/document.js';
-import { readCapacity } from './capacity.js';
 import { verdictWord } from './report-facts.js';
-import type { Report } from '../contract/report.js';
 
 function nav(report: Report): string {
   const links: [string, string][] = [

@@ -3,10 +3,11 @@
  * A failure carries the observed value and the detail; a skipped check is `<skipped/>`.
  * Deterministic for a given report (no clock, no host name) so it can be golden-tested.
  */
+
+import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
 import { escapeXml } from './escape.js';
 import { formatObserved } from './format.js';
 import { checkTally, formatThresholdObserved, thresholdTally } from './report-facts.js';
-import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
 
 const seconds = (ms: number): string => (ms / 1_000).toFixed(3);
 
@@ -63,10 +64,16 @@ export function renderJunit(report: Report): string {
   const thresholds = thresholdTally(report);
   const warnings = report.warnings.length ? [`    <system-err>${escapeXml(report.warnings.join('\n'))}</system-err>`] : [];
   const suites = [
-    suite('coachbench.checks', report, { tests: checks.total, failures: checks.failed, skipped: checks.skipped }, [properties(report), ...report.checks.map(checkCase), ...warnings]),
+    suite('coachbench.checks', report, { tests: checks.total, failures: checks.failed, skipped: checks.skipped }, [
+      properties(report),
+      ...report.checks.map(checkCase),
+      ...warnings,
+    ]),
   ];
   if (report.thresholds.length > 0) {
-    suites.push(suite('coachbench.thresholds', report, { tests: thresholds.total, failures: thresholds.failed, skipped: 0 }, report.thresholds.map(thresholdCase)));
+    suites.push(
+      suite('coachbench.thresholds', report, { tests: thresholds.total, failures: thresholds.failed, skipped: 0 }, report.thresholds.map(thresholdCase)),
+    );
   }
   const tests = checks.total + thresholds.total;
   const failures = checks.failed + thresholds.failed;

@@ -3,11 +3,12 @@
  * verdict, the failed items with observed values, key figures, warnings; every check in a
  * collapsed table. Deterministic for a given report so it can be golden-tested.
  */
+
+import type { Report } from '../contract/report.js';
 import { escapeMarkdown } from './escape.js';
 import { formatBytes, formatCount, formatMs, formatObserved, formatValue } from './format.js';
 import { markdownList, markdownTable, statusMark } from './markdown.js';
 import { checkTally, failedItems, formatThresholdObserved, runLength, thresholdTally } from './report-facts.js';
-import type { Report } from '../contract/report.js';
 import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
 
 function heading(report: Report): string {

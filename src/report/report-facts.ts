@@ -2,10 +2,11 @@
  * Facts every renderer states the same way: check and threshold tallies, the failed items
  * with their observed values, and a threshold's observed value in its metric's unit.
  */
+
+import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
 import { parseThreshold } from '../metrics/thresholds.js';
 import { formatDuration } from '../util/duration.js';
 import { formatObserved, formatValue } from './format.js';
-import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
 
 export interface Tally {
   passed: number;

@@ -2,9 +2,8 @@
  * The scenario overview as plain cells: what load ran, what came out, and the headline
  * latency percentiles. Shared by the HTML and Markdown reports so they never disagree.
  */
-import type { HistogramSummary } from '../contract/report.js';
+import type { ChatStreamsSummary, HistogramSummary, Report, ThroughputSummary } from '../contract/report.js';
 import { formatCount, formatMs, formatRate, formatRatio, formatValue } from './format.js';
-import type { ChatStreamsSummary, Report, ThroughputSummary } from '../contract/report.js';
 
 export interface Column {
   title: string;

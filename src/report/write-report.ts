@@ -4,10 +4,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Report } from '../contract/report.js';
 import { renderHtml } from './render-html.js';
 import { renderJunit } from './render-junit.js';
 import { renderMarkdown } from './render-markdown.js';
-import type { Report } from '../contract/report.js';
 
 /** File names inside a report folder. */
 export const REPORT_FILE_NAMES = { json: 'report.json', html: 'report.html', junit: 'junit.xml', markdown: 'summary.md' } as const;

@@ -3,8 +3,9 @@
  * when the module that forks them runs from `src/` under vitest: this maps a module's URL
  * to a sibling file under `dist/`.
  */
-import { fileURLToPath } from 'node:url';
+
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The path of `fileName` beside the compiled form of the module at `moduleUrl`. */
 export function compiledSibling(moduleUrl: string, fileName: string): string {

@@ -44,7 +44,10 @@ describe('profile validation', () => {
   });
 
   it('fills defaults and converts units', () => {
-    const profile = resolveProfile({ name: 'tiny', duration: '2m', keepAliveTolerance: '20%', target: { keepAlive: '5s' }, photoUpload: { imageSizes: ['16KiB', 2048] } }, 'tiny.json');
+    const profile = resolveProfile(
+      { name: 'tiny', duration: '2m', keepAliveTolerance: '20%', target: { keepAlive: '5s' }, photoUpload: { imageSizes: ['16KiB', 2048] } },
+      'tiny.json',
+    );
     expect(profile.durationMs).toBe(120_000);
     expect(profile.target.keepAliveMs).toBe(5_000);
     expect(profile.photoUpload.imageSizes).toEqual([16_384, 2_048]);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../src/contract/check-ids.js';
 import { REPORT_SCHEMA_VERSION } from '../../src/contract/report.js';
-import { REPORT_SCHEMA_URL, loadReport, validateReport } from '../../src/contract/validate-report.js';
+import { loadReport, REPORT_SCHEMA_URL, validateReport } from '../../src/contract/validate-report.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { makeCapacity, makeReport } from '../report/make-report.js';
 
@@ -25,33 +25,70 @@ describe('report schema', () => {
       makeReport({ failChecks: ['stream.stall'], thresholds: [{ expression: 'chatStreams.dropped == 0', status: 'fail', observed: null }] }),
       makeReport({ interrupted: true, hostile: '<script>alert(1)</script>' }),
       { ...makeReport(), capacity: makeCapacity(), mergedFrom: ['a.json'], shard: { index: 0, count: 2 } },
-      { ...makeReport(), workers: [{ index: 0, participants: 150, counters: { 'chat.opened': 150 } }, { index: 1, participants: 150, counters: null }] },
+      {
+        ...makeReport(),
+        workers: [
+          { index: 0, participants: 150, counters: { 'chat.opened': 150 } },
+          { index: 1, participants: 150, counters: null },
+        ],
+      },
     ];
     for (const report of variants) expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual({ valid: true, errors: [] });
   });
 
   it('pins the check ids and the schema version to the TypeScript contract', async () => {
-    const schema = JSON.parse(await readFile(REPORT_SCHEMA_URL, 'utf8')) as { $defs: { check: { properties: { id: { enum: string[] } } } }; properties: { schemaVersion: { pattern: string } } };
+    const schema = JSON.parse(await readFile(REPORT_SCHEMA_URL, 'utf8')) as {
+      $defs: { check: { properties: { id: { enum: string[] } } } };
+      properties: { schemaVersion: { pattern: string } };
+    };
     expect(schema.$defs.check.properties.id.enum).toEqual([...CHECK_IDS]);
     expect(new RegExp(schema.properties.schemaVersion.pattern).test(REPORT_SCHEMA_VERSION)).toBe(true);
   });
 
   it.each([
-    ['a missing top-level field', (r: Record<string, unknown>) => delete r['schemaVersion'], "report must have required property 'schemaVersion'"],
-    ['a missing scenario field', (r: Record<string, unknown>) => delete at(r, 'scenarios.chatStreams')['duplicates'], "/scenarios/chatStreams must have required property 'duplicates'"],
-    ['a mistyped number', (r: Record<string, unknown>) => (at(r, 'scenarios.photoUpload')['errorRate'] = '0.1%'), '/scenarios/photoUpload/errorRate must be number'],
-    ['a negative count', (r: Record<string, unknown>) => (at(r, 'scenarios.tagLink')['errors'] = -1), '/scenarios/tagLink/errors must be >= 0'],
-    ['an unknown check id', (r: Record<string, unknown>) => ((r['checks'] as Record<string, unknown>[])[0]!['id'] = 'stream.nope'), '/checks/0/id must be one of'],
-    ['a bad verdict', (r: Record<string, unknown>) => (r['verdict'] = 'ok'), '/verdict must be one of ["pass","fail"]'],
-    ['a histogram without hdr', (r: Record<string, unknown>) => delete at(r, 'generator.eventLoopDelayMs')['hdr'], "/generator/eventLoopDelayMs must have required property 'hdr'"],
-    ['a non-base64 hdr', (r: Record<string, unknown>) => (at(r, 'scenarios.chatStreams.eventLatencyMs')['hdr'] = 'not base64!'), '/scenarios/chatStreams/eventLatencyMs/hdr must match pattern'],
-    ['a bad timestamp', (r: Record<string, unknown>) => (r['startedAt'] = 'yesterday'), '/startedAt must match pattern'],
-    ['a scenario of the wrong type', (r: Record<string, unknown>) => (at(r, 'scenarios')['tagLink'] = 'off'), '/scenarios/tagLink must be object'],
-    ['a capacity step without its values', (r: Record<string, unknown>) => {
-      r['capacity'] = makeCapacity();
-      delete (at(r, 'capacity')['steps'] as Record<string, unknown>[])[1]!['values'];
-    }, "/capacity/steps/1 must have required property 'values'"],
-    ['a timeseries point missing a field', (r: Record<string, unknown>) => delete (r['timeseries'] as Record<string, unknown>[])[3]!['rssBytes'], "/timeseries/3 must have required property 'rssBytes'"],
+    ['a missing top-level field', (r: Record<string, unknown>) => delete r.schemaVersion, "report must have required property 'schemaVersion'"],
+    [
+      'a missing scenario field',
+      (r: Record<string, unknown>) => delete at(r, 'scenarios.chatStreams').duplicates,
+      "/scenarios/chatStreams must have required property 'duplicates'",
+    ],
+    [
+      'a mistyped number',
+      (r: Record<string, unknown>) => (at(r, 'scenarios.photoUpload').errorRate = '0.1%'),
+      '/scenarios/photoUpload/errorRate must be number',
+    ],
+    ['a negative count', (r: Record<string, unknown>) => (at(r, 'scenarios.tagLink').errors = -1), '/scenarios/tagLink/errors must be >= 0'],
+    [
+      'an unknown check id',
+      (r: Record<string, unknown>) => ((r.checks as Record<string, unknown>[])[0]!.id = 'stream.nope'),
+      '/checks/0/id must be one of',
+    ],
+    ['a bad verdict', (r: Record<string, unknown>) => (r.verdict = 'ok'), '/verdict must be one of ["pass","fail"]'],
+    [
+      'a histogram without hdr',
+      (r: Record<string, unknown>) => delete at(r, 'generator.eventLoopDelayMs').hdr,
+      "/generator/eventLoopDelayMs must have required property 'hdr'",
+    ],
+    [
+      'a non-base64 hdr',
+      (r: Record<string, unknown>) => (at(r, 'scenarios.chatStreams.eventLatencyMs').hdr = 'not base64!'),
+      '/scenarios/chatStreams/eventLatencyMs/hdr must match pattern',
+    ],
+    ['a bad timestamp', (r: Record<string, unknown>) => (r.startedAt = 'yesterday'), '/startedAt must match pattern'],
+    ['a scenario of the wrong type', (r: Record<string, unknown>) => (at(r, 'scenarios').tagLink = 'off'), '/scenarios/tagLink must be object'],
+    [
+      'a capacity step without its values',
+      (r: Record<string, unknown>) => {
+        r.capacity = makeCapacity();
+        delete (at(r, 'capacity').steps as Record<string, unknown>[])[1]!.values;
+      },
+      "/capacity/steps/1 must have required property 'values'",
+    ],
+    [
+      'a timeseries point missing a field',
+      (r: Record<string, unknown>) => delete (r.timeseries as Record<string, unknown>[])[3]!.rssBytes,
+      "/timeseries/3 must have required property 'rssBytes'",
+    ],
   ])('rejects %s', (_name, breakIt, message) => {
     const report = mutable(makeReport());
     breakIt(report);
@@ -62,13 +99,13 @@ describe('report schema', () => {
 
   it('reports a null-or-object scenario error once, not once per oneOf branch', () => {
     const report = mutable(makeReport());
-    delete at(report, 'scenarios.chatStreams')['stalled'];
+    delete at(report, 'scenarios.chatStreams').stalled;
     expect(validateReport(report).errors).toEqual(["/scenarios/chatStreams must have required property 'stalled'"]);
   });
 
   it('refuses another major schema version with a clear reason', () => {
     const report = mutable(makeReport());
-    report['schemaVersion'] = '2.0.0';
+    report.schemaVersion = '2.0.0';
     expect(validateReport(report)).toEqual({ valid: false, errors: ['schemaVersion 2.0.0 is not supported (this coachbench reads 1.x)'] });
   });
 
@@ -97,7 +134,11 @@ describe('loadReport', () => {
   it.each([
     ['missing.json', null, /missing\.json: cannot read report \(ENOENT\)$/],
     ['broken.json', '{"schemaVersion": ', /broken\.json: not valid JSON \(/],
-    ['invalid.json', JSON.stringify({ schemaVersion: '1.0.0' }), /invalid\.json: not a valid coachbench report: report must have required property 'tool'; .* \(\+\d+ more\)$/],
+    [
+      'invalid.json',
+      JSON.stringify({ schemaVersion: '1.0.0' }),
+      /invalid\.json: not a valid coachbench report: report must have required property 'tool'; .* \(\+\d+ more\)$/,
+    ],
   ])('throws a one-line ConfigError naming %s', async (name, content, pattern) => {
     const path = join(dir, name);
     if (content !== null) await writeFile(path, content);

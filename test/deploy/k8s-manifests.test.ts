@@ -5,8 +5,8 @@
  * shell wiring is run for real with a stub `coachbench` that records its arguments.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile, chmod } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +15,15 @@ import { parseAllDocuments } from 'yaml';
 const K8S = new URL('../../deploy/k8s/', import.meta.url).pathname;
 
 /* The shapes these tests read. Parsed YAML is cast to them; every field read is asserted. */
-interface Ref { name: string; key: string }
-interface EnvVar { name: string; value?: string; valueFrom?: { secretKeyRef?: Ref; configMapKeyRef?: Ref } }
+interface Ref {
+  name: string;
+  key: string;
+}
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: Ref; configMapKeyRef?: Ref };
+}
 interface Container {
   image: string;
   command?: string[];
@@ -25,8 +32,16 @@ interface Container {
   resources: { requests: Record<string, string>; limits: Record<string, string> };
   volumeMounts: Array<{ name: string; mountPath: string }>;
 }
-interface Volume { name: string; secret?: { secretName: string }; persistentVolumeClaim?: { claimName: string } }
-interface Manifest { apiVersion: string; kind: string; metadata: { name: string } }
+interface Volume {
+  name: string;
+  secret?: { secretName: string };
+  persistentVolumeClaim?: { claimName: string };
+}
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+}
 interface JobManifest extends Manifest {
   spec: {
     completionMode?: string;
@@ -36,10 +51,19 @@ interface JobManifest extends Manifest {
     template: { spec: { restartPolicy: string; securityContext: { runAsUser: number }; containers: Container[]; volumes: Volume[] } };
   };
 }
-interface PvcManifest extends Manifest { spec: { accessModes: string[] } }
-interface ConfigMapManifest extends Manifest { data: Record<string, string> }
-interface SecretManifest extends Manifest { stringData: Record<string, string> }
-interface Kustomization { kind: string; resources: string[] }
+interface PvcManifest extends Manifest {
+  spec: { accessModes: string[] };
+}
+interface ConfigMapManifest extends Manifest {
+  data: Record<string, string>;
+}
+interface SecretManifest extends Manifest {
+  stringData: Record<string, string>;
+}
+interface Kustomization {
+  kind: string;
+  resources: string[];
+}
 
 async function load<T>(file: string): Promise<T> {
   const docs = parseAllDocuments(await readFile(join(K8S, file), 'utf8'));
@@ -78,7 +102,13 @@ const scriptOf = (j: JobManifest): string => {
 
 describe('deploy/k8s manifests', () => {
   it('are Kubernetes objects with apiVersion, kind and a name', async () => {
-    const docs: Array<[Manifest, string]> = [[job, 'Job'], [merge, 'Job'], [pvc, 'PersistentVolumeClaim'], [runConfig, 'ConfigMap'], [secret, 'Secret']];
+    const docs: Array<[Manifest, string]> = [
+      [job, 'Job'],
+      [merge, 'Job'],
+      [pvc, 'PersistentVolumeClaim'],
+      [runConfig, 'ConfigMap'],
+      [secret, 'Secret'],
+    ];
     for (const [doc, kind] of docs) {
       expect(doc.kind).toBe(kind);
       expect(doc.apiVersion).toBe(kind === 'Job' ? 'batch/v1' : 'v1');
@@ -121,7 +151,9 @@ describe('deploy/k8s manifests', () => {
         expect(secretKeys, env.name).toContain(env.valueFrom?.secretKeyRef?.key);
       }
     }
-    const fromSecret = envOf(job).filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name);
+    const fromSecret = envOf(job)
+      .filter((e) => e.valueFrom?.secretKeyRef)
+      .map((e) => e.name);
     expect(fromSecret.sort()).toEqual(['COACHBENCH_API_KEY', 'COACHBENCH_COACH_TOKEN', 'COACHBENCH_TOKEN']);
     for (const env of [...envOf(job), ...envOf(merge)]) {
       const ref = env.valueFrom?.configMapKeyRef;
@@ -134,7 +166,15 @@ describe('deploy/k8s manifests', () => {
 
   it('mounts exactly the volumes it declares, and both Jobs share the RWX report claim', () => {
     for (const j of [job, merge]) {
-      expect(mountsOf(j).map((m) => m.name).sort()).toEqual(volumesOf(j).map((v) => v.name).sort());
+      expect(
+        mountsOf(j)
+          .map((m) => m.name)
+          .sort(),
+      ).toEqual(
+        volumesOf(j)
+          .map((v) => v.name)
+          .sort(),
+      );
       expect(volumesOf(j).find((v) => v.name === 'reports')?.persistentVolumeClaim?.claimName).toBe(pvc.metadata.name);
       expect(mountsOf(j).find((m) => m.name === 'reports')?.mountPath).toBe('/reports');
     }
@@ -160,23 +200,48 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
       env: { PATH: `${stubDir}:${process.env.PATH ?? ''}`, STUB_ARGS: argsFile, STUB_EXIT: String(exit), ...env },
       encoding: 'utf8',
     });
-    const args = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').split('\n').filter((line) => line !== '') : [];
+    const args = existsSync(argsFile)
+      ? readFileSync(argsFile, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+      : [];
     return { code: result.status, args, stderr: result.stderr };
   }
   const shardEnv = (index: number): Record<string, string> => ({
-    JOB_COMPLETION_INDEX: String(index), COACHBENCH_SHARDS: String(shardCount()), COACHBENCH_RUN_ID: 'r1',
-    COACHBENCH_TARGET: 'http://svc:8080', COACHBENCH_PROFILE: 'release',
+    JOB_COMPLETION_INDEX: String(index),
+    COACHBENCH_SHARDS: String(shardCount()),
+    COACHBENCH_RUN_ID: 'r1',
+    COACHBENCH_TARGET: 'http://svc:8080',
+    COACHBENCH_PROFILE: 'release',
   });
 
   it('passes the completion index as --shard I/N and writes to that shard folder', () => {
     const n = shardCount();
     const { code, args } = run(scriptOf(job), shardEnv(n - 1));
     expect(code).toBe(0);
-    expect(args).toEqual(['run', '--profile', 'release', '--target', 'http://svc:8080', '--fixtures', '/fixtures/fixtures.json',
-      '--shard', `${n - 1}/${n}`, '--out', `/reports/r1/shard-${n - 1}`, '--quiet']);
+    expect(args).toEqual([
+      'run',
+      '--profile',
+      'release',
+      '--target',
+      'http://svc:8080',
+      '--fixtures',
+      '/fixtures/fixtures.json',
+      '--shard',
+      `${n - 1}/${n}`,
+      '--out',
+      `/reports/r1/shard-${n - 1}`,
+      '--quiet',
+    ]);
   });
 
-  it.each([[0, 0], [1, 0], [2, 2], [3, 3], [130, 130]])('maps coachbench exit %i to pod exit %i (a failed check is judged by the merge)', (exit, pod) => {
+  it.each([
+    [0, 0],
+    [1, 0],
+    [2, 2],
+    [3, 3],
+    [130, 130],
+  ])('maps coachbench exit %i to pod exit %i (a failed check is judged by the merge)', (exit, pod) => {
     expect(run(scriptOf(job), shardEnv(0), exit).code).toBe(pod);
   });
 

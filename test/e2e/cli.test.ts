@@ -14,7 +14,11 @@ import { quickProfile } from '../orchestration/run-helpers.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 
-interface Result { code: number | null; stdout: string; stderr: string }
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function coachbench(args: string[], options: { env?: Record<string, string>; onStart?: (pid: number) => void } = {}): Promise<Result> {
   return new Promise((resolve) => {
@@ -127,9 +131,12 @@ describe('coachbench run --target (e2e)', () => {
 
   it('drives an external target from a fixtures file and COACHBENCH_API_KEY, and never writes the key', async () => {
     const out = join(dir, 'external');
-    const result = await coachbench(['run', '--profile', profilePath, '--target', target.url, '--fixtures', fixtures, '--expect-keepalive', '500ms', '--out', out, '--quiet'], {
-      env: { COACHBENCH_API_KEY: target.fixtures.apiKey },
-    });
+    const result = await coachbench(
+      ['run', '--profile', profilePath, '--target', target.url, '--fixtures', fixtures, '--expect-keepalive', '500ms', '--out', out, '--quiet'],
+      {
+        env: { COACHBENCH_API_KEY: target.fixtures.apiKey },
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     const text = await readFile(join(out, 'report.json'), 'utf8');
     expect(text).not.toContain(target.fixtures.apiKey);

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { linearPacer } from '../../src/engine/pacer.js';
 import { runOpenLoop } from '../../src/engine/open-loop.js';
+import { linearPacer } from '../../src/engine/pacer.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -11,7 +11,11 @@ describe('runOpenLoop', () => {
     const startMs = performance.now();
     const intended: number[] = [];
     const result = await runOpenLoop({
-      pacer, maxInFlight: 100, latenessMs: 1_000, startMs, signal: new AbortController().signal,
+      pacer,
+      maxInFlight: 100,
+      latenessMs: 1_000,
+      startMs,
+      signal: new AbortController().signal,
       fire: async (slot, intendedMs) => {
         intended[slot] = intendedMs - startMs;
       },
@@ -23,7 +27,11 @@ describe('runOpenLoop', () => {
   it('drops and counts slots when every in-flight place is taken, without slipping the schedule', async () => {
     const pacer = linearPacer({ startRatePerSec: 100, endRatePerSec: 100, durationMs: 300 });
     const result = await runOpenLoop({
-      pacer, maxInFlight: 2, latenessMs: 1_000, startMs: performance.now(), signal: new AbortController().signal,
+      pacer,
+      maxInFlight: 2,
+      latenessMs: 1_000,
+      startMs: performance.now(),
+      signal: new AbortController().signal,
       fire: () => sleep(120),
     });
     expect(result.started + result.dropped).toBe(30);
@@ -34,9 +42,15 @@ describe('runOpenLoop', () => {
     const pacer = linearPacer({ startRatePerSec: 100, endRatePerSec: 100, durationMs: 200 });
     const startMs = performance.now();
     const blockUntil = startMs + 100;
-    while (performance.now() < blockUntil) { /* simulate a saturated generator */ }
+    while (performance.now() < blockUntil) {
+      /* simulate a saturated generator */
+    }
     const result = await runOpenLoop({
-      pacer, maxInFlight: 100, latenessMs: 20, startMs, signal: new AbortController().signal,
+      pacer,
+      maxInFlight: 100,
+      latenessMs: 20,
+      startMs,
+      signal: new AbortController().signal,
       fire: async () => undefined,
     });
     expect(result.started).toBe(20);
@@ -49,8 +63,15 @@ describe('runOpenLoop', () => {
     let finished = 0;
     setTimeout(() => controller.abort(), 100);
     const result = await runOpenLoop({
-      pacer, maxInFlight: 100, latenessMs: 1_000, startMs: performance.now(), signal: controller.signal,
-      fire: async () => { await sleep(50); finished++; },
+      pacer,
+      maxInFlight: 100,
+      latenessMs: 1_000,
+      startMs: performance.now(),
+      signal: controller.signal,
+      fire: async () => {
+        await sleep(50);
+        finished++;
+      },
     });
     expect(result.started).toBeGreaterThan(5);
     expect(result.started).toBeLessThan(20);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MetricSet } from '../../src/metrics/metric-set.js';
 import { recordMs } from '../../src/metrics/histogram.js';
+import { MetricSet } from '../../src/metrics/metric-set.js';
 
 function shard(requests: number, open: number, activeMs: number, latencies: number[]): MetricSet {
   const set = new MetricSet();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_POINTS, TimeseriesBuilder, mergePoints, pointFromInterval } from '../../src/metrics/timeseries.js';
+import { recordMs } from '../../src/metrics/histogram.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { CHAT } from '../../src/metrics/names.js';
-import { recordMs } from '../../src/metrics/histogram.js';
+import { MAX_POINTS, mergePoints, pointFromInterval, TimeseriesBuilder } from '../../src/metrics/timeseries.js';
 
 function interval(events: number, open: number, latencyMs: number): MetricSet {
   const set = new MetricSet();

@@ -9,17 +9,33 @@ import { quickProfile, runProfile } from './run-helpers.js';
 
 describe('capacity search', () => {
   it('finds the largest load that holds every SLO and records the curve', async () => {
-    const { report, outDir, exitCode } = await runProfile(quickProfile({
-      target: { keepAlive: '500ms', participants: 200, sessionsPerParticipant: 2, faults: ['latency=20'] },
-      chatStreams: { participants: 20, rampPerSec: 400, switchEvery: '0s', messageRatePerSec: 20, churnRatePerSec: 0 },
-      // A saturated driver stops a search early (capacity-search.ts); here the stepping itself is under test.
-      generator: { maxEventLoopDelayP99: '5s' },
-      // peakConcurrent < 100 makes the knee deterministic (80) while the step runs are real.
-      search: { variable: 'chatStreams.participants', start: 20, factor: 2, max: 320, stepDuration: '1500ms', refineSteps: 2,
-        slos: ['chatStreams.peakConcurrent < 100', 'chatStreams.eventLatencyMs.p50 < 500'] },
-    }));
+    const { report, outDir, exitCode } = await runProfile(
+      quickProfile({
+        target: { keepAlive: '500ms', participants: 200, sessionsPerParticipant: 2, faults: ['latency=20'] },
+        chatStreams: { participants: 20, rampPerSec: 400, switchEvery: '0s', messageRatePerSec: 20, churnRatePerSec: 0 },
+        // A saturated driver stops a search early (capacity-search.ts); here the stepping itself is under test.
+        generator: { maxEventLoopDelayP99: '5s' },
+        // peakConcurrent < 100 makes the knee deterministic (80) while the step runs are real.
+        search: {
+          variable: 'chatStreams.participants',
+          start: 20,
+          factor: 2,
+          max: 320,
+          stepDuration: '1500ms',
+          refineSteps: 2,
+          slos: ['chatStreams.peakConcurrent < 100', 'chatStreams.eventLatencyMs.p50 < 500'],
+        },
+      }),
+    );
     const capacity = report.capacity!;
-    expect(capacity.steps.map((s) => [s.load, s.pass])).toEqual([[20, true], [40, true], [80, true], [100, false], [120, false], [160, false]]);
+    expect(capacity.steps.map((s) => [s.load, s.pass])).toEqual([
+      [20, true],
+      [40, true],
+      [80, true],
+      [100, false],
+      [120, false],
+      [160, false],
+    ]);
     expect(capacity.maxSustainableLoad).toBe(80);
     expect(capacity.firstFailingLoad).toBe(100);
     expect(capacity.stoppedBecause).toBe('slo');

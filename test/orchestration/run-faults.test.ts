@@ -33,7 +33,9 @@ describe('run against the embedded target', () => {
     ['leak=100', 'stream.session.isolation'],
     ['bad-json=20', 'stream.event.schema'],
   ])('fault %s fails %s and only it', async (fault, failing) => {
-    const { report, exitCode } = await runProfile(quickProfile({ target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: [fault] } }));
+    const { report, exitCode } = await runProfile(
+      quickProfile({ target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: [fault] } }),
+    );
     const status = statusOf(report);
     expect(status[failing]).toBe('fail');
     const othersFailing = STREAM_CHECKS.filter((id) => id !== failing && status[id] === 'fail');

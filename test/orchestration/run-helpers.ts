@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckResult, Report } from '../../src/contract/report.js';
 import { executeRun } from '../../src/orchestration/execute-run.js';
-import { resolveRunConfig, type RunFlags } from '../../src/orchestration/run-config.js';
+import { type RunFlags, resolveRunConfig } from '../../src/orchestration/run-config.js';
 
 /**
  * A short, small chat-stream profile with a 500 ms KEEP_ALIVE so cadence gets samples fast.

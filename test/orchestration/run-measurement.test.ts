@@ -7,10 +7,12 @@ import { quickProfile, runProfile, statusOf } from './run-helpers.js';
 
 describe('measurement', () => {
   it('reads the target latency fault back as event delivery latency', async () => {
-    const { report } = await runProfile(quickProfile({
-      target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=40'] },
-      chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 30, churnRatePerSec: 0 },
-    }));
+    const { report } = await runProfile(
+      quickProfile({
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=40'] },
+        chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 30, churnRatePerSec: 0 },
+      }),
+    );
     const latency = report.scenarios.chatStreams!.eventLatencyMs;
     expect(latency.count).toBeGreaterThan(40);
     // Never less than the injected delay; the slack above it is the loopback round trip plus
@@ -25,7 +27,9 @@ describe('measurement', () => {
     // Block this process's event loop for 60 ms every 150 ms: the driver is saturated.
     const blocker = setInterval(() => {
       const until = performance.now() + 60;
-      while (performance.now() < until) { /* busy */ }
+      while (performance.now() < until) {
+        /* busy */
+      }
     }, 150);
     try {
       const { report } = await runProfile(quickProfile({ generator: { maxEventLoopDelayP99: '30ms' } }));

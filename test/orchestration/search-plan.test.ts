@@ -3,7 +3,12 @@ import { knee, nextLoad, parseSearch, type SearchSettings, type StepResult } fro
 import { ConfigError } from '../../src/util/errors.js';
 
 const settings: SearchSettings = {
-  variable: 'chatStreams.participants', start: 100, factor: 2, max: 1_600, stepDurationMs: 1_000, refineSteps: 2,
+  variable: 'chatStreams.participants',
+  start: 100,
+  factor: 2,
+  max: 1_600,
+  stepDurationMs: 1_000,
+  refineSteps: 2,
   slos: ['chatStreams.eventLatencyMs.p99 < 100'],
 };
 

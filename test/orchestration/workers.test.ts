@@ -5,14 +5,20 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IntervalMerger } from '../../src/orchestration/workers/interval-merger.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
+import { IntervalMerger } from '../../src/orchestration/workers/interval-merger.js';
 import { quickProfile, runProfile } from './run-helpers.js';
 
 describe('--workers', () => {
   it('writes one report whose counters are the sums of its workers', async () => {
     const { report, exitCode } = await runProfile(quickProfile({ photoUpload: { enabled: true, ratePerSec: 20, imageSizes: ['16KiB'] } }), { workers: 2 });
-    expect(exitCode, report.checks.filter((c) => c.status === 'fail').map((c) => c.detail).join('\n')).toBe(0);
+    expect(
+      exitCode,
+      report.checks
+        .filter((c) => c.status === 'fail')
+        .map((c) => c.detail)
+        .join('\n'),
+    ).toBe(0);
     expect(report.generator.processes).toBe(2);
     const workers = report.workers!;
     expect(workers.map((w) => w.participants)).toEqual([12, 12]);
@@ -48,7 +54,10 @@ describe('IntervalMerger', () => {
     merger.add(1, 1, 1, 2, encoded(20));
     expect(released).toEqual([]);
     merger.add(1, 0, 0, 1, encoded(10));
-    expect(released).toEqual([[1, 11], [2, 22]]);
+    expect(released).toEqual([
+      [1, 11],
+      [2, 22],
+    ]);
   });
 
   it('stops waiting for a retired worker and drains the rest at the end', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { FIVE_HEADERS, call, participant, problemOf, startTestTarget, type CallResult } from './helpers.js';
+import { type CallResult, call, FIVE_HEADERS, participant, problemOf, startTestTarget } from './helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {

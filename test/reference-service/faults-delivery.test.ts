@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { SLACK_MS, call, openStream, participant, sleep, startTestTarget, type SseReader } from './helpers.js';
+import { call, openStream, participant, SLACK_MS, type SseReader, sleep, startTestTarget } from './helpers.js';
 import { JPEG, MULTIPART_TYPE, multipart } from './multipart.js';
 
 const INTERVAL = 100;

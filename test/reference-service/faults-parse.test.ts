@@ -35,7 +35,10 @@ describe('parseFault', () => {
 describe('normaliseFaults / resolveFaults', () => {
   it('accepts specs and parsed faults; the last of a name wins', () => {
     const faults = normaliseFaults(['drop=5', { name: 'latency', value: 20 }, 'drop=10']);
-    expect(faults).toEqual([{ name: 'latency', value: 20 }, { name: 'drop', value: 0.1 }]);
+    expect(faults).toEqual([
+      { name: 'latency', value: 20 },
+      { name: 'drop', value: 0.1 },
+    ]);
     expect(resolveFaults(faults)).toEqual({ keepAliveDrift: 0, stall: 0, drop: 0.1, errorRate: 0, latencyMs: 20, duplicate: 0, leak: 0, badJson: 0 });
   });
 

@@ -1,7 +1,7 @@
 /** Per-stream faults (keepalive-drift, stall, drop): each changes only its own behaviour. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { SLACK_MS, call, eventually, expectCadence, openStream, participant, sleep, startTestTarget, type SseReader } from './helpers.js';
+import { call, eventually, expectCadence, openStream, participant, SLACK_MS, type SseReader, sleep, startTestTarget } from './helpers.js';
 
 const INTERVAL = 100;
 let target: RunningTarget | null = null;
@@ -61,7 +61,10 @@ describe('stall', () => {
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream');
     const p = participant(t);
-    const sent = await call(t, 'POST', `/participants/${p.userId}/chat_messages`, { token: p.token, json: { chatSessionId: p.chatSessionIds[0], text: 'into the void' } });
+    const sent = await call(t, 'POST', `/participants/${p.userId}/chat_messages`, {
+      token: p.token,
+      json: { chatSessionId: p.chatSessionIds[0], text: 'into the void' },
+    });
     expect(sent.status).toBe(201);
     await sleep(INTERVAL * 3);
     expect(stream.frames).toHaveLength(0);

@@ -3,9 +3,9 @@
  * and read SSE streams frame by frame with arrival times (performance.now()).
  */
 import { performance } from 'node:perf_hooks';
-import { request, type FormData } from 'undici';
-import { expect } from 'vitest';
 import type { Dispatcher } from 'undici';
+import { type FormData, request } from 'undici';
+import { expect } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget, TargetOptions } from '../../src/reference-service/target-types.js';
 
@@ -33,7 +33,9 @@ export function expectCadence(gapsMs: readonly number[], expectedMs: number): vo
   expect(gapsMs.length, 'gaps').toBeGreaterThanOrEqual(3);
   expect(Math.abs(median(gapsMs) - expectedMs), `median of ${gapsMs.map((g) => g.toFixed(1)).join(', ')}`).toBeLessThan(10);
   const close = gapsMs.filter((g) => Math.abs(g - expectedMs) < SLACK_MS).length;
-  expect(close, `gaps within ${SLACK_MS} ms of ${expectedMs}: ${gapsMs.map((g) => g.toFixed(1)).join(', ')}`).toBeGreaterThanOrEqual(Math.ceil(gapsMs.length * 0.75));
+  expect(close, `gaps within ${SLACK_MS} ms of ${expectedMs}: ${gapsMs.map((g) => g.toFixed(1)).join(', ')}`).toBeGreaterThanOrEqual(
+    Math.ceil(gapsMs.length * 0.75),
+  );
 }
 
 /** Starts a small target with a short keep-alive interval unless told otherwise. */
@@ -165,7 +167,14 @@ export async function openStream(target: RunningTarget, path: string, token: str
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`timed out after ${timeoutMs} ms; frames: ${frames.map((f) => f.data).join(' | ').slice(0, 500)}`));
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms; frames: ${frames
+                .map((f) => f.data)
+                .join(' | ')
+                .slice(0, 500)}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = (): void => {
           clearTimeout(timer);

@@ -15,8 +15,7 @@ describe('eventsource interop', () => {
     const p = participant(target);
     const sessionId = p.chatSessionIds[0] as string;
     const source = new EventSource(`${target.url}${API}/participants/${p.userId}/chat_sessions/${sessionId}/stream`, {
-      fetch: (input, init) =>
-        fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${p.token}`, 'x-api-key': target.fixtures.apiKey } }),
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${p.token}`, 'x-api-key': target.fixtures.apiKey } }),
     });
     const received: Array<{ eventType: string; payload: unknown }> = [];
     try {
@@ -34,7 +33,10 @@ describe('eventsource interop', () => {
           if (received.some((e) => e.eventType === 'MESSAGE_SENT')) resolve();
         });
       });
-      const sent = await call(target, 'POST', `/participants/${p.userId}/chat_messages`, { token: p.token, json: { chatSessionId: sessionId, text: 'via eventsource' } });
+      const sent = await call(target, 'POST', `/participants/${p.userId}/chat_messages`, {
+        token: p.token,
+        json: { chatSessionId: sessionId, text: 'via eventsource' },
+      });
       await gotMessage;
       expect(received.find((e) => e.eventType === 'MESSAGE_SENT')?.payload).toEqual([sent.body]);
       expect(received[0]).toEqual({ eventType: 'KEEP_ALIVE', payload: null });

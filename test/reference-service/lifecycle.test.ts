@@ -6,7 +6,11 @@ import { call, openStream, participant, startTestTarget } from './helpers.js';
 
 describe('seeding', () => {
   it('is deterministic for a seed and differs between seeds', async () => {
-    const [a, b, c] = await Promise.all([startTarget({ seed: 7, participants: 3 }), startTarget({ seed: 7, participants: 3 }), startTarget({ seed: 8, participants: 3 })]);
+    const [a, b, c] = await Promise.all([
+      startTarget({ seed: 7, participants: 3 }),
+      startTarget({ seed: 7, participants: 3 }),
+      startTarget({ seed: 8, participants: 3 }),
+    ]);
     try {
       expect(a.fixtures).toEqual(b.fixtures);
       expect(a.connectorToken).toBe(b.connectorToken);
@@ -29,7 +33,8 @@ describe('seeding', () => {
       const p = participant(t, 1);
       expect(p.chatSessionIds).toHaveLength(6);
       const locked = [];
-      for (const id of p.chatSessionIds) locked.push(((await call(t, 'GET', `/participants/${p.userId}/chat_sessions/${id}`)).body as { locked: boolean }).locked);
+      for (const id of p.chatSessionIds)
+        locked.push(((await call(t, 'GET', `/participants/${p.userId}/chat_sessions/${id}`)).body as { locked: boolean }).locked);
       expect(locked).toEqual([false, false, true, false, false, true]);
     } finally {
       await t.close();

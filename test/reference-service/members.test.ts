@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, openStream, participant, startTestTarget, type SseReader } from './helpers.js';
+import { call, openStream, participant, type SseReader, startTestTarget } from './helpers.js';
 
 let target: RunningTarget;
 const open: SseReader[] = [];
@@ -29,7 +29,14 @@ describe('membership events', () => {
     const { p, sessionId, stream, base } = await sessionStream(0, 1);
     const joined = await call(target, 'POST', base, { json: { ...coach, photoUrl: 'https://x.invalid/c.png' } });
     expect(joined.status).toBe(201);
-    const payload = { sessionId, participantId: p.userId, memberId: 'c-000001', memberType: 'coach', memberName: 'Coach One', photoUrl: 'https://x.invalid/c.png' };
+    const payload = {
+      sessionId,
+      participantId: p.userId,
+      memberId: 'c-000001',
+      memberType: 'coach',
+      memberName: 'Coach One',
+      photoUrl: 'https://x.invalid/c.png',
+    };
     expect(joined.body).toEqual(payload);
     await stream.waitFor(hasEvent('CHAT_SESSION_MEMBER_JOINED'));
     expect(stream.events().map((f) => f.json)).toEqual([{ eventType: 'CHAT_SESSION_MEMBER_JOINED', payload }]);
@@ -68,7 +75,10 @@ describe('membership events', () => {
 
   it('reject gives REJECTED with rejectedBy only and the member stays out', async () => {
     const { p, stream, base } = await sessionStream(2, 3);
-    await call(target, 'POST', base, { token: target.connectorToken as string, json: { memberId: 'k-000001', memberType: 'connector', memberName: 'Connector One' } });
+    await call(target, 'POST', base, {
+      token: target.connectorToken as string,
+      json: { memberId: 'k-000001', memberType: 'connector', memberName: 'Connector One' },
+    });
     const rejected = await call(target, 'POST', `${base}/k-000001/reject`, { json: { by: 'c-000001' } });
     expect(rejected.status).toBe(200);
     await stream.waitFor(hasEvent('CHAT_SESSION_MEMBER_REJECTED'));

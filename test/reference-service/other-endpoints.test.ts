@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { FIVE_HEADERS, call, participant, startTestTarget } from './helpers.js';
+import { call, FIVE_HEADERS, participant, startTestTarget } from './helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {
@@ -15,7 +15,13 @@ describe('participants', () => {
     });
     expect(created.status).toBe(201);
     const body = created.body as Record<string, unknown>;
-    expect(body).toMatchObject({ userId: 'p-000007', firstName: 'Noor', extras: { shift: 'night' }, groups: ['cohort-7'], chatSessionIds: ['cs-000007-1', 'cs-000007-2', 'cs-000007-3'] });
+    expect(body).toMatchObject({
+      userId: 'p-000007',
+      firstName: 'Noor',
+      extras: { shift: 'night' },
+      groups: ['cohort-7'],
+      chatSessionIds: ['cs-000007-1', 'cs-000007-2', 'cs-000007-3'],
+    });
     expect((body.tags as Array<{ name: string }>).map((t) => t.name)).toEqual(['new-joiner']);
     expect(created.headers.location).toBe('/api/v1/participants/p-000007');
     expect('participantTags' in body).toBe(false);
@@ -32,15 +38,29 @@ describe('enrolments', () => {
   const route = () => `/participants/${participant(target).userId}/enrolments`;
 
   it('accepts interventionStartFrom / interventionEndAt as HH:MM', async () => {
-    const result = await call(target, 'POST', route(), { token: participant(target).token, json: { journeyId: 'j-sleep', interventionStartFrom: '07:30', interventionEndAt: '21:00' } });
+    const result = await call(target, 'POST', route(), {
+      token: participant(target).token,
+      json: { journeyId: 'j-sleep', interventionStartFrom: '07:30', interventionEndAt: '21:00' },
+    });
     expect(result.status).toBe(201);
-    expect(result.body).toMatchObject({ journeyId: 'j-sleep', participantId: participant(target).userId, interventionStartFrom: '07:30', interventionEndAt: '21:00', deprecatedFields: [] });
+    expect(result.body).toMatchObject({
+      journeyId: 'j-sleep',
+      participantId: participant(target).userId,
+      interventionStartFrom: '07:30',
+      interventionEndAt: '21:00',
+      deprecatedFields: [],
+    });
   });
 
   it('flags the deprecated preferredReminderHour / preferredReminderMin', async () => {
     const result = await call(target, 'POST', route(), { json: { journeyId: 'j-steps', preferredReminderHour: 8, preferredReminderMin: 15 } });
     expect(result.status).toBe(201);
-    expect(result.body).toMatchObject({ preferredReminderHour: 8, preferredReminderMin: 15, deprecatedFields: ['preferredReminderHour', 'preferredReminderMin'], interventionStartFrom: null });
+    expect(result.body).toMatchObject({
+      preferredReminderHour: 8,
+      preferredReminderMin: 15,
+      deprecatedFields: ['preferredReminderHour', 'preferredReminderMin'],
+      interventionStartFrom: null,
+    });
   });
 
   it.each([
@@ -83,7 +103,10 @@ describe('activity plan card responses (1.3.x)', () => {
     expect(old.status).toBe(400);
     expect((old.body as { detail: string }).detail).toMatch(/valueDataType/);
     expect((await call(target, 'PUT', path, { json: { values: [{ measureDataType: 'x', contentId: 'c1' }] } })).status).toBe(400);
-    expect((await call(target, 'PUT', `/participants/${p().userId}/activity_plan_cards/apc-nope/responses`, { json: { values: [{ measureDataType: 'x' }] } })).status).toBe(404);
+    expect(
+      (await call(target, 'PUT', `/participants/${p().userId}/activity_plan_cards/apc-nope/responses`, { json: { values: [{ measureDataType: 'x' }] } }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -92,7 +115,9 @@ describe('deprecated 1.2.x endpoints', () => {
   const num = () => p().userId.slice(2);
 
   it('POST /admin/participants answers with 1.2.x names, Deprecation and a successor Link', async () => {
-    const result = await call(target, 'POST', '/admin/participants', { json: { firstName: 'Old', lastName: 'Client', participantTags: ['legacy'], participantGroups: ['g1'] } });
+    const result = await call(target, 'POST', '/admin/participants', {
+      json: { firstName: 'Old', lastName: 'Client', participantTags: ['legacy'], participantGroups: ['g1'] },
+    });
     expect(result.status).toBe(201);
     expect(result.headers.deprecation).toMatch(/^@\d+$/);
     expect(result.headers.link).toBe('</api/v1/participants>; rel="successor-version"');
@@ -112,7 +137,10 @@ describe('deprecated 1.2.x endpoints', () => {
 
   it.each(['survey_responses', 'activity_responses'])('PUT %s records the response and links the card successor', async (name) => {
     const cardId = `apc-${num()}-1-3`;
-    const result = await call(target, 'PUT', `/participants/${p().userId}/${name}`, { token: p().token, json: { activityPlanCardId: cardId, values: [{ measureDataType: 'text', value: 'earlier' }] } });
+    const result = await call(target, 'PUT', `/participants/${p().userId}/${name}`, {
+      token: p().token,
+      json: { activityPlanCardId: cardId, values: [{ measureDataType: 'text', value: 'earlier' }] },
+    });
     expect(result.status).toBe(200);
     expect(result.headers.deprecation).toBeTruthy();
     expect(result.headers.link).toBe(`</api/v1/participants/${p().userId}/activity_plan_cards/${cardId}/responses>; rel="successor-version"`);

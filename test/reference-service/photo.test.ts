@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormData } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { FIVE_HEADERS, call, participant, problemOf, startTestTarget } from './helpers.js';
-import { JPEG, MULTIPART_TYPE, NOT_AN_IMAGE, PNG, WEBP, multipart, partHead, type Part } from './multipart.js';
+import { call, FIVE_HEADERS, participant, problemOf, startTestTarget } from './helpers.js';
+import { JPEG, MULTIPART_TYPE, multipart, NOT_AN_IMAGE, type Part, PNG, partHead, WEBP } from './multipart.js';
 
 const MIB = 1024 * 1024;
 let target: RunningTarget;
@@ -126,14 +126,18 @@ describe('PATCH profile_photo', () => {
       `PATCH /api/v1${photoPath()} HTTP/1.1\r\nHost: ${url.host}\r\nX-API-Key: ${target.fixtures.apiKey}\r\n` +
         `Authorization: Bearer ${p.token}\r\nContent-Type: ${MULTIPART_TYPE}\r\nTransfer-Encoding: chunked\r\n\r\n`,
     );
-    const head = partHead({ name: 'name', data: '' }) + 'pic\r\n' + partHead({ name: 'pic', filename: 'big.jpg', data: '' });
-    socket.write(chunk(head) + head + '\r\n');
+    const head = `${partHead({ name: 'name', data: '' })}pic\r\n${partHead({ name: 'pic', filename: 'big.jpg', data: '' })}`;
+    socket.write(`${chunk(head) + head}\r\n`);
     const block = JPEG(256 * 1024);
     // Offer up to 40 MiB; the server must answer and close long before.
     while (sent < 40 * MIB && !socket.destroyed && sentWhenAnswered === -1) {
       const ok = socket.write(Buffer.concat([Buffer.from(chunk(block)), block, Buffer.from('\r\n')]));
       sent += block.length;
-      if (!ok) await new Promise<void>((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+      if (!ok)
+        await new Promise<void>((resolve) => {
+          socket.once('drain', resolve);
+          socket.once('close', resolve);
+        });
     }
     await closed;
     expect(answer, answer).toMatch(/^HTTP\/1\.1 413 /);

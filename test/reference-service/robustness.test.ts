@@ -55,7 +55,13 @@ describe('bad input', () => {
       raw(`GET /api/v1/nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
       raw(`BREW /api/v1/tags HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
       // A multipart body whose sender hangs up halfway, and one announced longer than sent.
-      raw(Buffer.concat([Buffer.from(`PATCH ${photoPath} HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: ${MULTIPART_TYPE}\r\nContent-Length: ${fullForm.length}\r\n\r\n`), fullForm.subarray(0, 20_000)]), { hangUp: true }),
+      raw(
+        Buffer.concat([
+          Buffer.from(`PATCH ${photoPath} HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: ${MULTIPART_TYPE}\r\nContent-Length: ${fullForm.length}\r\n\r\n`),
+          fullForm.subarray(0, 20_000),
+        ]),
+        { hangUp: true },
+      ),
       raw(`POST ${msgPath} HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{"chat`, { hangUp: true }),
     ]);
     const statuses = answers.map(statusOf);

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../src/cli/serve.js';
 import { loadFixtures } from '../../src/contract/fixtures.js';
 import { resolveServeOptions, serveUntil } from '../../src/reference-service/serve-main.js';
@@ -18,9 +18,28 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 describe('serve flags', () => {
   it('maps the flags to target options with defaults', () => {
     expect(resolveServeOptions({})).toEqual({ options: { host: '127.0.0.1', port: 7080, faults: [] } });
-    const resolved = resolveServeOptions({ port: '0', keepalive: '250ms', participants: '12', sessions: '2', seed: '9', fixturesOut: 'f.json', fault: ['drop=5', 'latency=20ms'] });
+    const resolved = resolveServeOptions({
+      port: '0',
+      keepalive: '250ms',
+      participants: '12',
+      sessions: '2',
+      seed: '9',
+      fixturesOut: 'f.json',
+      fault: ['drop=5', 'latency=20ms'],
+    });
     expect(resolved).toEqual({
-      options: { host: '127.0.0.1', port: 0, keepAliveMs: 250, participants: 12, sessionsPerParticipant: 2, seed: 9, faults: [{ name: 'drop', value: 0.05 }, { name: 'latency', value: 20 }] },
+      options: {
+        host: '127.0.0.1',
+        port: 0,
+        keepAliveMs: 250,
+        participants: 12,
+        sessionsPerParticipant: 2,
+        seed: 9,
+        faults: [
+          { name: 'drop', value: 0.05 },
+          { name: 'latency', value: 20 },
+        ],
+      },
       fixturesOut: 'f.json',
     });
   });
@@ -45,7 +64,9 @@ describe('serve', () => {
     const file = join(dir, 'fixtures.json');
     const lines: string[] = [];
     const controller = new AbortController();
-    const done = serveUntil({ port: '0', keepalive: '100ms', participants: '5', fixturesOut: file, fault: ['duplicate=1'] }, controller.signal, (l) => lines.push(l));
+    const done = serveUntil({ port: '0', keepalive: '100ms', participants: '5', fixturesOut: file, fault: ['duplicate=1'] }, controller.signal, (l) =>
+      lines.push(l),
+    );
     expect(await eventually(() => lines.length === 1)).toBe(true);
     const line = lines[0] as string;
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] as string;

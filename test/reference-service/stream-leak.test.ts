@@ -29,7 +29,9 @@ function openAndClose(path: string, token: string, holdMs: number): Promise<{ st
     });
     socket.on('error', reject);
     socket.on('close', () => resolve({ status, frames: received.split('KEEP_ALIVE').length - 1 }));
-    socket.write(`GET /api/v1${path} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\nX-API-Key: ${target.fixtures.apiKey}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    socket.write(
+      `GET /api/v1${path} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\nX-API-Key: ${target.fixtures.apiKey}\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+    );
   });
 }
 

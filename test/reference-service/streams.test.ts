@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { FIVE_HEADERS, SLACK_MS, call, expectCadence, eventually, openStream, participant, startTestTarget } from './helpers.js';
+import { call, eventually, expectCadence, FIVE_HEADERS, openStream, participant, SLACK_MS, startTestTarget } from './helpers.js';
 
 const KEEPALIVE_MS = 150;
 let target: RunningTarget;
@@ -34,16 +34,17 @@ describe('chat-session stream', () => {
 
   it('sends KEEP_ALIVE at the interval: first one interval after open, then every interval', async () => {
     const p = participant(target, 1);
-    const streams = await Promise.all(
-      p.chatSessionIds.map((id) => openStream(target, `/participants/${p.userId}/chat_sessions/${id}/stream`, p.token)),
-    );
+    const streams = await Promise.all(p.chatSessionIds.map((id) => openStream(target, `/participants/${p.userId}/chat_sessions/${id}/stream`, p.token)));
     try {
       await Promise.all(streams.map((s) => s.waitFor((f) => f.length >= 6, 3_000)));
       const firsts: number[] = [];
       for (const stream of streams) {
         const times = stream.keepAlives().map((f) => f.atMs);
         firsts.push((times[0] as number) - stream.headersAtMs);
-        expectCadence(times.slice(1).map((t, i) => t - (times[i] as number)), KEEPALIVE_MS);
+        expectCadence(
+          times.slice(1).map((t, i) => t - (times[i] as number)),
+          KEEPALIVE_MS,
+        );
         expect(stream.events()).toHaveLength(0);
       }
       // The first KEEP_ALIVE comes one interval after the headers, not at once nor late.
@@ -66,7 +67,10 @@ describe('chat-session stream', () => {
     const b = await openStream(target, `${base}/${sessionB}/stream`, p.token);
     const main = await openStream(target, `/participants/${p.userId}/stream`, p.token);
     try {
-      const sent = await call(target, 'POST', `/participants/${p.userId}/chat_messages`, { token: p.token, json: { chatSessionId: sessionA, text: 'hello #1' } });
+      const sent = await call(target, 'POST', `/participants/${p.userId}/chat_messages`, {
+        token: p.token,
+        json: { chatSessionId: sessionA, text: 'hello #1' },
+      });
       expect(sent.status).toBe(201);
       const message = sent.body as Record<string, unknown>;
       expect(message).toMatchObject({ chatSessionId: sessionA, senderId: p.userId, senderType: 'participant', text: 'hello #1' });
@@ -95,7 +99,10 @@ describe('chat-session stream', () => {
       expect(main.headers['content-type']).toBe('text/event-stream');
       await main.waitFor((f) => f.length >= 5, 2_000);
       const times = [main.headersAtMs, ...main.keepAlives().map((f) => f.atMs)];
-      expectCadence(times.slice(1).map((t, i) => t - (times[i] as number)), KEEPALIVE_MS);
+      expectCadence(
+        times.slice(1).map((t, i) => t - (times[i] as number)),
+        KEEPALIVE_MS,
+      );
     } finally {
       main.close();
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { FIVE_HEADERS, call, participant, startTestTarget } from './helpers.js';
+import { call, FIVE_HEADERS, participant, startTestTarget } from './helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {
@@ -27,7 +27,10 @@ describe('tag create-and-link', () => {
     expect(await tagsOf(p.userId)).toEqual(['sleep', 'steps']);
 
     // `sleep` exists: ignored (not created, not returned), the new name is created.
-    const second = await call(target, 'POST', NEW_AND_LINK, { token: target.connectorToken as string, json: { participantId: participant(target, 1).userId, tags: ['sleep', 'water', 'water'] } });
+    const second = await call(target, 'POST', NEW_AND_LINK, {
+      token: target.connectorToken as string,
+      json: { participantId: participant(target, 1).userId, tags: ['sleep', 'water', 'water'] },
+    });
     expect(second.status).toBe(200);
     const again = second.body as string[];
     expect(again).toHaveLength(1);

@@ -1,10 +1,10 @@
 /** The keep-alive wheel and the latency delay against real timers (with tolerances). */
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
+import { DelayScheduler } from '../../src/reference-service/faults/precise-delay.js';
 import { KeepAliveWheel, WheelEntry } from '../../src/reference-service/streams/keepalive-wheel.js';
 import { LatenessHistogram } from '../../src/reference-service/streams/lateness-histogram.js';
 import { NumberHeap } from '../../src/reference-service/streams/number-heap.js';
-import { DelayScheduler } from '../../src/reference-service/faults/precise-delay.js';
 import { median, sleep } from './helpers.js';
 
 describe('NumberHeap', () => {
@@ -39,10 +39,12 @@ describe('DelayScheduler', () => {
     const lateness: number[] = [];
     for (let i = 0; i < 20; i += 1) {
       const started = performance.now();
-      await new Promise<void>((resolve) => delays.run(15, () => {
-        lateness.push(performance.now() - started - 15);
-        resolve();
-      }));
+      await new Promise<void>((resolve) =>
+        delays.run(15, () => {
+          lateness.push(performance.now() - started - 15);
+          resolve();
+        }),
+      );
     }
     lateness.sort((a, b) => a - b);
     expect(lateness[0]).toBeGreaterThanOrEqual(0);
@@ -97,11 +99,16 @@ describe('KeepAliveWheel', () => {
     const now = performance.now();
     const calls: string[] = [];
     const b = new WheelEntry({ onKeepAlive: () => calls.push('b') }, 20);
-    const a = new WheelEntry({ onKeepAlive: () => {
-      calls.push('a');
-      wheel.remove(a);
-      wheel.remove(b);
-    } }, 20);
+    const a = new WheelEntry(
+      {
+        onKeepAlive: () => {
+          calls.push('a');
+          wheel.remove(a);
+          wheel.remove(b);
+        },
+      },
+      20,
+    );
     // Same due millisecond: one bucket.
     wheel.add(b, now + 20);
     wheel.add(a, now + 20);

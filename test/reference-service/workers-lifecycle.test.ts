@@ -9,10 +9,10 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTarget } from '../../src/reference-service/start-target.js';
-import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { resolveServeOptions } from '../../src/reference-service/serve-main.js';
+import { startTarget } from '../../src/reference-service/start-target.js';
 import { resolveServiceWorkers } from '../../src/reference-service/target-config.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError, StartError } from '../../src/util/errors.js';
 import { eventually, openStream, participant } from './helpers.js';
 import { processGone } from './workers-helpers.js';
@@ -27,12 +27,13 @@ afterEach(async () => {
 });
 
 /** The pids of a process's children (Linux /proc). */
-const childrenOf = (pid: number): number[] =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+const childrenOf = (pid: number): number[] => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
 /** Starts `coachbench serve --workers 2` and waits for its start-up line. */
 async function serveProcess(extra: string[] = []) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--workers', '2', '--port', '0', '--participants', '3', '--keepalive', '5s', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--workers', '2', '--port', '0', '--participants', '3', '--keepalive', '5s', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -49,7 +50,10 @@ describe('multi-worker lifecycle', () => {
     expect(pids).toHaveLength(2);
     expect(target.workers!.map((w) => w.index)).toEqual([1, 2]);
     const p = participant(target);
-    const streams = [await openStream(target, `/participants/${p.userId}/stream`, p.token), await openStream(target, `/participants/${p.userId}/stream`, p.token)];
+    const streams = [
+      await openStream(target, `/participants/${p.userId}/stream`, p.token),
+      await openStream(target, `/participants/${p.userId}/stream`, p.token),
+    ];
     expect((await target.collectStats!()).openStreams).toBe(2);
     await target.close();
     for (const s of streams) expect((await s.ended).atMs).toBeGreaterThan(0);
@@ -89,7 +93,8 @@ describe('serve --workers', () => {
     expect(resolveServeOptions({ workers: '3' }).options.workers).toBe(3);
     expect(resolveServeOptions({ workers: 'auto' }).options.workers).toBe('auto');
     expect(resolveServeOptions({}).options.workers).toBeUndefined();
-    for (const bad of ['0', '65', 'two', '1.5']) expect(() => resolveServeOptions({ workers: bad })).toThrow(new ConfigError(`--workers: "${bad}" must be an integer in 1..64 or auto`));
+    for (const bad of ['0', '65', 'two', '1.5'])
+      expect(() => resolveServeOptions({ workers: bad })).toThrow(new ConfigError(`--workers: "${bad}" must be an integer in 1..64 or auto`));
     expect(resolveServiceWorkers('auto')).toBe(Math.min(64, availableParallelism()));
   });
 

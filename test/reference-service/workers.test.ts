@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { eventually, participant, sleep, type SseReader } from './helpers.js';
+import { eventually, participant, type SseReader, sleep } from './helpers.js';
 import { clientOn, openStreamOn, type WorkerClient } from './workers-helpers.js';
 
 let target: RunningTarget;
@@ -47,9 +47,17 @@ describe('events across workers', () => {
     const [sessionId, otherSession] = p.chatSessionIds as [string, string];
     const chat = `/participants/${p.userId}/chat_sessions/${sessionId}/stream`;
     const main = `/participants/${p.userId}/stream`;
-    const chatStreams = [await streamOn(1, chat, p.token), await streamOn(2, chat, p.token), await streamOn(1, chat, p.token), await streamOn(2, chat, p.token)];
+    const chatStreams = [
+      await streamOn(1, chat, p.token),
+      await streamOn(2, chat, p.token),
+      await streamOn(1, chat, p.token),
+      await streamOn(2, chat, p.token),
+    ];
     const mainStreams = [await streamOn(1, main, p.token), await streamOn(2, main, p.token)];
-    const others = [await streamOn(1, `/participants/${p.userId}/chat_sessions/${otherSession}/stream`, p.token), await streamOn(2, `/participants/${p.userId}/chat_sessions/${otherSession}/stream`, p.token)];
+    const others = [
+      await streamOn(1, `/participants/${p.userId}/chat_sessions/${otherSession}/stream`, p.token),
+      await streamOn(2, `/participants/${p.userId}/chat_sessions/${otherSession}/stream`, p.token),
+    ];
 
     const sent: string[] = [];
     for (const worker of [1, 2, 1, 2] as const) {
@@ -93,7 +101,10 @@ describe('exactly-once mutations across workers', () => {
     const extra = await Promise.all([clientOn(target, 1), clientOn(target, 2), clientOn(target, 1), clientOn(target, 2)]);
     try {
       const calls = Array.from({ length: 24 }, (_, i) =>
-        (extra[i % extra.length] as WorkerClient).call('POST', '/admin/tags/new_and_link/participant', { participantId: participant(target, i % 6).userId, tags: ['race-tag', `own-${i}`] }),
+        (extra[i % extra.length] as WorkerClient).call('POST', '/admin/tags/new_and_link/participant', {
+          participantId: participant(target, i % 6).userId,
+          tags: ['race-tag', `own-${i}`],
+        }),
       );
       const answers = await Promise.all(calls);
       expect(new Set(answers.map((a) => a.worker))).toEqual(new Set([1, 2]));
@@ -110,7 +121,9 @@ describe('exactly-once mutations across workers', () => {
   });
 
   it('participants created concurrently on both workers get distinct ids and exist on both', async () => {
-    const created = await Promise.all([1, 2, 1, 2].map((w, i) => on(w as 1 | 2).call('POST', '/participants', { firstName: 'New', lastName: `N${i}`, tags: ['fresh'] })));
+    const created = await Promise.all(
+      [1, 2, 1, 2].map((w, i) => on(w as 1 | 2).call('POST', '/participants', { firstName: 'New', lastName: `N${i}`, tags: ['fresh'] })),
+    );
     const userIds = created.map((c) => (c.body as { userId: string }).userId);
     expect(new Set(userIds).size).toBe(4);
     for (const userId of userIds) {
@@ -124,7 +137,10 @@ describe('exactly-once mutations across workers', () => {
     const locked = p.chatSessionIds[2] as string;
     const base = `/participants/${p.userId}/chat_sessions/${locked}/members`;
     expect((await on(1).call('POST', base, { memberId: 'k-9', memberType: 'coach', memberName: 'K' })).status).toBe(202);
-    const decisions = await Promise.all([on(2).call('POST', `${base}/k-9/approve`, { by: 'c-000001' }), on(1).call('POST', `${base}/k-9/reject`, { by: 'c-000001' })]);
+    const decisions = await Promise.all([
+      on(2).call('POST', `${base}/k-9/approve`, { by: 'c-000001' }),
+      on(1).call('POST', `${base}/k-9/reject`, { by: 'c-000001' }),
+    ]);
     expect(decisions.map((d) => d.status).sort()).toEqual([200, 404]);
   });
 });
@@ -139,7 +155,10 @@ describe('stats across workers', () => {
     await streamOn(2, path, p.token);
     const stats = await target.collectStats!();
     expect(stats).toMatchObject({ openStreams: 3, openChatStreams: 3, openMainStreams: 0, streamHandles: 9 });
-    expect(stats.perWorker?.map((w) => [w.index, w.openStreams])).toEqual([[1, 1], [2, 2]]);
+    expect(stats.perWorker?.map((w) => [w.index, w.openStreams])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
     expect(stats.requests).toBeGreaterThan(before.requests);
     expect(stats.perWorker?.every((w) => w.pid > 0 && w.rssBytes > 0)).toBe(true);
     // stats() (synchronous) follows the snapshots the workers push every 100 ms.

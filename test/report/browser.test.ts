@@ -9,19 +9,28 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareReports } from '../../src/report/compare/compare.js';
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
 import { makeCapacity, makeReport } from './make-report.js';
 
-const CHROMIUM = process.env['COACHBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.COACHBENCH_CHROMIUM ?? '/usr/bin/chromium';
 const HAS_BROWSER = existsSync(CHROMIUM);
 const SKIP_NOTE = HAS_BROWSER ? '' : ` (SKIPPED: no browser at ${CHROMIUM}; install it with: apt-get install -y chromium)`;
 if (!HAS_BROWSER) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set COACHBENCH_CHROMIUM)`);
 const ARTIFACTS = resolve('reports/test-artifacts');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Markup that would run if unescaped, and a 640-character word that would force side scrolling if unwrapped. */
 const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>${'unbroken'.repeat(80)}`;
 
@@ -79,7 +88,7 @@ function chartInfo(page: Page): Promise<ChartInfo[]> {
       const paths = [...svg.querySelectorAll('path.series')];
       const drawn = paths.filter((path) => (path.getAttribute('d') ?? '').length > 20 && path.getBBox().width > 0);
       return {
-        kind: svg.dataset['chart'] ?? '',
+        kind: svg.dataset.chart ?? '',
         width: svg.getBoundingClientRect().width,
         paths: paths.length,
         drawnPaths: drawn.length,
@@ -131,7 +140,8 @@ describe('report pages in a real browser', () => {
     const charts = await chartInfo(page);
     const kinds = charts.map((chart) => chart.kind);
     expect(kinds.filter((kind) => kind === 'percentile')).toHaveLength(6);
-    for (const kind of ['keepalive-gaps', 'ts-streams', 'ts-events', 'ts-requests', 'ts-errors', 'ts-p99', 'ts-event-loop', 'ts-rss', 'capacity']) expect(kinds).toContain(kind);
+    for (const kind of ['keepalive-gaps', 'ts-streams', 'ts-events', 'ts-requests', 'ts-errors', 'ts-p99', 'ts-event-loop', 'ts-rss', 'capacity'])
+      expect(kinds).toContain(kind);
     for (const chart of charts) {
       expect(chart.width, chart.kind).toBeGreaterThan(400);
       if (chart.kind === 'keepalive-gaps') expect(chart.bars).toBeGreaterThan(1);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createHistogram, encodeHistogram, recordMs } from '../../src/metrics/histogram.js';
 import { curveDecades, percentileCurve, recordedValues } from '../../src/report/hdr-curve.js';
-import { binValues } from '../../src/report/svg/distribution-chart.js';
 import { linePath } from '../../src/report/svg/chart-frame.js';
+import { binValues } from '../../src/report/svg/distribution-chart.js';
 import { percentileChart } from '../../src/report/svg/percentile-chart.js';
 import { linearScale, logScale, niceTicks, percentileTickLabel, tickLabel } from '../../src/report/svg/scale.js';
 
@@ -59,7 +59,18 @@ describe('scales and ticks', () => {
 
   it('breaks a line at null values instead of drawing zero', () => {
     const identity = (value: number): number => value;
-    expect(linePath([[1, 1], [2, null], [3, 3], [4, 4]], identity, identity)).toBe('M1 1M3 3L4 4');
+    expect(
+      linePath(
+        [
+          [1, 1],
+          [2, null],
+          [3, 3],
+          [4, 4],
+        ],
+        identity,
+        identity,
+      ),
+    ).toBe('M1 1M3 3L4 4');
   });
 });
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import type { Report } from '../../src/contract/report.js';
+import { validateReport } from '../../src/contract/validate-report.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
-import type { Report } from '../../src/contract/report.js';
-import { validateReport } from '../../src/contract/validate-report.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
 import { makeReport } from './make-report.js';
 

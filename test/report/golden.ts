@@ -12,7 +12,7 @@ const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), 'golden');
 
 export async function expectGolden(name: string, actual: string): Promise<void> {
   const path = join(GOLDEN_DIR, name);
-  if (process.env['UPDATE_GOLDEN'] === '1') {
+  if (process.env.UPDATE_GOLDEN === '1') {
     await mkdir(GOLDEN_DIR, { recursive: true });
     await writeFile(path, actual);
     return;

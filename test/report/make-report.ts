@@ -4,13 +4,11 @@
  * compare and thresholds see exactly what a run would produce.
  */
 import { CHECK_IDS, type CheckId } from '../../src/contract/check-ids.js';
-import { createHistogram, recordMs, summarizeHistogram } from '../../src/metrics/histogram.js';
-import type { HistogramSummary } from '../../src/contract/report.js';
-import { MetricSet } from '../../src/metrics/metric-set.js';
 import type {
   CapacityResult,
-  CheckResult,
   ChatStreamsSummary,
+  CheckResult,
+  HistogramSummary,
   PhotoUploadSummary,
   Report,
   TagLinkSummary,
@@ -18,6 +16,8 @@ import type {
   TimeseriesPoint,
 } from '../../src/contract/report.js';
 import { REPORT_SCHEMA_VERSION } from '../../src/contract/report.js';
+import { createHistogram, recordMs, summarizeHistogram } from '../../src/metrics/histogram.js';
+import { MetricSet } from '../../src/metrics/metric-set.js';
 
 export interface MakeReportOptions {
   seed?: number;
@@ -84,8 +84,16 @@ function chatStreams(random: () => number, shift: number, metrics: MetricSet, op
     mainStreams: { opened: 200, openFailed: 0, dropped: 0, peakConcurrent: 200, events: { KEEP_ALIVE: 1_400, MESSAGE_SENT: 2_000 } },
     events,
     keepAliveGapMs: summaryOf(gaps, metrics, 'chat.keepAliveGap'),
-    firstKeepAliveMs: summaryOf(Array.from({ length: 200 }, () => 15_000 * random()), metrics, 'chat.firstKeepAlive'),
-    worstGapMs: summaryOf(Array.from({ length: 200 }, () => 15_020 + 10 * random()), metrics, 'chat.worstGap'),
+    firstKeepAliveMs: summaryOf(
+      Array.from({ length: 200 }, () => 15_000 * random()),
+      metrics,
+      'chat.firstKeepAlive',
+    ),
+    worstGapMs: summaryOf(
+      Array.from({ length: 200 }, () => 15_020 + 10 * random()),
+      metrics,
+      'chat.worstGap',
+    ),
     eventLatencyMs: summaryOf(logNormal(random, 1.8, 0.5, 2_000, shift), metrics, 'chat.eventLatency'),
     openLatencyMs: summaryOf(logNormal(random, 4.5, 0.4, 200, shift), metrics, 'chat.openLatency'),
     expectedKeepAliveMs: 15_000,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderHtml } from '../../src/report/render-html.js';
 import type { Report } from '../../src/contract/report.js';
+import { renderHtml } from '../../src/report/render-html.js';
 import { makeCapacity, makeReport, summaryOf } from './make-report.js';
 
 /** Every `<svg class="chart" data-chart="KIND" ...>...</svg>` with its kind and markup. */
@@ -96,7 +96,9 @@ describe('renderHtml', () => {
     const report = makeReport();
     if (!report.scenarios.chatStreams) throw new Error('builder must include chatStreams');
     report.scenarios.chatStreams.openLatencyMs = summaryOf([]);
-    expect(renderHtml(report)).toContain('data-empty="true" role="note" aria-label="Chat stream open latency, latency by percentile">No samples recorded.</div>');
+    expect(renderHtml(report)).toContain(
+      'data-empty="true" role="note" aria-label="Chat stream open latency, latency by percentile">No samples recorded.</div>',
+    );
   });
 
   it('draws each capacity SLO against load, marks the knee, and ignores a malformed block', () => {

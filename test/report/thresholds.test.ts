@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateThresholds, parseThreshold, parseThresholds } from '../../src/metrics/thresholds.js';
-import { statPercentile } from '../../src/metrics/metric-catalog.js';
 import { percentileMs } from '../../src/metrics/histogram.js';
+import { statPercentile } from '../../src/metrics/metric-catalog.js';
+import { evaluateThresholds, parseThreshold, parseThresholds } from '../../src/metrics/thresholds.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { makeReport } from './make-report.js';
 
@@ -39,7 +39,11 @@ describe('parseThreshold: errors name the expression and the 1-based position', 
   it.each([
     ['', 1, 'empty expression'],
     ['   ', 4, 'empty expression'],
-    ['chatStream.eventLatencyMs.p99 < 250', 1, 'unknown metric root "chatStream" (did you mean chatStreams? roots: chatStreams, photoUpload, tagLink, generator)'],
+    [
+      'chatStream.eventLatencyMs.p99 < 250',
+      1,
+      'unknown metric root "chatStream" (did you mean chatStreams? roots: chatStreams, photoUpload, tagLink, generator)',
+    ],
     ['latency.p99 < 250', 1, 'unknown metric root "latency" (roots: chatStreams'],
     ['chatStreams.eventLatncyMs.p99 < 250', 13, 'unknown metric "eventLatncyMs" in chatStreams (did you mean eventLatencyMs?)'],
     ['chatStreams.mainStreams.drops < 1', 13, 'unknown metric "mainStreams" in chatStreams (did you mean mainStreams.dropped?)'],

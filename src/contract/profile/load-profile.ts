@@ -2,12 +2,13 @@
  * Finds, reads and validates a profile: a built-in name (profiles/<name>.json) or a file.
  * Schema validation collects every problem and fails once with one line (exit 2).
  */
-import { readFile, readdir } from 'node:fs/promises';
+
 import { existsSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ConfigError } from '../../util/errors.js';
-import type { ProfileFile } from './profile-file.js';
 import type { Profile } from './profile.js';
+import type { ProfileFile } from './profile-file.js';
 import { resolveProfile } from './resolve-profile.js';
 
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
@@ -62,5 +63,8 @@ export async function loadProfile(nameOrFile: string): Promise<Profile> {
 /** Names of the built-in profiles, for `coachbench profiles`. */
 export async function builtInProfiles(): Promise<string[]> {
   const entries = await readdir(PROFILES_DIR);
-  return entries.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  return entries
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
 }

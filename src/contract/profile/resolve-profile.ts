@@ -5,8 +5,8 @@
 import { parseBytes } from '../../util/bytes.js';
 import { parseDuration } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
-import type { ProfileFile } from './profile-file.js';
 import type { Profile, ThroughputSettings } from './profile.js';
+import type { ProfileFile } from './profile-file.js';
 
 export const DEFAULT_KEEPALIVE_MS = 15_000;
 
@@ -19,11 +19,7 @@ export function resolveTolerance(text: string | number | undefined, expectedMs: 
   return parseDuration(text, where);
 }
 
-function throughput(
-  file: NonNullable<ProfileFile['photoUpload']>,
-  where: string,
-  defaults: { ratePerSec: number; enabled: boolean },
-): ThroughputSettings {
+function throughput(file: NonNullable<ProfileFile['photoUpload']>, where: string, defaults: { ratePerSec: number; enabled: boolean }): ThroughputSettings {
   const ratePerSec = file.ratePerSec ?? defaults.ratePerSec;
   return {
     enabled: file.enabled ?? defaults.enabled,

@@ -4,15 +4,15 @@
  * periodic work for all streams, so thousands of streams cost no timers of their own.
  */
 import { performance } from 'node:perf_hooks';
+import type { DropKind } from '../../contract/report.js';
+import { backoffDelayMs } from '../../engine/backoff.js';
+import type { ScenarioContext } from '../../engine/scenario.js';
+import { SseStream, type StreamHost, type StreamKind, type StreamRequest, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
-import { backoffDelayMs } from '../../engine/backoff.js';
-import type { DropKind } from '../../contract/report.js';
-import type { ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
-import { SseStream, StreamState, type StreamHost, type StreamKind, type StreamRequest } from '../../engine/sse-reader.js';
 import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
 import { createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
@@ -80,9 +80,10 @@ export class ChatDriver implements StreamHost {
   private openStream(participant: VirtualParticipant, kind: StreamKind): void {
     const userId = encodeURIComponent(participant.fixture.userId);
     const sessionId = kind === 'chat' ? currentSession(participant) : null;
-    const path = sessionId === null
-      ? `${this.pathPrefix}/participants/${userId}/stream`
-      : `${this.pathPrefix}/participants/${userId}/chat_sessions/${encodeURIComponent(sessionId)}/stream`;
+    const path =
+      sessionId === null
+        ? `${this.pathPrefix}/participants/${userId}/stream`
+        : `${this.pathPrefix}/participants/${userId}/chat_sessions/${encodeURIComponent(sessionId)}/stream`;
     const stream = new SseStream(kind, participant.index, sessionId);
     if (kind === 'chat') {
       participant.chat = stream;

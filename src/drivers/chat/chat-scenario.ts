@@ -3,13 +3,13 @@
  * messages and membership churn flow, then drain (let the last deliveries land) and close.
  */
 import { performance } from 'node:perf_hooks';
-import { linearPacer } from '../../engine/pacer.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
+import { linearPacer } from '../../engine/pacer.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
+import { StreamState } from '../../engine/sse-reader.js';
 import { ChatDriver } from './chat-driver.js';
 import { runMembershipChurn } from './membership-churn.js';
 import { runMessageInjector } from './message-injector.js';
-import { StreamState } from '../../engine/sse-reader.js';
 
 /** How long an injected message may take to reach every stream before it counts as missing. */
 export const DELIVERY_WINDOW_MS = 5_000;

@@ -4,7 +4,7 @@
  * posted and stayed open for the whole delivery window; each such stream must receive it
  * exactly once. Receipts are matched by the correlation token in the message text.
  */
-import { StreamState, type SseStream } from '../../engine/sse-reader.js';
+import { type SseStream, StreamState } from '../../engine/sse-reader.js';
 
 interface PendingMessage {
   sessionId: string;

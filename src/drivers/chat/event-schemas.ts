@@ -37,20 +37,11 @@ export const chatMessageSchema = {
 
 export const messageSentPayloadSchema = { type: 'array', minItems: 1, items: chatMessageSchema } as const;
 
-export const MEMBER_EVENT_TYPES = [
-  'CHAT_SESSION_MEMBER_REQUESTED',
-  'CHAT_SESSION_MEMBER_JOINED',
-  'CHAT_SESSION_MEMBER_LEFT',
-] as const;
+export const MEMBER_EVENT_TYPES = ['CHAT_SESSION_MEMBER_REQUESTED', 'CHAT_SESSION_MEMBER_JOINED', 'CHAT_SESSION_MEMBER_LEFT'] as const;
 
 export const DECISION_EVENT_TYPES = {
   CHAT_SESSION_MEMBER_APPROVED: 'approvedBy',
   CHAT_SESSION_MEMBER_REJECTED: 'rejectedBy',
 } as const;
 
-export const KNOWN_EVENT_TYPES = new Set<string>([
-  'KEEP_ALIVE',
-  'MESSAGE_SENT',
-  ...MEMBER_EVENT_TYPES,
-  ...Object.keys(DECISION_EVENT_TYPES),
-]);
+export const KNOWN_EVENT_TYPES = new Set<string>(['KEEP_ALIVE', 'MESSAGE_SENT', ...MEMBER_EVENT_TYPES, ...Object.keys(DECISION_EVENT_TYPES)]);

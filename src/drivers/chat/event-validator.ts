@@ -6,20 +6,14 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import {
   DECISION_EVENT_TYPES,
+  decisionPayloadSchema,
   KNOWN_EVENT_TYPES,
   MEMBER_EVENT_TYPES,
-  decisionPayloadSchema,
   memberPayloadSchema,
   messageSentPayloadSchema,
 } from './event-schemas.js';
 
-export type ViolationKind =
-  | 'invalid-json'
-  | 'envelope'
-  | 'unknown-event-type'
-  | 'message-payload'
-  | 'member-payload'
-  | 'decision-payload';
+export type ViolationKind = 'invalid-json' | 'envelope' | 'unknown-event-type' | 'message-payload' | 'member-payload' | 'decision-payload';
 
 export interface ChatMessageLike {
   id: string;

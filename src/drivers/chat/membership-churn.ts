@@ -6,10 +6,10 @@
  * or 405 to the first call; churn then stops and the run goes on.
  */
 import type { Dispatcher } from 'undici';
-import { CHAT } from '../../metrics/names.js';
-import { linearPacer } from '../../engine/pacer.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
+import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import { CHAT } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
 import type { ChatDriver } from './chat-driver.js';
 import { currentSession } from './virtual-participant.js';
@@ -25,33 +25,35 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
   let unsupported = false;
   let cycle = 0;
 
-  const call = (token: string): Call => async (method, path, body) => {
-    const response = await ctx.dispatcher.request({
-      origin,
-      path: `${prefix}${path}`,
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-api-key': ctx.fixtures.apiKey,
-        accept: 'application/json, application/problem+json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
-      signal: ctx.signal,
-    });
-    const text = await response.body.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    m.inc(CHAT.membershipOps);
-    if (response.statusCode >= 400) m.inc(CHAT.membershipOpsFailed);
-    return { status: response.statusCode, json };
-  };
+  const call =
+    (token: string): Call =>
+    async (method, path, body) => {
+      const response = await ctx.dispatcher.request({
+        origin,
+        path: `${prefix}${path}`,
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-api-key': ctx.fixtures.apiKey,
+          accept: 'application/json, application/problem+json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+        signal: ctx.signal,
+      });
+      const text = await response.body.text();
+      let json: unknown = null;
+      try {
+        json = text ? JSON.parse(text) : null;
+      } catch {
+        json = null;
+      }
+      m.inc(CHAT.membershipOps);
+      if (response.statusCode >= 400) m.inc(CHAT.membershipOpsFailed);
+      return { status: response.statusCode, json };
+    };
 
   await runOpenLoop({
     pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),

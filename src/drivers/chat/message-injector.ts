@@ -4,15 +4,16 @@
  * is registered with the delivery tracker before the POST, because a delivery can arrive
  * before the POST's own response.
  */
-import { MetricSet } from '../../metrics/metric-set.js';
-import { CHAT } from '../../metrics/names.js';
-import { linearPacer } from '../../engine/pacer.js';
+
 import { runOpenLoop } from '../../engine/open-loop.js';
+import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { CHAT } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
 import type { ChatDriver } from './chat-driver.js';
-import { currentSession } from './virtual-participant.js';
 import { correlationText } from './stream-observer.js';
+import { currentSession } from './virtual-participant.js';
 
 /** A message post starting this late after its slot counts as a late slot. */
 const LATENESS_MS = 10;

@@ -4,12 +4,12 @@
  * nothing per KEEP_ALIVE and keeps its counters in the interval MetricSet.
  */
 import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
+import type { SseStream } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
 import { validateEvent } from './event-validator.js';
-import type { SseStream } from '../../engine/sse-reader.js';
 
 /** Matches the correlation token the injector writes into each message text. */
 const TOKEN = /\bcb:([A-Za-z0-9]+):(\d+)\b/;

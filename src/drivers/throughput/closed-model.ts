@@ -15,12 +15,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { throughputNames } from '../../metrics/names.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import { throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { sendSharedBodies, sharedBodiesSupported } from './autocannon-requests.js';
-import { failureKind, splitApiBase, type HttpRequestSpec } from './http-exchange.js';
+import { failureKind, type HttpRequestSpec, splitApiBase } from './http-exchange.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 

@@ -15,7 +15,7 @@ export interface Noise {
 /** A deterministic xorshift32 stream for `seed`. */
 export function createNoise(seed: number): Noise {
   // xorshift32 has one fixed point (0); mix the seed so that 0 and small seeds are fine.
-  let state = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 0x2545f491;
+  let state = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0 || 0x2545f491;
   const next = (): number => {
     state ^= state << 13;
     state >>>= 0;

@@ -6,12 +6,12 @@
  * back-fill on top), service time from the actual start.
  */
 import { performance } from 'node:perf_hooks';
-import { throughputNames } from '../../metrics/names.js';
-import { scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
-import { linearPacer } from '../../engine/pacer.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
+import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import { throughputNames } from '../../metrics/names.js';
+import { scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
 import { exchange, splitApiBase } from './http-exchange.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 

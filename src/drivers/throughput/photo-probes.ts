@@ -5,11 +5,11 @@
  * problem+json (a non-image, and no image part at all).
  */
 import type { FixtureParticipant } from '../../contract/fixtures.js';
+import type { HttpRequestSpec } from './http-exchange.js';
 import { buildImageCorpus, type ImageFormat } from './image-corpus.js';
-import { buildMultipart, DEFAULT_PART, OVERRIDE_PART, defaultPhotoBody } from './multipart-body.js';
+import { buildMultipart, DEFAULT_PART, defaultPhotoBody, OVERRIDE_PART } from './multipart-body.js';
 import { judgePhoto, photoHeaders, photoPath } from './photo-workload.js';
 import type { ProbeClient } from './probe-client.js';
-import type { HttpRequestSpec } from './http-exchange.js';
 
 /** Probe images stay small: probes check behaviour, not throughput. */
 const PROBE_IMAGE_BYTES = 16 * 1024;

@@ -3,13 +3,14 @@
  * `seq mod n`, carries one corpus image, and uses the `name` override for the profile's
  * share of requests. Bodies are built once per (image, variant) here and shared.
  */
+
+import type { FixtureParticipant } from '../../contract/fixtures.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { PHOTO_EXTRA } from '../../metrics/throughput-extra-names.js';
-import type { FixtureParticipant } from '../../contract/fixtures.js';
-import type { CorpusImage } from './image-corpus.js';
 import type { HttpRequestSpec } from './http-exchange.js';
-import { defaultPhotoBody, overridePhotoBody, type MultipartBody } from './multipart-body.js';
+import type { CorpusImage } from './image-corpus.js';
+import { defaultPhotoBody, type MultipartBody, overridePhotoBody } from './multipart-body.js';
 import { describeInspection, type Inspection } from './response-check.js';
 import { mixedIndex, shareHit, type Workload } from './workload.js';
 
@@ -77,8 +78,7 @@ export function createPhotoWorkload(options: PhotoWorkloadOptions): Workload<Pho
   };
 }
 
-const photoLabel = (memo: PhotoMemo): string =>
-  `PATCH profile_photo (${memo.override ? '`name` override' : '`filename` part'}, ${memo.image.fileName})`;
+const photoLabel = (memo: PhotoMemo): string => `PATCH profile_photo (${memo.override ? '`name` override' : '`filename` part'}, ${memo.image.fileName})`;
 
 /**
  * photo.upload: the default-part upload is 200 with the five headers and a JSON body.

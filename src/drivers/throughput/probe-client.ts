@@ -3,13 +3,14 @@
  * a load answer, every error answer is errors.problem_json evidence, and probes count in
  * `probes.requests` only, never in the throughput scenarios' numbers.
  */
-import { recordEvidence } from '../../metrics/checks/evidence.js';
+
 import type { CheckId } from '../../contract/check-ids.js';
-import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import { recordEvidence } from '../../metrics/checks/evidence.js';
+import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
-import { exchange, splitApiBase, type HttpRequestSpec } from './http-exchange.js';
-import { inspectResponse, recordProblemEvidence, type Inspection } from './response-check.js';
+import { exchange, type HttpRequestSpec, splitApiBase } from './http-exchange.js';
+import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
 
 /** A probe's inspected answer, or why there was none. */
 export type ProbeOutcome = { ok: true; inspection: Inspection } | { ok: false; detail: string };

@@ -4,10 +4,11 @@
  * errors.problem_json), while the load scenarios measure. It gates itself on the profile:
  * photo probes when photoUpload is enabled, tag probes when tagLink is; nothing when neither.
  */
+
+import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
-import type { FixtureParticipant } from '../../contract/fixtures.js';
 import { runPhotoAuthProbes, runPhotoProbes } from './photo-probes.js';
 import { ProbeClient } from './probe-client.js';
 import { runTagProbes, runTagRoleProbe } from './tag-probes.js';

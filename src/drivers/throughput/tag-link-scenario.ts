@@ -4,9 +4,10 @@
  * leaves the reason in the `tagLink.skipped` samples and sends nothing, so tags.link and
  * tags.existing.ignored have no load evidence (the role probe still runs).
  */
-import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
+
 import type { TagLinkSettings } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
+import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
 import { runClosedModel } from './closed-model.js';
 import { splitApiBase } from './http-exchange.js';

@@ -7,7 +7,7 @@
 import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { ProbeClient } from './probe-client.js';
 import { runTagPrefix } from './tag-name-pool.js';
-import { judgeTags, tagRequest, type TagMemo } from './tag-workload.js';
+import { judgeTags, type TagMemo, tagRequest } from './tag-workload.js';
 
 /** A participant token on create-and-link must be refused (tags.role.required). */
 export async function runTagRoleProbe(probe: ProbeClient, participant: FixtureParticipant, apiKey: string): Promise<void> {

@@ -3,10 +3,11 @@
  * request links a profile-set mix of new and already-existing names to participant
  * `seq mod n`; the answer must hold one id per new name and none for an existing one.
  */
+
+import type { FixtureParticipant } from '../../contract/fixtures.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
-import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { ACCEPT } from './photo-workload.js';
 import type { Inspection } from './response-check.js';

@@ -5,10 +5,10 @@
  */
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
-import { throughputNames, type ThroughputScenario } from '../../metrics/names.js';
+import { type ThroughputScenario, throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import type { HttpRequestSpec } from './http-exchange.js';
-import { inspectResponse, recordProblemEvidence, type Inspection, type ResponseView } from './response-check.js';
+import { type Inspection, inspectResponse, type ResponseView, recordProblemEvidence } from './response-check.js';
 
 /** One scenario's request source and judge; `M` is what a request remembers for its judge. */
 export interface Workload<M> {

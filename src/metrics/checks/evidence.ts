@@ -3,9 +3,10 @@
  * counts one run and, when it failed, one failure plus a redacted sample. Evidence lives in a
  * MetricSet, so it merges across workers and shards like every other counter.
  */
-import type { MetricSet } from '../metric-set.js';
-import { redact } from '../../util/redact.js';
+
 import type { CheckId } from '../../contract/check-ids.js';
+import { redact } from '../../util/redact.js';
+import type { MetricSet } from '../metric-set.js';
 
 export const evidenceRuns = (id: CheckId): string => `check.${id}.runs`;
 export const evidenceFailures = (id: CheckId): string => `check.${id}.failures`;

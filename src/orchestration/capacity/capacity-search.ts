@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { CapacityResult, CapacityStep } from '../../contract/report.js';
 import { writeReportFiles } from '../../report/write-report.js';
-import { exitCodeOf, runSession, type RunOutcome, type SessionOptions } from '../run-session.js';
-import { SEARCH_VARIABLES, knee, nextLoad, parseSearch, type SearchVariable } from './search-plan.js';
+import { exitCodeOf, type RunOutcome, runSession, type SessionOptions } from '../run-session.js';
+import { knee, nextLoad, parseSearch, SEARCH_VARIABLES, type SearchVariable } from './search-plan.js';
 
 /** The profile with the searched variable set to `load` (and its scenario switched on). */
 export function withLoad(profile: Profile, variable: SearchVariable, load: number): Profile {
@@ -85,7 +85,8 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
   // The search's report is the knee's step (or the first step when none held), plus the curve.
   const base = outcomes.get(best ?? steps[0]!.load)!;
   const report = { ...base.report, profile: { ...config.profile, name: config.profile.name } as typeof base.report.profile, capacity };
-  if (stoppedBecause === 'saturated') report.warnings = [...report.warnings, 'the driver saturated before an SLO broke: add --workers or shards and search again'];
+  if (stoppedBecause === 'saturated')
+    report.warnings = [...report.warnings, 'the driver saturated before an SLO broke: add --workers or shards and search again'];
   if (best === null) report.verdict = 'fail';
   await writeReportFiles(session.outDir, report);
   return { exitCode: exitCodeOf(report, session.isInterrupted()), report, outDir: session.outDir };

@@ -3,9 +3,10 @@
  * Step up geometrically from `start` until an SLO breaks (or `max`), then bisect between
  * the last load that held and the first that broke, `refineSteps` times.
  */
-import { ConfigError, ProblemList } from '../../util/errors.js';
-import { parseDuration } from '../../util/duration.js';
+
 import { parseThresholds } from '../../metrics/thresholds.js';
+import { parseDuration } from '../../util/duration.js';
+import { ConfigError, ProblemList } from '../../util/errors.js';
 
 /** Profile fields a search can vary, with the unit shown on the curve's load axis. */
 export const SEARCH_VARIABLES = {
@@ -67,8 +68,7 @@ export function parseSearch(raw: Record<string, unknown>, where: string): Search
 }
 
 /** Participants are whole; rates keep one decimal. */
-const roundLoad = (variable: SearchVariable, load: number): number =>
-  variable === 'chatStreams.participants' ? Math.round(load) : Math.round(load * 10) / 10;
+const roundLoad = (variable: SearchVariable, load: number): number => (variable === 'chatStreams.participants' ? Math.round(load) : Math.round(load * 10) / 10);
 
 /** The next load to try, or null when the search is done. */
 export function nextLoad(settings: SearchSettings, steps: readonly StepResult[]): number | null {

@@ -3,10 +3,11 @@
  * participants and sends every interval snapshot, HDR-encoded, to the parent, which merges
  * them. Signals are the parent's to handle; a lost parent stops the worker.
  */
-import { MetricSet } from '../../metrics/metric-set.js';
-import { registerSecret } from '../../util/redact.js';
+
 import { scenariosFor } from '../../drivers/scenarios.js';
 import { runScenarios } from '../../engine/run-scenarios.js';
+import { MetricSet } from '../../metrics/metric-set.js';
+import { registerSecret } from '../../util/redact.js';
 import type { ParentMessage, WorkerMessage } from './messages.js';
 
 const send = (message: WorkerMessage): void => {

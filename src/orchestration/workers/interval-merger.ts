@@ -21,7 +21,10 @@ export class IntervalMerger {
   private readonly alive: Set<number>;
   private next = 0;
 
-  constructor(workers: number, private readonly release: Release) {
+  constructor(
+    workers: number,
+    private readonly release: Release,
+  ) {
     this.alive = new Set(Array.from({ length: workers }, (_, i) => i));
   }
 

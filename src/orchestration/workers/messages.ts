@@ -1,6 +1,7 @@
 /** The parent ↔ worker protocol (node IPC, advanced serialization). */
-import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
+
 import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
+import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { RunFixtures } from '../../engine/scenario.js';
 

@@ -3,9 +3,9 @@
  * snapshots live, and reports on workers that die (which one, why) under the profile's
  * policy: `fail` stops the run and fails it, `continue` goes on with the others.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { compiledSibling } from '../../util/compiled-sibling.js';
+import { type ChildProcess, fork } from 'node:child_process';
 import type { MetricSet } from '../../metrics/metric-set.js';
+import { compiledSibling } from '../../util/compiled-sibling.js';
 import { redact } from '../../util/redact.js';
 import { IntervalMerger } from './interval-merger.js';
 import type { ParentMessage, WorkerJob, WorkerMessage } from './messages.js';

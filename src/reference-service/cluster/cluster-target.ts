@@ -10,7 +10,7 @@ import { compiledSibling } from '../../util/compiled-sibling.js';
 import { StartError } from '../../util/errors.js';
 import { registerSecret } from '../../util/redact.js';
 import { resolveFaults } from '../faults/faults.js';
-import { seedTarget, type SeededTarget } from '../state/seed-data.js';
+import { type SeededTarget, seedTarget } from '../state/seed-data.js';
 import { seedOptionsOf, type TargetConfig } from '../target-config.js';
 import type { RunningTarget } from '../target-types.js';
 import { CommandCoordinator } from './command-coordinator.js';
@@ -31,7 +31,9 @@ export function workerEntry(): string {
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => reject(new StartError(`the reference target cannot listen on ${host} (${error.code ?? error.message})`)));
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new StartError(`the reference target cannot listen on ${host} (${error.code ?? error.message})`)),
+    );
     probe.listen(0, host, () => {
       const address = probe.address();
       probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new StartError('no port'))));

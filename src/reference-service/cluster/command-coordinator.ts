@@ -10,12 +10,12 @@
  * it is open, and a client that has its answer finds the change on every worker.
  */
 import { redact } from '../../util/redact.js';
-import { applyCommand, type Applied } from '../state/commands/apply-command.js';
-import type { Command } from '../state/commands/command-types.js';
 import { chance, type FaultSettings } from '../faults/faults.js';
 import { HttpProblem } from '../http/problem.js';
-import type { HubEvent } from '../streams/stream-hub.js';
+import { type Applied, applyCommand } from '../state/commands/apply-command.js';
+import type { Command } from '../state/commands/command-types.js';
 import type { TargetStore } from '../state/target-store.js';
+import type { HubEvent } from '../streams/stream-hub.js';
 import type { PrimaryMessage, ProblemWire } from './cluster-messages.js';
 
 /** How the coordinator reaches the workers. */

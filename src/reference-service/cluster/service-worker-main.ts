@@ -7,9 +7,9 @@
  */
 import { registerSecret } from '../../util/redact.js';
 import { seedTarget } from '../state/seed-data.js';
+import type { TargetStore } from '../state/target-store.js';
 import { seedOptionsOf, type TargetConfig } from '../target-config.js';
 import { buildTargetRuntime, type TargetRuntime } from '../target-runtime.js';
-import type { TargetStore } from '../state/target-store.js';
 import type { PrimaryMessage, WorkerMessage, WorkerSnapshot } from './cluster-messages.js';
 import { openFileLimit } from './fd-limit.js';
 import { applyReplica, WorkerCommandBus } from './worker-commands.js';

@@ -3,11 +3,12 @@
  * and waits for the answer; `applyReplica` replays the primary's commands, in the primary's
  * order, on the worker's own copy of the store and delivers their events to its streams.
  */
+
+import { HttpProblem } from '../http/problem.js';
 import { applyCommand } from '../state/commands/apply-command.js';
 import type { Command, CommandBus, CommandKind, CommandOf, ResultOf } from '../state/commands/command-types.js';
-import type { LocalEventDelivery } from '../streams/event-delivery.js';
-import { HttpProblem } from '../http/problem.js';
 import type { TargetStore } from '../state/target-store.js';
+import type { LocalEventDelivery } from '../streams/event-delivery.js';
 import type { PrimaryMessage, WorkerMessage } from './cluster-messages.js';
 
 type Reply = Extract<PrimaryMessage, { type: 'reply' }>;

@@ -104,7 +104,14 @@ export class WorkerGroup implements WorkerLink {
   private fork(index: number, start: { onReady(): void; onStartFailure(why: string): void }): Member {
     const worker = cluster.fork();
     let markExited: () => void = () => undefined;
-    const member: Member = { index, worker, pid: worker.process.pid ?? 0, fdLimit: null, alive: true, exited: new Promise((resolve) => (markExited = resolve)) };
+    const member: Member = {
+      index,
+      worker,
+      pid: worker.process.pid ?? 0,
+      fdLimit: null,
+      alive: true,
+      exited: new Promise((resolve) => (markExited = resolve)),
+    };
     // A send to a worker that just died fails with EPIPE; its 'exit' tells the story.
     worker.on('error', () => undefined);
     worker.on('message', (message: WorkerMessage) => {

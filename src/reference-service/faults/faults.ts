@@ -2,8 +2,9 @@
  * Fault injection (DESIGN.md section 4): parsing `--fault NAME=VALUE` specs and the resolved
  * settings the server consults. The exact semantics of each fault are in docs/target.md.
  */
-import { ConfigError } from '../../util/errors.js';
+
 import { parseDuration } from '../../util/duration.js';
+import { ConfigError } from '../../util/errors.js';
 import type { Fault, FaultName } from '../target-types.js';
 
 const PERCENT_FAULTS: readonly FaultName[] = ['keepalive-drift', 'stall', 'drop', 'error-rate', 'duplicate', 'leak', 'bad-json'];

@@ -3,12 +3,13 @@
  * known principal (401), the role must be allowed (403), and a participant may only reach
  * its own `/participants/{user_id}/...` paths (403).
  */
-import type { IncomingMessage } from 'node:http';
+
 import { timingSafeEqual } from 'node:crypto';
-import { HttpProblem } from './problem.js';
+import type { IncomingMessage } from 'node:http';
 import type { Principal } from '../state/store-types.js';
-import type { RouteAccess } from '../target-app.js';
 import type { TargetStore } from '../state/target-store.js';
+import type { RouteAccess } from '../target-app.js';
+import { HttpProblem } from './problem.js';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="coachbench"' };
 
@@ -21,12 +22,7 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** Returns the request's principal or throws the 401/403 problem. Never echoes a secret. */
-export function authenticate(
-  req: IncomingMessage,
-  store: TargetStore,
-  access: RouteAccess,
-  params: Readonly<Record<string, string>>,
-): Principal {
+export function authenticate(req: IncomingMessage, store: TargetStore, access: RouteAccess, params: Readonly<Record<string, string>>): Principal {
   const apiKey = req.headers['x-api-key'];
   if (apiKey === undefined || apiKey === '') throw unauthorized('the X-API-Key header is missing');
   if (typeof apiKey !== 'string' || !sameSecret(apiKey, store.apiKey)) throw unauthorized('the X-API-Key header is not valid');
@@ -41,7 +37,7 @@ export function authenticate(
   }
   if (principal.role === 'participant') {
     const owner = access.participantParam === undefined ? undefined : params[access.participantParam];
-    if (owner !== principal.userId) throw new HttpProblem(403, 'forbidden', "a participant may only access its own /participants/{user_id} paths");
+    if (owner !== principal.userId) throw new HttpProblem(403, 'forbidden', 'a participant may only access its own /participants/{user_id} paths');
   }
   return principal;
 }

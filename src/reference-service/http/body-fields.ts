@@ -2,8 +2,9 @@
  * Field checks for JSON bodies. Each throws a 400 problem naming the field, so clients learn
  * exactly which part of their body the reference target refused.
  */
-import { problems } from './problem.js';
+
 import type { JsonValue } from '../state/store-types.js';
+import { problems } from './problem.js';
 
 /** A parsed JSON object body. */
 export type JsonObject = Record<string, unknown>;

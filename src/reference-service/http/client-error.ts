@@ -26,7 +26,9 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const detail = status === 431 ? 'the request headers are too large' : `the request could not be parsed (${error.code ?? 'parse error'})`;
   const body = JSON.stringify(problemBody(status, status === 431 ? 'headers-too-large' : 'malformed-request', detail, '/'));
   const headers = { ...PROBLEM_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${REASON[status] ?? 'Bad Request'}\r\n${head}\r\n${body}`);
   // end() half-closes; a client that never closes its side must not hold the socket forever.
   // Destroying at once could reset the connection before the client reads the answer.

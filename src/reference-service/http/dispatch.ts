@@ -4,11 +4,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redact } from '../../util/redact.js';
+import type { RequestContext, TargetApp } from '../target-app.js';
 import { authenticate } from './auth.js';
 import { HttpProblem, problems } from './problem.js';
 import { ClientGoneError } from './read-json.js';
 import type { Router } from './router.js';
-import type { RequestContext, TargetApp } from '../target-app.js';
 
 /** Every route lives under this prefix. */
 export const API_PREFIX = '/api/v1';

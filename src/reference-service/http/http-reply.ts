@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { DelayScheduler } from '../faults/precise-delay.js';
-import { problemBody, type HttpProblem } from './problem.js';
+import { type HttpProblem, problemBody } from './problem.js';
 
 /** CORS headers present on every response, streams included. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {

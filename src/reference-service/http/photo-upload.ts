@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { SNIFF_BYTES, sniffImage, type ImageKind } from './image-sniff.js';
+import { type ImageKind, SNIFF_BYTES, sniffImage } from './image-sniff.js';
 import { HttpProblem, problems } from './problem.js';
 import { ClientGoneError } from './read-json.js';
 

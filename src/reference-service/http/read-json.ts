@@ -16,11 +16,9 @@ export class ClientGoneError extends Error {
   }
 }
 
-const hasBody = (req: IncomingMessage): boolean =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
-const isJsonType = (type: string | undefined): boolean =>
-  type !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type.trim());
+const isJsonType = (type: string | undefined): boolean => type !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type.trim());
 
 /** Too big: answer and close the connection rather than read the rest. */
 const tooLarge = (): HttpProblem => new HttpProblem(413, 'payload-too-large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes`, { connection: 'close' });

@@ -13,7 +13,7 @@ export interface Prng {
 /** A deterministic PRNG for `seed` (any 32-bit integer). */
 export function createPrng(seed: number): Prng {
   // Mix the seed once so that nearby seeds (1, 2, 3) do not start with similar outputs.
-  let state = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 0x6d2b79f5;
+  let state = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0 || 0x6d2b79f5;
   const nextUint32 = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;

@@ -4,8 +4,8 @@
  */
 import type { FixtureParticipant } from '../../contract/fixtures.js';
 import { createPrng } from './prng.js';
-import { TargetStore, pad6 } from './target-store.js';
 import type { ChatSessionRecord, ParticipantRecord } from './store-types.js';
+import { pad6, TargetStore } from './target-store.js';
 
 /** What to seed; see docs/target.md for the id and token formats. */
 export interface SeedOptions {

@@ -1,6 +1,7 @@
 /** The words and cells of a comparison, shared by the terminal, Markdown and HTML views. */
-import type { Comparison, ComparisonRow, RowStatus } from './compare.js';
+
 import { formatChange, formatValue } from '../format.js';
+import type { Comparison, ComparisonRow, RowStatus } from './compare.js';
 
 export const COMPARE_HEADERS = ['Metric', 'Baseline', 'Candidate', 'Change', 'Allowed', 'Verdict'] as const;
 
@@ -36,7 +37,14 @@ export function describeLimit(row: ComparisonRow): string {
 }
 
 export function rowCells(row: ComparisonRow): string[] {
-  return [row.metric, formatValue(row.baseline, row.unit), formatValue(row.candidate, row.unit), describeChange(row), describeLimit(row), statusWord(row.status)];
+  return [
+    row.metric,
+    formatValue(row.baseline, row.unit),
+    formatValue(row.candidate, row.unit),
+    describeChange(row),
+    describeLimit(row),
+    statusWord(row.status),
+  ];
 }
 
 /** One sentence: the outcome of the comparison. */

@@ -1,6 +1,7 @@
 /** Reasons two runs may not be comparable; shown with the comparison, never silently ignored. */
-import { METRIC_ROOTS, metricRootObject } from '../../metrics/metric-catalog.js';
+
 import type { Report } from '../../contract/report.js';
+import { METRIC_ROOTS, metricRootObject } from '../../metrics/metric-catalog.js';
 
 /** Durations further apart than this make raw counts (errors, drops) incomparable. */
 const DURATION_SPREAD = 0.2;
@@ -14,7 +15,10 @@ export function comparabilityWarnings(baseline: Report, candidate: Report): stri
   if (longer > 0 && Math.abs(baseline.durationMs - candidate.durationMs) / longer > DURATION_SPREAD) {
     warnings.push('run durations differ by more than 20 %: counts (errors, drops, violations) are not normalised');
   }
-  for (const [name, report] of [['baseline', baseline], ['candidate', candidate]] as const) {
+  for (const [name, report] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
     if (report.generator.saturated) warnings.push(`the ${name} generator was saturated: its latencies include the driver's own delay`);
     if (report.interrupted) warnings.push(`the ${name} run was interrupted`);
   }

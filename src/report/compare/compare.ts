@@ -9,21 +9,22 @@
  * undefined; floor and noise decide. A max is one sample, and a percentile with few samples
  * beyond it is hardly more: both are shown, not judged.
  */
+
+import type { HistogramSummary, Report, ThroughputSummary } from '../../contract/report.js';
 import { decodeHistogram, type Histogram } from '../../metrics/histogram.js';
 import {
   METRIC_CATALOG,
   METRIC_ROOTS,
-  metricRootObject,
-  readMetric,
-  resolveMetricPath,
   type MetricDirection,
   type MetricRoot,
   type MetricUnit,
+  metricRootObject,
+  readMetric,
+  resolveMetricPath,
 } from '../../metrics/metric-catalog.js';
 import { ConfigError } from '../../util/errors.js';
 import { countsDiffer, intervalsDiffer, percentileInterval, proportionsDiffer } from './compare-noise.js';
 import { comparabilityWarnings } from './compare-warnings.js';
-import type { HistogramSummary, Report, ThroughputSummary } from '../../contract/report.js';
 
 /** Smallest absolute change that can count, per unit (documented in docs/reports.md). */
 export const ABSOLUTE_FLOORS: Readonly<Record<MetricUnit, number>> = {
@@ -194,7 +195,9 @@ function histogramRows(
 }
 
 function fieldOf(scope: object | null, field: string): unknown {
-  return field.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), scope);
+  return field
+    .split('.')
+    .reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), scope);
 }
 
 function errorRateDiffers(root: MetricRoot, baseline: Report, candidate: Report): boolean | undefined {
@@ -206,7 +209,15 @@ function errorRateDiffers(root: MetricRoot, baseline: Report, candidate: Report)
 }
 
 /** Whether a scalar or record metric moved beyond noise; undefined when no noise model applies. */
-function noiseVerdict(field: string, unit: MetricUnit, root: MetricRoot, b: number | null, c: number | null, baseline: Report, candidate: Report): boolean | undefined {
+function noiseVerdict(
+  field: string,
+  unit: MetricUnit,
+  root: MetricRoot,
+  b: number | null,
+  c: number | null,
+  baseline: Report,
+  candidate: Report,
+): boolean | undefined {
   if (field === 'errorRate') return errorRateDiffers(root, baseline, candidate);
   if (unit === 'count' && b !== null && c !== null) return countsDiffer(b, c);
   return undefined;

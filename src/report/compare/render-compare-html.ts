@@ -2,16 +2,15 @@
  * A comparison as one self-contained HTML page: the verdict, the regressions, baseline and
  * candidate percentile curves overlaid for every shared latency histogram, and every row.
  */
-import type { HistogramSummary } from '../../contract/report.js';
+import type { HistogramSummary, Report } from '../../contract/report.js';
 import { METRIC_CATALOG, METRIC_ROOTS, metricRootObject } from '../../metrics/metric-catalog.js';
-import type { Comparison, ComparisonRow } from './compare.js';
-import { COMPARE_HEADERS, comparisonVerdict, rowCells, runLabel } from './compare-cells.js';
 import { escapeXml } from '../escape.js';
+import { htmlDocument } from '../html/document.js';
 import { figure, grid } from '../html/parts.js';
 import { REPORT_CSS } from '../html/styles.js';
-import { htmlDocument } from '../html/document.js';
-import type { Report } from '../../contract/report.js';
 import { percentileChart } from '../svg/percentile-chart.js';
+import type { Comparison, ComparisonRow } from './compare.js';
+import { COMPARE_HEADERS, comparisonVerdict, rowCells, runLabel } from './compare-cells.js';
 
 const EXTRA_CSS = 'tr.regression td { background: var(--fail-bg); font-weight: 600; } tr.improvement td { background: var(--pass-bg); }';
 
@@ -19,7 +18,12 @@ function rowsTable(rows: readonly ComparisonRow[]): string {
   const numeric = (index: number): string => (index >= 1 && index <= 3 ? ' class="num"' : '');
   const head = COMPARE_HEADERS.map((title, index) => `<th scope="col"${numeric(index)}>${escapeXml(title)}</th>`).join('');
   const body = rows
-    .map((row) => `<tr class="${row.status}">${rowCells(row).map((cell, index) => `<td${numeric(index)}>${escapeXml(cell)}</td>`).join('')}</tr>`)
+    .map(
+      (row) =>
+        `<tr class="${row.status}">${rowCells(row)
+          .map((cell, index) => `<td${numeric(index)}>${escapeXml(cell)}</td>`)
+          .join('')}</tr>`,
+    )
     .join('');
   return `<table class="compare"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
@@ -64,11 +68,15 @@ export function renderCompareHtml(comparison: Comparison, baseline: Report, cand
   const regressions = failed ? `<section id="regressions"><h2>Regressions</h2>${rowsTable(comparison.regressions)}</section>` : '';
   const charts = overlays(baseline, candidate);
   const chartSection = charts.length ? `<section id="latency"><h2>Latency by percentile, baseline vs candidate</h2>${grid(charts)}</section>` : '';
-  return htmlDocument(`${failed ? 'REGRESSION' : 'OK'} · coachbench compare · ${comparison.baseline.runId} → ${comparison.candidate.runId}`, `${REPORT_CSS}${EXTRA_CSS}`, [
-    `<header><h1>coachbench compare</h1>${runs}${verdict}${warnings}</header>`,
-    regressions,
-    chartSection,
-    `<section id="all"><h2>Every compared metric (${comparison.rows.length})</h2>${rowsTable(comparison.rows)}</section>`,
-    '<footer>A change counts as a regression only when it is worse by more than the allowed percentage and by at least the absolute floor of its unit (see docs/reports.md).</footer>',
-  ]);
+  return htmlDocument(
+    `${failed ? 'REGRESSION' : 'OK'} · coachbench compare · ${comparison.baseline.runId} → ${comparison.candidate.runId}`,
+    `${REPORT_CSS}${EXTRA_CSS}`,
+    [
+      `<header><h1>coachbench compare</h1>${runs}${verdict}${warnings}</header>`,
+      regressions,
+      chartSection,
+      `<section id="all"><h2>Every compared metric (${comparison.rows.length})</h2>${rowsTable(comparison.rows)}</section>`,
+      '<footer>A change counts as a regression only when it is worse by more than the allowed percentage and by at least the absolute floor of its unit (see docs/reports.md).</footer>',
+    ],
+  );
 }

@@ -1,8 +1,9 @@
 /** A comparison as Markdown for a CI job summary: verdict, regressions, then every row folded. */
-import type { Comparison } from './compare.js';
-import { COMPARE_HEADERS, comparisonVerdict, rowCells, runLabel } from './compare-cells.js';
+
 import { escapeMarkdown } from '../escape.js';
 import { markdownList, markdownTable } from '../markdown.js';
+import type { Comparison } from './compare.js';
+import { COMPARE_HEADERS, comparisonVerdict, rowCells, runLabel } from './compare-cells.js';
 
 const COLUMNS = COMPARE_HEADERS.map((title, index) => ({ title, numeric: index >= 1 && index <= 3 }));
 

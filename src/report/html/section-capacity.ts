@@ -1,9 +1,10 @@
 /** The capacity search: each SLO metric against offered load, the knee, and every step. */
+
+import type { CapacityResult, Report } from '../../contract/report.js';
 import type { MetricUnit } from '../../metrics/metric-catalog.js';
 import { parseSlo, readCapacity, stopReason } from '../capacity.js';
 import { escapeXml } from '../escape.js';
 import { formatCount, formatValue } from '../format.js';
-import type { CapacityResult, Report } from '../../contract/report.js';
 import { lineChart } from '../svg/line-chart.js';
 import { badge, figure, grid, raw, section, table } from './parts.js';
 

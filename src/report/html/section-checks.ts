@@ -1,8 +1,9 @@
 /** The conformance checks and thresholds, each with its verdict, observed value and reason. */
+
+import type { Report } from '../../contract/report.js';
 import { escapeXml } from '../escape.js';
 import { formatObserved } from '../format.js';
 import { formatThresholdObserved } from '../report-facts.js';
-import type { Report } from '../../contract/report.js';
 import { badge, raw, section, table } from './parts.js';
 
 export function checksSection(report: Report): string {

@@ -2,8 +2,9 @@
  * The load generator's own health: if the driver was saturated, its latencies describe
  * itself, not the target. Shown with the bound that decides `generator.healthy`.
  */
-import { formatBytes, formatCount, formatMs, formatValue } from '../format.js';
+
 import type { Report } from '../../contract/report.js';
+import { formatBytes, formatCount, formatMs, formatValue } from '../format.js';
 import { percentileChart } from '../svg/percentile-chart.js';
 import { figure, grid, keyValues, raw, section } from './parts.js';
 import { percentileNote } from './section-latency.js';
@@ -51,7 +52,7 @@ export function generatorSection(report: Report): string {
     );
   }
   const intro = generator.saturated
-    ? '<p><strong>The generator was saturated.</strong> Latency figures in this report include the driver\'s own delay; rerun with more workers or less load.</p>'
+    ? "<p><strong>The generator was saturated.</strong> Latency figures in this report include the driver's own delay; rerun with more workers or less load.</p>"
     : '<p class="muted">The generator stayed under its event-loop delay bound, so the latencies above describe the target.</p>';
   return section('generator', 'Load generator health', intro + figures + grid(charts));
 }

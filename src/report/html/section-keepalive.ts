@@ -2,9 +2,10 @@
  * KEEP_ALIVE cadence: the gap distribution against the expected interval and its tolerance
  * band, and how long after opening the first KEEP_ALIVE came.
  */
+
+import type { ChatStreamsSummary, Report } from '../../contract/report.js';
 import { formatCount, formatMs } from '../format.js';
 import { recordedValues } from '../hdr-curve.js';
-import type { ChatStreamsSummary, Report } from '../../contract/report.js';
 import { binValues, distributionChart } from '../svg/distribution-chart.js';
 import { percentileChart } from '../svg/percentile-chart.js';
 import { tickLabel } from '../svg/scale.js';

@@ -2,12 +2,11 @@
  * Latency percentile distributions (HdrHistogram plot style), one chart per measured
  * latency; thresholds on a plotted histogram are drawn as reference lines.
  */
-import type { HistogramSummary } from '../../contract/report.js';
+import type { HistogramSummary, Report } from '../../contract/report.js';
 import type { MetricRoot } from '../../metrics/metric-catalog.js';
 import { parseThreshold } from '../../metrics/thresholds.js';
 import { formatCount, formatMs } from '../format.js';
-import type { Report } from '../../contract/report.js';
-import { percentileChart, type PercentileSeries } from '../svg/percentile-chart.js';
+import { type PercentileSeries, percentileChart } from '../svg/percentile-chart.js';
 import { figure, grid, section } from './parts.js';
 
 /** `n=2,000 · p50 1.82 ms · ... · max 10.2 ms`, from the summary (already HDR-derived). */
@@ -78,7 +77,9 @@ function plots(report: Report): LatencyPlot[] {
     const corrected = summary.model === 'open';
     list.push({
       caption,
-      detail: corrected ? 'latency counts from the intended start (coordinated-omission corrected); service time from the actual start' : 'closed model: latency from the actual start',
+      detail: corrected
+        ? 'latency counts from the intended start (coordinated-omission corrected); service time from the actual start'
+        : 'closed model: latency from the actual start',
       root,
       field: 'latencyMs',
       series: [
@@ -98,6 +99,7 @@ export function latencySection(report: Report): string {
     return figure(plot.caption, svg, note, plot.detail);
   });
   if (figures.length === 0) return section('latency', 'Latency by percentile', '<p class="muted">No scenario measured latency.</p>');
-  const intro = '<p class="muted">Each curve is read from the run\'s HDR histogram. The x axis gives every "nine" the same width: the right edge is the tail that users feel under load.</p>';
+  const intro =
+    '<p class="muted">Each curve is read from the run\'s HDR histogram. The x axis gives every "nine" the same width: the right edge is the tail that users feel under load.</p>';
   return section('latency', 'Latency by percentile', intro + grid(figures));
 }

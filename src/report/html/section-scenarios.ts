@@ -1,7 +1,8 @@
 /** The scenario overview table and each scenario's full figures. */
+
+import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../../contract/report.js';
 import { escapeXml as escapeText } from '../escape.js';
 import { formatBytes, formatCount, formatCounts, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
-import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../../contract/report.js';
 import { SCENARIO_COLUMNS, scenarioRows } from '../scenario-rows.js';
 import { keyValues, section, table } from './parts.js';
 
@@ -69,9 +70,15 @@ function throughputDetails(name: string, summary: ThroughputSummary, extra: read
 export function scenariosSection(report: Report): string {
   const { chatStreams, photoUpload, tagLink } = report.scenarios;
   const photo = (p: PhotoUploadSummary): string =>
-    throughputDetails('Photo upload', p, [['Name-override uploads', formatCount(p.overrideRequests)], ['Bytes sent', formatBytes(p.bytesSent)]]);
+    throughputDetails('Photo upload', p, [
+      ['Name-override uploads', formatCount(p.overrideRequests)],
+      ['Bytes sent', formatBytes(p.bytesSent)],
+    ]);
   const tags = (t: TagLinkSummary): string =>
-    throughputDetails('Tag link', t, [['Tags created', formatCount(t.tagsCreated)], ['Existing names returned', formatCount(t.existingReturned)]]);
+    throughputDetails('Tag link', t, [
+      ['Tags created', formatCount(t.tagsCreated)],
+      ['Existing names returned', formatCount(t.existingReturned)],
+    ]);
   const details = [chatStreams ? chatDetails(chatStreams) : '', photoUpload ? photo(photoUpload) : '', tagLink ? tags(tagLink) : ''].join('');
   return section('scenarios', 'Scenarios', overview(report) + details);
 }

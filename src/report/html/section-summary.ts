@@ -1,7 +1,8 @@
 /** The top of the report: what ran, the verdict, and everything that failed or needs a look. */
+
+import type { Report } from '../../contract/report.js';
 import { escapeXml } from '../escape.js';
 import { checkTally, failedItems, runLength, thresholdTally } from '../report-facts.js';
-import type { Report } from '../../contract/report.js';
 
 function fact(label: string, value: string): string {
   return `<div><dt>${escapeXml(label)}</dt><dd>${escapeXml(value)}</dd></div>`;

@@ -1,7 +1,8 @@
 /** How the run unfolded: one chart per signal over run time, from report.timeseries. */
-import { formatDuration } from '../../util/duration.js';
+
 import type { Report, TimeseriesPoint } from '../../contract/report.js';
-import { lineChart, type LineSeries } from '../svg/line-chart.js';
+import { formatDuration } from '../../util/duration.js';
+import { type LineSeries, lineChart } from '../svg/line-chart.js';
 import { tickLabel } from '../svg/scale.js';
 import { figure, grid, section } from './parts.js';
 

@@ -4,8 +4,8 @@
  */
 import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
 import type { Profile } from '../../contract/profile/profile.js';
-import { ProblemList } from '../../util/errors.js';
 import type { Report, TargetInfo } from '../../contract/report.js';
+import { ProblemList } from '../../util/errors.js';
 
 /** One shard report and where it came from (a path, for messages and `mergedFrom`). */
 export interface ShardSource {
@@ -33,8 +33,7 @@ const majorOf = (version: string): string => version.split('.')[0] ?? '';
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `shard 1/4` in the --shard I/N spelling (0-based), or the file when not a shard. */
-export const shardLabel = (shard: ShardSource): string =>
-  shard.report.shard ? `shard ${shard.report.shard.index}/${shard.report.shard.count}` : shard.source;
+export const shardLabel = (shard: ShardSource): string => (shard.report.shard ? `shard ${shard.report.shard.index}/${shard.report.shard.count}` : shard.source);
 
 /**
  * The first path at which two JSON values differ, or null when equal. Key order is the
@@ -66,10 +65,15 @@ export function firstDifference(a: unknown, b: unknown, path = ''): string | nul
  */
 function asProfile(report: Report, source: string, problems: ProblemList): Profile | null {
   const profile = report.profile as Record<string, unknown>;
-  const chat = profile['chatStreams'];
-  const generator = profile['generator'];
-  const ok = isRecord(chat) && typeof chat['enabled'] === 'boolean' && typeof chat['participants'] === 'number' &&
-    isRecord(generator) && typeof generator['maxEventLoopDelayP99Ms'] === 'number' && Array.isArray(profile['thresholds']);
+  const chat = profile.chatStreams;
+  const generator = profile.generator;
+  const ok =
+    isRecord(chat) &&
+    typeof chat.enabled === 'boolean' &&
+    typeof chat.participants === 'number' &&
+    isRecord(generator) &&
+    typeof generator.maxEventLoopDelayP99Ms === 'number' &&
+    Array.isArray(profile.thresholds);
   if (!ok) problems.add(source, 'profile is not a resolved coachbench profile (chatStreams, generator, thresholds missing)');
   return ok ? (profile as unknown as Profile) : null;
 }
@@ -84,7 +88,8 @@ function checkShards(sources: readonly ShardSource[], problems: ProblemList): nu
   const seen = new Map<number, string>();
   for (const s of sharded) {
     const { index, count: theirs } = s.report.shard!;
-    if (theirs !== count) problems.add(s.source, `is shard ${index}/${theirs} but ${first.source} is shard ${first.report.shard!.index}/${count}: shard counts differ`);
+    if (theirs !== count)
+      problems.add(s.source, `is shard ${index}/${theirs} but ${first.source} is shard ${first.report.shard!.index}/${count}: shard counts differ`);
     const earlier = seen.get(index);
     if (earlier !== undefined) problems.add(s.source, `shard ${index}/${theirs} overlaps ${earlier} (the same participants would count twice)`);
     else seen.set(index, s.source);
@@ -112,7 +117,13 @@ function mergedTarget(shards: readonly ShardSource[], problems: ProblemList, war
   if (first.report.target.embedded) {
     if (shards.length > 1) warnings.push(`each shard ran its own embedded reference target: merged figures describe ${shards.length} separate targets`);
   } else if (urls.length > 1) {
-    const byUrl = urls.map((url) => `${url} (${shards.filter((s) => s.report.target.url === url).map(shardLabel).join(', ')})`);
+    const byUrl = urls.map(
+      (url) =>
+        `${url} (${shards
+          .filter((s) => s.report.target.url === url)
+          .map(shardLabel)
+          .join(', ')})`,
+    );
     warnings.push(`shards drove different target URLs, merged as one service: ${byUrl.join('; ')}`);
   }
   return { ...first.report.target, url: urls.join(', ') };
@@ -138,7 +149,8 @@ export function planMerge(sources: readonly ShardSource[]): MergePlan {
   }
   // Each shard's search stepped and bisected on its own results, so the steps do not line up.
   for (const s of shards) {
-    if (s.report.capacity) problems.add(s.source, 'is a capacity search: shards search on their own, so their steps cannot merge (search on one machine, with --workers)');
+    if (s.report.capacity)
+      problems.add(s.source, 'is a capacity search: shards search on their own, so their steps cannot merge (search on one machine, with --workers)');
   }
   const shardCount = checkShards(shards, problems);
   const profile = asProfile(first.report, first.source, problems);
@@ -150,7 +162,10 @@ export function planMerge(sources: readonly ShardSource[]): MergePlan {
   for (const s of shards.slice(1)) {
     const theirs = keepAliveOf(s.report);
     if (theirs.intervalMs !== keepAlive.intervalMs || theirs.toleranceMs !== keepAlive.toleranceMs) {
-      problems.add(s.source, `held streams to KEEP_ALIVE ${theirs.intervalMs} ± ${theirs.toleranceMs} ms, ${first.source} to ${keepAlive.intervalMs} ± ${keepAlive.toleranceMs} ms (check --expect-keepalive)`);
+      problems.add(
+        s.source,
+        `held streams to KEEP_ALIVE ${theirs.intervalMs} ± ${theirs.toleranceMs} ms, ${first.source} to ${keepAlive.intervalMs} ± ${keepAlive.toleranceMs} ms (check --expect-keepalive)`,
+      );
     }
   }
   const target = mergedTarget(shards, problems, warnings);
@@ -166,8 +181,13 @@ export function planMerge(sources: readonly ShardSource[]): MergePlan {
   const present = new Set(shards.map((s) => s.report.shard!.index));
   const missing = Array.from({ length: shardCount }, (_, i) => i).filter((i) => !present.has(i));
   return {
-    shards, shardCount, missing, profile: profile!, target,
+    shards,
+    shardCount,
+    missing,
+    profile: profile!,
+    target,
     keepAlive,
-    thresholds, warnings,
+    thresholds,
+    warnings,
   };
 }

@@ -3,18 +3,21 @@
  * exactly (counters sum, HDR histograms add bucket by bucket) and every summary, check and
  * threshold is re-derived from them by buildReport; percentiles are never averaged.
  */
-import type { CheckResult, Report } from '../../contract/report.js';
-import { buildReport } from '../build-report.js';
-import { planMerge, shardLabel, type MergePlan, type ShardSource } from './merge-compat.js';
-import { alignTimeseries } from './merge-timeseries.js';
+
 import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
+import type { CheckResult, Report } from '../../contract/report.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { ConfigError } from '../../util/errors.js';
-
+import { buildReport } from '../build-report.js';
+import { type MergePlan, planMerge, type ShardSource, shardLabel } from './merge-compat.js';
+import { alignTimeseries } from './merge-timeseries.js';
 
 /** `<profile>-<UTC stamp of the earliest start>-merged`, like a run's folder name. */
 function mergedRunId(profileName: string, startedAt: Date): string {
-  return `${profileName}-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-merged`;
+  return `${profileName}-${startedAt
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-merged`;
 }
 
 /*
@@ -26,8 +29,10 @@ function disjointInTime(shards: readonly ShardSource[]): string | null {
   const firstEnded = [...shards].sort((a, b) => Date.parse(a.report.endedAt) - Date.parse(b.report.endedAt))[0]!;
   const lastStarted = byStart.at(-1)!;
   if (Date.parse(lastStarted.report.startedAt) <= Date.parse(firstEnded.report.endedAt)) return null;
-  return `shards did not run side by side: ${shardLabel(lastStarted)} started at ${lastStarted.report.startedAt}, after ${shardLabel(firstEnded)} ended at ${firstEnded.report.endedAt}; ` +
-    'their peaks and time series are added as if they had (were they one run?)';
+  return (
+    `shards did not run side by side: ${shardLabel(lastStarted)} started at ${lastStarted.report.startedAt}, after ${shardLabel(firstEnded)} ended at ${firstEnded.report.endedAt}; ` +
+    'their peaks and time series are added as if they had (were they one run?)'
+  );
 }
 
 /*
@@ -54,7 +59,8 @@ function shardWarnings(plan: MergePlan): string[] {
     const label = shardLabel(shard);
     if (shard.report.interrupted) notes.push(`[${label}] was interrupted: its figures cover only the part that ran`);
     for (const warning of shard.report.warnings) notes.push(`[${label}] ${warning}`);
-    if (failedOutsideChecks(shard.report)) notes.push(`[${label}] failed for a reason outside its checks and thresholds (see its warnings), so the merged verdict is fail`);
+    if (failedOutsideChecks(shard.report))
+      notes.push(`[${label}] failed for a reason outside its checks and thresholds (see its warnings), so the merged verdict is fail`);
   }
   return notes;
 }

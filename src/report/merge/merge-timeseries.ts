@@ -3,8 +3,9 @@
  * interval they cover (seconds since each shard's own start: wall clocks of two machines
  * are never compared), on the coarsest resolution any shard used.
  */
-import { mergePoints } from '../../metrics/timeseries.js';
+
 import type { TimeseriesPoint } from '../../contract/report.js';
+import { mergePoints } from '../../metrics/timeseries.js';
 
 /*
  * The recorder ticks every second and compaction doubles a point's span, so a shard's
@@ -13,7 +14,10 @@ import type { TimeseriesPoint } from '../../contract/report.js';
  * the power of two, and the coarsest shard's resolution is the common one.
  */
 function nominalWidthSec(points: readonly TimeseriesPoint[]): number {
-  const widths = points.map((p) => p.intervalSec).filter((w) => w > 0).sort((a, b) => a - b);
+  const widths = points
+    .map((p) => p.intervalSec)
+    .filter((w) => w > 0)
+    .sort((a, b) => a - b);
   const median = widths[Math.floor(widths.length / 2)];
   return median === undefined ? 0 : 2 ** Math.round(Math.log2(median));
 }

@@ -73,7 +73,9 @@ function gridAndTicks(x: Axis, y: Axis): string {
     // Edge labels anchor inwards so that "99.99%" is not cut by the viewBox.
     const at = x.scale(tick.value);
     const anchor = at > VIEW.width - 50 ? 'end' : at < 50 ? 'start' : 'middle';
-    parts.push(`<text class="tick" x="${anchor === 'end' ? VIEW.width - 2 : px}" y="${PLOT.bottom + 22}" text-anchor="${anchor}">${escapeXml(tick.label)}</text>`);
+    parts.push(
+      `<text class="tick" x="${anchor === 'end' ? VIEW.width - 2 : px}" y="${PLOT.bottom + 22}" text-anchor="${anchor}">${escapeXml(tick.label)}</text>`,
+    );
   }
   return parts.join('');
 }
@@ -119,7 +121,11 @@ export function linePath(points: readonly (readonly [number, number | null])[], 
 export const REFERENCE_SPAN = 2;
 
 /** Splits reference lines into those drawn and those only named (`… (above the chart)`). */
-export function placeReferences<R extends { name: string }>(references: readonly R[], dataTop: number, value: (ref: R) => number): { drawn: R[]; named: string[] } {
+export function placeReferences<R extends { name: string }>(
+  references: readonly R[],
+  dataTop: number,
+  value: (ref: R) => number,
+): { drawn: R[]; named: string[] } {
   const drawn = references.filter((ref) => !(dataTop > 0 && value(ref) > dataTop * REFERENCE_SPAN));
   const named = references.filter((ref) => !drawn.includes(ref)).map((ref) => `${ref.name} (above the chart)`);
   return { drawn, named };

@@ -4,7 +4,7 @@
  * Bars outside the band are drawn in the warning colour.
  */
 import type { RecordedValue } from '../hdr-curve.js';
-import { chartFrame, emptyChart, PLOT, SERIES_COLORS, type LegendEntry } from './chart-frame.js';
+import { chartFrame, emptyChart, type LegendEntry, PLOT, SERIES_COLORS } from './chart-frame.js';
 import { linearScale, logScale, niceTicks, tickLabel } from './scale.js';
 
 export interface Bin {
@@ -66,7 +66,9 @@ export function distributionChart(options: DistributionChartOptions): string {
     legend.push({ name: 'outside band', color: OUT_COLOR });
     const x0 = x(Math.max(lo, band.from));
     const x1 = x(Math.min(hi, band.to));
-    body.push(`<rect class="band" x="${x0.toFixed(1)}" y="${PLOT.top}" width="${Math.max(0, x1 - x0).toFixed(1)}" height="${PLOT.bottom - PLOT.top}" fill="${BAND_COLOR}"/>`);
+    body.push(
+      `<rect class="band" x="${x0.toFixed(1)}" y="${PLOT.top}" width="${Math.max(0, x1 - x0).toFixed(1)}" height="${PLOT.bottom - PLOT.top}" fill="${BAND_COLOR}"/>`,
+    );
   }
   for (const bin of bins) {
     if (bin.count === 0) continue;
@@ -85,7 +87,13 @@ export function distributionChart(options: DistributionChartOptions): string {
     body.push(`<line class="reference" x1="${px}" y1="${PLOT.top}" x2="${px}" y2="${PLOT.bottom}" stroke="${MARK_COLOR}"/>`);
   }
   return chartFrame(
-    { kind: options.kind, label: options.label, x: { title: options.xTitle, ticks: xTicks, scale: x }, y: { title: 'Count (log scale)', ticks: yTicks, scale: y }, legend },
+    {
+      kind: options.kind,
+      label: options.label,
+      x: { title: options.xTitle, ticks: xTicks, scale: x },
+      y: { title: 'Count (log scale)', ticks: yTicks, scale: y },
+      legend,
+    },
     body.join(''),
   );
 }

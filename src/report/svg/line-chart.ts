@@ -3,8 +3,8 @@
  * from zero, optional horizontal reference lines (a bound, an SLO).
  */
 import { escapeXml } from '../escape.js';
-import { chartFrame, emptyChart, linePath, placeReferences, PLOT, SERIES_COLORS, type LegendEntry } from './chart-frame.js';
-import { linearScale, niceTicks, tickLabel, type Tick } from './scale.js';
+import { chartFrame, emptyChart, type LegendEntry, linePath, PLOT, placeReferences, SERIES_COLORS } from './chart-frame.js';
+import { linearScale, niceTicks, type Tick, tickLabel } from './scale.js';
 
 export interface LineSeries {
   name: string;

@@ -4,8 +4,8 @@
  * a load test's story is, and this axis gives each "nine" the same width.
  */
 import { formatCount } from '../format.js';
-import { curveDecades, percentileCurve, type PercentileCurve } from '../hdr-curve.js';
-import { chartFrame, emptyChart, linePath, placeReferences, PLOT, SERIES_COLORS, type LegendEntry } from './chart-frame.js';
+import { curveDecades, type PercentileCurve, percentileCurve } from '../hdr-curve.js';
+import { chartFrame, emptyChart, type LegendEntry, linePath, PLOT, placeReferences, SERIES_COLORS } from './chart-frame.js';
 import { linearScale, logScale, niceTicks, percentileTickLabel } from './scale.js';
 
 export interface PercentileSeries {
@@ -43,7 +43,11 @@ export function percentileChart(options: PercentileChartOptions): string {
   const paths = drawn.map(({ series, curve }: { series: PercentileSeries; curve: PercentileCurve }, index) => {
     const color = SERIES_COLORS[index % SERIES_COLORS.length] as string;
     legend.push({ name: `${series.name} (n=${formatCount(curve.count)})`, color });
-    const d = linePath(curve.points.map((point) => [point.x, point.valueMs] as const), x, y);
+    const d = linePath(
+      curve.points.map((point) => [point.x, point.valueMs] as const),
+      x,
+      y,
+    );
     return `<path class="series" data-series="${index}" d="${d}" stroke="${color}"/>`;
   });
   const refs = references.map((ref, index) => {

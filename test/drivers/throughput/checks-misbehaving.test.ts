@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
 import { CHECK_IDS, type CheckId } from '../../../src/contract/check-ids.js';
-import { startFakeTarget, type Misbehaviour } from './fake-target.js';
+import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
+import { type Misbehaviour, startFakeTarget } from './fake-target.js';
 import { checksOf, testProfile, testRun } from './helpers.js';
 
 /** The request-level checks: every check that is not about streams or the generator. */

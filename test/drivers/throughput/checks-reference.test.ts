@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { photoUploadScenario, probesScenario, tagLinkScenario, NO_COACH_TOKEN_REASON } from '../../../src/drivers/throughput/index.js';
 import { CHECK_IDS, type CheckId } from '../../../src/contract/check-ids.js';
+import { NO_COACH_TOKEN_REASON, photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
 import { TAG_EXTRA } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';

@@ -91,7 +91,9 @@ describe('open model', () => {
       // Block this process (the generator) for 250 ms a little after the schedule starts.
       setTimeout(() => {
         const until = performance.now() + 250;
-        while (performance.now() < until) { /* saturated generator */ }
+        while (performance.now() < until) {
+          /* saturated generator */
+        }
       }, 300);
       const total = await run.run(photoUploadScenario);
       const summary = buildPhotoUploadSummary(total, profile.photoUpload);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TagNamePool, runTagPrefix } from '../../../src/drivers/throughput/tag-name-pool.js';
+import { runTagPrefix, TagNamePool } from '../../../src/drivers/throughput/tag-name-pool.js';
 import { mixedIndex, shareHit } from '../../../src/drivers/throughput/workload.js';
 
 describe('TagNamePool', () => {

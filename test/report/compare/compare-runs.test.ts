@@ -4,9 +4,9 @@
  * and flags the regression of a target with `latency=20`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareReports } from '../../../src/report/compare/compare.js';
 import type { Report } from '../../../src/contract/report.js';
 import { validateReport } from '../../../src/contract/validate-report.js';
+import { compareReports } from '../../../src/report/compare/compare.js';
 import { quickProfile, runProfile } from '../../orchestration/run-helpers.js';
 
 const TARGET = { keepAlive: '300ms', participants: 30, sessionsPerParticipant: 2 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../../src/cli/regression-limit.js';
 import { percentileMs } from '../../../src/metrics/histogram.js';
-import { compareReports, judge, type CompareOptions, type ComparisonRow } from '../../../src/report/compare/compare.js';
+import { type CompareOptions, type ComparisonRow, compareReports, judge } from '../../../src/report/compare/compare.js';
 import { countsDiffer, proportionsDiffer } from '../../../src/report/compare/compare-noise.js';
 import { renderCompareHtml } from '../../../src/report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../../src/report/compare/render-compare-markdown.js';
@@ -100,7 +100,9 @@ describe('compareReports', () => {
     expect(p50.delta).toBeGreaterThan(4);
     expect(p50.floor).toBeCloseTo(8, 1);
     expect(p50.status).toBe('unchanged');
-    expect(row(compareReports(baseline, makeReport({ seed: 2, latencyShiftMs: 5 }), TEN_PERCENT).rows, 'chatStreams.eventLatencyMs.p50').status).toBe('regression');
+    expect(row(compareReports(baseline, makeReport({ seed: 2, latencyShiftMs: 5 }), TEN_PERCENT).rows, 'chatStreams.eventLatencyMs.p50').status).toBe(
+      'regression',
+    );
   });
 
   it('judges a drop in throughput (higher is better) as a regression', () => {
@@ -217,7 +219,10 @@ describe('regression limits on the command line', () => {
   });
 
   it('parses METRIC=LIMIT overrides and checks the metric exists', () => {
-    expect(parseMetricLimits(['chatStreams.eventLatencyMs.p99=25%', 'tagLink=0.5'], '--metric-regression')).toEqual({ 'chatStreams.eventLatencyMs.p99': 0.25, tagLink: 0.5 });
+    expect(parseMetricLimits(['chatStreams.eventLatencyMs.p99=25%', 'tagLink=0.5'], '--metric-regression')).toEqual({
+      'chatStreams.eventLatencyMs.p99': 0.25,
+      tagLink: 0.5,
+    });
     expect(() => parseMetricLimits(['chatStreams.eventLatencyMs.p99'], '--metric-regression')).toThrow(/METRIC=LIMIT/);
     expect(() => parseMetricLimits(['nope.p99=5%'], '--metric-regression')).toThrow(/unknown metric "nope.p99"/);
   });

@@ -8,11 +8,14 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
-import { shardBench, type ShardBench } from './shard-runs.js';
+import { type ShardBench, shardBench } from './shard-runs.js';
 
 const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
 
-interface Result { code: number | null; stderr: string }
+interface Result {
+  code: number | null;
+  stderr: string;
+}
 
 function coachbench(args: string[]): Promise<Result> {
   return new Promise((resolve) => {
@@ -24,7 +27,11 @@ function coachbench(args: string[]): Promise<Result> {
 }
 
 const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
-const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 let bench: ShardBench;
 let shard0: string;
@@ -96,7 +103,11 @@ describe('coachbench merge (e2e)', () => {
   it.each<[string, () => string[], RegExp]>([
     ['no --out', () => ['merge', shard0, shard1], /Missing required argument: out/],
     ['no shard files', () => ['merge', '--out', join(bench.dir, 'x')], /Not enough non-option arguments/],
-    ['--out a shard folder', () => ['merge', shard0, shard1, '--out', dirname(shard1)], /--out .* holds the shard report .*; write the merged report to another folder/],
+    [
+      '--out a shard folder',
+      () => ['merge', shard0, shard1, '--out', dirname(shard1)],
+      /--out .* holds the shard report .*; write the merged report to another folder/,
+    ],
   ])('exits 2 for %s', async (_name, args, message) => {
     const result = await coachbench(args());
     expect(result.code).toBe(2);

@@ -4,11 +4,11 @@
  * up by elapsed interval, and thresholds are judged on the merged data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHistogram, decodeHistogram, summarizeHistogram } from '../../../src/metrics/histogram.js';
-import { mergeReports } from '../../../src/report/merge/merge-reports.js';
 import type { Report, TimeseriesPoint } from '../../../src/contract/report.js';
 import { validateReport } from '../../../src/contract/validate-report.js';
-import { shardBench, type ShardBench, type ShardRun } from './shard-runs.js';
+import { createHistogram, decodeHistogram, summarizeHistogram } from '../../../src/metrics/histogram.js';
+import { mergeReports } from '../../../src/report/merge/merge-reports.js';
+import { type ShardBench, type ShardRun, shardBench } from './shard-runs.js';
 
 let bench: ShardBench;
 let shards: ShardRun[];
@@ -21,7 +21,10 @@ beforeAll(async () => {
   shards = await Promise.all([0, 1, 2, 3].map((i) => bench.shard(target.url, i, 4)));
   // Handed over out of order: the merge orders shards itself.
   const order = [2, 0, 3, 1];
-  merged = mergeReports(order.map((i) => shards[i]!.report), order.map((i) => shards[i]!.path));
+  merged = mergeReports(
+    order.map((i) => shards[i]!.report),
+    order.map((i) => shards[i]!.path),
+  );
 });
 afterAll(() => bench.close());
 
@@ -44,7 +47,7 @@ describe('coachbench merge of 4 shards', () => {
     const chat = merged.scenarios.chatStreams!;
     expect(chat.opened).toBe(sumOf((r) => r.scenarios.chatStreams!.opened));
     expect(chat.deliveriesReceived).toBe(sumOf((r) => r.scenarios.chatStreams!.deliveriesReceived));
-    expect(chat.events['KEEP_ALIVE']).toBe(sumOf((r) => r.scenarios.chatStreams!.events['KEEP_ALIVE'] ?? 0));
+    expect(chat.events.KEEP_ALIVE).toBe(sumOf((r) => r.scenarios.chatStreams!.events.KEEP_ALIVE ?? 0));
     // Shards hold their streams at the same time: their peaks add.
     expect(chat.peakConcurrent).toBe(sumOf((r) => r.scenarios.chatStreams!.peakConcurrent));
     expect(merged.generator.processes).toBe(4);
@@ -95,7 +98,12 @@ describe('coachbench merge of 4 shards', () => {
     expect(merged.shard).toBeNull();
     expect(merged.mergedFrom).toEqual(shards.map((s) => s.path));
     expect(merged.startedAt).toBe(shards.map((s) => s.report.startedAt).sort()[0]);
-    expect(merged.endedAt).toBe(shards.map((s) => s.report.endedAt).sort().at(-1));
+    expect(merged.endedAt).toBe(
+      shards
+        .map((s) => s.report.endedAt)
+        .sort()
+        .at(-1),
+    );
     expect(merged.durationMs).toBe(Math.max(...shards.map((s) => s.report.durationMs)));
     expect(merged.warnings).toEqual([]);
     expect(validateReport(merged)).toEqual({ valid: true, errors: [] });
@@ -109,7 +117,10 @@ describe('coachbench merge of 4 shards', () => {
 
   it('merges a partial set (3 of 4) honestly: sums of what ran, a warning, verdict fail', () => {
     const some = [shards[0]!, shards[1]!, shards[3]!];
-    const partial = mergeReports(some.map((s) => s.report), some.map((s) => s.path));
+    const partial = mergeReports(
+      some.map((s) => s.report),
+      some.map((s) => s.path),
+    );
     expect(partial.warnings[0]).toMatch(/^partial merge: 3 of 4 shards \(missing 2\/4\)/);
     expect(partial.scenarios.chatStreams!.opened).toBe(some.reduce((sum, s) => sum + s.report.scenarios.chatStreams!.opened, 0));
     expect(partial.checks.filter((c) => c.status === 'fail')).toEqual([]);

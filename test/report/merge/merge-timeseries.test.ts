@@ -1,14 +1,27 @@
 /** Time series alignment by elapsed interval, on hand-made points (pure, no timers). */
 import { describe, expect, it } from 'vitest';
-import { alignTimeseries } from '../../../src/report/merge/merge-timeseries.js';
 import type { TimeseriesPoint } from '../../../src/contract/report.js';
+import { alignTimeseries } from '../../../src/report/merge/merge-timeseries.js';
 
 /** A point ending at `tSec` covering `intervalSec`, with `events` events and `open` streams. */
 function point(tSec: number, intervalSec: number, events: number, open: number): TimeseriesPoint {
   return {
-    tSec, intervalSec, streamsOpen: open, mainStreamsOpen: open, events, eventsPerSec: events / intervalSec,
-    keepAlives: 0, keepAliveViolations: 0, errors: 0, requests: 0, requestsPerSec: 0, messagesSent: events,
-    eventLatencyP99Ms: events > 0 ? events : null, requestLatencyP99Ms: null, eventLoopDelayP99Ms: null, rssBytes: 1_000,
+    tSec,
+    intervalSec,
+    streamsOpen: open,
+    mainStreamsOpen: open,
+    events,
+    eventsPerSec: events / intervalSec,
+    keepAlives: 0,
+    keepAliveViolations: 0,
+    errors: 0,
+    requests: 0,
+    requestsPerSec: 0,
+    messagesSent: events,
+    eventLatencyP99Ms: events > 0 ? events : null,
+    requestLatencyP99Ms: null,
+    eventLoopDelayP99Ms: null,
+    rssBytes: 1_000,
   };
 }
 

@@ -4,14 +4,14 @@
  * re-derivation alone would let a healthy majority hide, through the explicit combination.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../../../src/contract/profile/profile.js';
+import type { Report } from '../../../src/contract/report.js';
 import { createHistogram, decodeHistogram } from '../../../src/metrics/histogram.js';
 import { MetricSet } from '../../../src/metrics/metric-set.js';
 import { GENERATOR } from '../../../src/metrics/names.js';
-import type { Profile } from '../../../src/contract/profile/profile.js';
 import { buildReport } from '../../../src/report/build-report.js';
 import { mergeReports } from '../../../src/report/merge/merge-reports.js';
-import type { Report } from '../../../src/contract/report.js';
-import { shardBench, type ShardBench, type ShardRun } from './shard-runs.js';
+import { type ShardBench, type ShardRun, shardBench } from './shard-runs.js';
 
 let bench: ShardBench;
 let healthy: ShardRun[];
@@ -24,12 +24,19 @@ beforeAll(async () => {
   // Seeded alike, so the same fixtures drive it; it sends a share of its events twice.
   const bad = await bench.target(['duplicate=40']);
   healthyUrl = good.url;
-  [faulty, ...healthy] = await Promise.all([bench.shard(bad.url, 0, 4, 'faulty'), ...[0, 1, 2, 3].map((i) => bench.shard(good.url, i, 4))]) as [ShardRun, ...ShardRun[]];
+  [faulty, ...healthy] = (await Promise.all([bench.shard(bad.url, 0, 4, 'faulty'), ...[0, 1, 2, 3].map((i) => bench.shard(good.url, i, 4))])) as [
+    ShardRun,
+    ...ShardRun[],
+  ];
 });
 afterAll(() => bench.close());
 
 const statusOf = (report: Report, id: string): string | undefined => report.checks.find((c) => c.id === id)?.status;
-const merge = (runs: readonly ShardRun[]): Report => mergeReports(runs.map((r) => r.report), runs.map((r) => r.path));
+const merge = (runs: readonly ShardRun[]): Report =>
+  mergeReports(
+    runs.map((r) => r.report),
+    runs.map((r) => r.path),
+  );
 
 describe('merged verdict', () => {
   it('fails a count-based check that failed in one shard, with its evidence summed', () => {

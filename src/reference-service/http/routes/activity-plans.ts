@@ -3,8 +3,9 @@
  * id (no storage). Values follow 1.3.2: ActivityValue embeds MeasureTypeContent and carries
  * measureDataType (valueDataType and contentId are gone).
  */
-import { problems } from '../problem.js';
+
 import type { JsonValue, ParticipantRecord } from '../../state/store-types.js';
+import { problems } from '../problem.js';
 
 const CARDS = [
   { title: 'How did you sleep?', measureDataType: 'integer', content: { title: 'Sleep', body: 'Rate last night from 1 to 5.' } },
@@ -59,7 +60,8 @@ export function checkResponseValues(values: unknown): JsonValue[] {
   for (const value of values) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw problems.badRequest('every item of "values" must be an object');
     for (const [field, why] of Object.entries(REMOVED_FIELDS)) if (field in value) throw problems.badRequest(why);
-    if (typeof (value as Record<string, unknown>).measureDataType !== 'string') throw problems.badRequest('every activity value needs a "measureDataType" string');
+    if (typeof (value as Record<string, unknown>).measureDataType !== 'string')
+      throw problems.badRequest('every activity value needs a "measureDataType" string');
   }
   return values as JsonValue[];
 }

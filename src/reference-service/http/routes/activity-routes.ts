@@ -2,10 +2,11 @@
  * Activity-plan-card responses (PUT / DELETE, the 1.3.x replacements), plus GET activity
  * plans (reference-target extensions, the successors of the deprecated 1.2.x plan reads).
  */
+
+import { PARTICIPANT_SCOPED, type RouteDef } from '../../target-app.js';
 import { asObject } from '../body-fields.js';
 import { replyEmpty, replyJson } from '../dispatch.js';
 import { readJson } from '../read-json.js';
-import { PARTICIPANT_SCOPED, type RouteDef } from '../../target-app.js';
 import { activityPlanJson, checkResponseValues, requireCard, requirePlan } from './activity-plans.js';
 import { page } from './json-shapes.js';
 import { participantOf } from './lookup.js';

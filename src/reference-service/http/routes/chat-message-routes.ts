@@ -3,11 +3,12 @@
  * message and unread-message searches. Without the latency fault the frames are written
  * before the 201 is sent.
  */
+
+import type { ChatMessage } from '../../state/store-types.js';
+import { PARTICIPANT_SCOPED, type RequestContext, type RouteDef } from '../../target-app.js';
 import { asObject, optionalString, paging, requiredString } from '../body-fields.js';
 import { replyJson } from '../dispatch.js';
 import { readJson } from '../read-json.js';
-import type { ChatMessage } from '../../state/store-types.js';
-import { PARTICIPANT_SCOPED, type RequestContext, type RouteDef } from '../../target-app.js';
 import { page } from './json-shapes.js';
 import { participantOf, sessionOf } from './lookup.js';
 
@@ -55,7 +56,13 @@ export const chatMessageRoutes: RouteDef[] = [
       const body = asObject(await readJson(ctx.req));
       const session = sessionOf(ctx, requiredString(body, 'chatSessionId'));
       const text = requiredString(body, 'text', MAX_TEXT);
-      const message = await ctx.app.commands.execute({ kind: 'send-message', participantId: session.participantId, sessionId: session.id, sender: ctx.principal, text });
+      const message = await ctx.app.commands.execute({
+        kind: 'send-message',
+        participantId: session.participantId,
+        sessionId: session.id,
+        sender: ctx.principal,
+        text,
+      });
       replyJson(ctx, 201, message);
     },
   },

@@ -1,9 +1,10 @@
 /** GET one chat session and POST .../chat_sessions/search. */
+
+import type { ChatSessionRecord } from '../../state/store-types.js';
+import { PARTICIPANT_SCOPED, type RouteDef } from '../../target-app.js';
 import { asObject, optionalBoolean, paging } from '../body-fields.js';
 import { replyJson } from '../dispatch.js';
 import { readJson } from '../read-json.js';
-import type { ChatSessionRecord } from '../../state/store-types.js';
-import { PARTICIPANT_SCOPED, type RouteDef } from '../../target-app.js';
 import { chatSessionJson, page } from './json-shapes.js';
 import { participantOf, sessionOf } from './lookup.js';
 

@@ -3,10 +3,11 @@
  * carries `Deprecation` and `Link: <successor>; rel="successor-version"` (set by the
  * dispatcher from `successor`).
  */
+
+import { PARTICIPANT_SCOPED, type RequestContext, type RouteDef, STAFF_ONLY } from '../../target-app.js';
 import { asObject, requiredString } from '../body-fields.js';
 import { API_PREFIX, replyEmpty, replyJson } from '../dispatch.js';
 import { readJson } from '../read-json.js';
-import { PARTICIPANT_SCOPED, STAFF_ONLY, type RequestContext, type RouteDef } from '../../target-app.js';
 import { activityPlanJson, checkResponseValues, requireCard, requirePlan } from './activity-plans.js';
 import { participantJson } from './json-shapes.js';
 import { participantOf } from './lookup.js';
@@ -40,7 +41,12 @@ export const deprecatedRoutes: RouteDef[] = [
       const record = await createParticipant(ctx, asObject(await readJson(ctx.req)), legacyNames);
       // A 1.2.x client reads the 1.2.x field names back.
       const { tags, extras, groups, ...rest } = participantJson(record, ctx.app.store);
-      replyJson(ctx, 201, { ...rest, participantTags: tags, participantExtras: extras, participantGroups: groups }, { location: `${API_PREFIX}/participants/${record.userId}` });
+      replyJson(
+        ctx,
+        201,
+        { ...rest, participantTags: tags, participantExtras: extras, participantGroups: groups },
+        { location: `${API_PREFIX}/participants/${record.userId}` },
+      );
     },
   },
   {

@@ -1,7 +1,8 @@
 /** Resolves path parameters to records, or throws the 404 problem. */
-import { problems } from '../problem.js';
+
 import type { ChatSessionRecord, ParticipantRecord } from '../../state/store-types.js';
 import type { RequestContext } from '../../target-app.js';
+import { problems } from '../problem.js';
 
 export function participantOf(ctx: RequestContext, id = ctx.params.userId ?? ''): ParticipantRecord {
   const participant = ctx.app.store.participants.get(id);

@@ -5,12 +5,13 @@
  * member or request, 409 already a member or already requested. The route validates; the
  * membership commands (commands/chat-commands.ts) decide and emit the events.
  */
+
+import type { SessionMember } from '../../state/store-types.js';
+import { PARTICIPANT_SCOPED, type RequestContext, type RouteDef } from '../../target-app.js';
 import { asObject, requiredString } from '../body-fields.js';
 import { replyJson } from '../dispatch.js';
 import { problems } from '../problem.js';
 import { readJson } from '../read-json.js';
-import type { SessionMember } from '../../state/store-types.js';
-import { PARTICIPANT_SCOPED, type RequestContext, type RouteDef } from '../../target-app.js';
 import { sessionOf } from './lookup.js';
 
 const BASE = '/participants/:userId/chat_sessions/:id/members';

@@ -2,20 +2,13 @@
  * POST /participants (1.3.x field names tags / extras / groups), GET /participants/{user_id}
  * (reference-target extension, to observe tags and photo) and journey enrolments.
  */
-import {
-  asObject,
-  optionalInteger,
-  optionalRecord,
-  optionalString,
-  optionalStringArray,
-  requiredString,
-  type JsonObject,
-} from '../body-fields.js';
+
+import type { ParticipantRecord } from '../../state/store-types.js';
+import { PARTICIPANT_SCOPED, type RequestContext, type RouteDef, STAFF_ONLY } from '../../target-app.js';
+import { asObject, type JsonObject, optionalInteger, optionalRecord, optionalString, optionalStringArray, requiredString } from '../body-fields.js';
 import { replyJson } from '../dispatch.js';
 import { problems } from '../problem.js';
 import { readJson } from '../read-json.js';
-import type { ParticipantRecord } from '../../state/store-types.js';
-import { PARTICIPANT_SCOPED, STAFF_ONLY, type RequestContext, type RouteDef } from '../../target-app.js';
 import { participantJson } from './json-shapes.js';
 import { participantOf } from './lookup.js';
 

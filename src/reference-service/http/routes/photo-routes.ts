@@ -1,9 +1,10 @@
 /** PATCH /participants/{user_id}/profile_photo: the multipart upload (see photo-upload.ts). */
-import { replyJson } from '../dispatch.js';
+
 import { chance } from '../../faults/faults.js';
+import { PARTICIPANT_SCOPED, type RouteDef } from '../../target-app.js';
+import { replyJson } from '../dispatch.js';
 import { receivePhoto } from '../photo-upload.js';
 import { problems } from '../problem.js';
-import { PARTICIPANT_SCOPED, type RouteDef } from '../../target-app.js';
 import { participantOf } from './lookup.js';
 
 const EXTENSION = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;

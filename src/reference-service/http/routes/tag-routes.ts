@@ -4,12 +4,13 @@
  * one owner of the tags (the process, or the primary under `--workers`), so under concurrent
  * requests naming the same new tag exactly one response carries its id.
  */
+
+import { chance } from '../../faults/faults.js';
+import { type RequestContext, type RouteDef, STAFF_ONLY } from '../../target-app.js';
 import { asObject, requiredString, stringArray } from '../body-fields.js';
 import { replyJson } from '../dispatch.js';
-import { chance } from '../../faults/faults.js';
 import { problems } from '../problem.js';
 import { readJson } from '../read-json.js';
-import { STAFF_ONLY, type RequestContext, type RouteDef } from '../../target-app.js';
 import { participantOf } from './lookup.js';
 
 /** Reads the body after the error-rate fault had its chance to answer 500. */

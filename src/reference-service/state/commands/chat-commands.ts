@@ -5,9 +5,9 @@
  */
 import { problems } from '../../http/problem.js';
 import { eventFrame } from '../../streams/sse-writer.js';
-import { MESSAGE_HISTORY_CAP, type ChatMessage, type ChatSessionRecord, type SessionMember } from '../store-types.js';
+import { type ChatMessage, type ChatSessionRecord, MESSAGE_HISTORY_CAP, type SessionMember } from '../store-types.js';
 import type { TargetStore } from '../target-store.js';
-import type { ApplyContext, Appliers, MemberPayload } from './command-types.js';
+import type { Appliers, ApplyContext, MemberPayload } from './command-types.js';
 
 function sessionOf(store: TargetStore, participantId: string, sessionId: string): ChatSessionRecord {
   const session = store.sessionOf(participantId, sessionId);
