@@ -42,7 +42,9 @@ function run(tool, toolArgs, env = {}) {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
-    child.stderr.on('data', (d) => (err += d));
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     child.on('error', reject);
     child.on('exit', async (code) => {
       if (code !== 0) return reject(new Error(`${command} exited ${code}: ${err}`));

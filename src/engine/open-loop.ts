@@ -53,7 +53,10 @@ export function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
     };
 
     const tick = (): void => {
-      if (signal.aborted) return finish();
+      if (signal.aborted) {
+        finish();
+        return;
+      }
       const now = performance.now();
       const due = pacer.dueBy(now - startMs);
       for (; next < due; next++) {
@@ -74,7 +77,10 @@ export function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
           .catch(() => undefined)
           .finally(settle);
       }
-      if (next >= pacer.totalSlots) return finish();
+      if (next >= pacer.totalSlots) {
+        finish();
+        return;
+      }
       const waitMs = startMs + pacer.slotTimeMs(next) - performance.now();
       timer = setTimeout(tick, Math.max(0, waitMs));
     };

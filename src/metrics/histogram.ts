@@ -46,13 +46,6 @@ export function decodeHistogram(base64: string): Histogram {
   return fresh;
 }
 
-/** Exact merge: the HDR sum of several encoded histograms. */
-export function mergeEncoded(encoded: readonly string[]): Histogram {
-  const total = createHistogram();
-  for (const base64 of encoded) total.add(decodeHistogram(base64));
-  return total;
-}
-
 const round3 = (value: number): number => Math.round(value * 1_000) / 1_000;
 
 /** The report summary of a histogram of microseconds, expressed in milliseconds. */
@@ -77,11 +70,6 @@ export function summarizeHistogram(histogram: Histogram): HistogramSummary {
     max: round3(maxUs / 1_000),
     hdr: encodeHistogram(histogram),
   };
-}
-
-/** Re-derives a summary from an encoded histogram (used by merge and compare). */
-export function summarizeEncoded(base64: string): HistogramSummary {
-  return summarizeHistogram(decodeHistogram(base64));
 }
 
 /** Value in ms at a percentile of an encoded histogram: compare works from HDR data, not rounded summaries. */

@@ -10,14 +10,14 @@ import { type ParsedThreshold, parseThreshold } from '../metrics/thresholds.js';
 const STOP_REASONS: readonly CapacityResult['stoppedBecause'][] = ['max', 'slo', 'saturated', 'interrupted'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isFinite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const isNumberOrNull = (value: unknown): boolean => value === null || isFinite(value);
+const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isNumberOrNull = (value: unknown): boolean => value === null || isFiniteNumber(value);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 function isStep(value: unknown): value is CapacityStep {
   return (
     isRecord(value) &&
-    isFinite(value.load) &&
+    isFiniteNumber(value.load) &&
     typeof value.pass === 'boolean' &&
     isRecord(value.values) &&
     Object.values(value.values).every(isNumberOrNull) &&

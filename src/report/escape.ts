@@ -5,6 +5,7 @@
  */
 
 /** Characters XML 1.0 forbids even when escaped (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/F). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what must be found and replaced.
 const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text or attribute value for HTML, SVG and XML: quotes escaped too, forbidden chars replaced. */

@@ -1,10 +1,19 @@
-/** Process exit codes, fixed by DESIGN.md section 2. */
+/** Process exit codes, fixed by docs/design.md §2. Each means one thing. */
 export const ExitCode = {
+  /** Every check and threshold passed. */
   ok: 0,
+  /** A check or threshold failed (the report is written). */
   failed: 1,
+  /** Something the user gave is wrong: a flag, path, profile, fixtures or report file. */
   usage: 2,
+  /** The target could not be reached or the run could not start. */
   unreachable: 3,
+  /** A defect in coachbench itself. */
+  internal: 4,
+  /** Stopped by SIGINT (128 + 2); the partial report is written. */
   interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15); the partial report is written. */
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -54,16 +54,32 @@ describe('report schema', () => {
     ],
     [
       'a mistyped number',
-      (r: Record<string, unknown>) => (at(r, 'scenarios.photoUpload').errorRate = '0.1%'),
+      (r: Record<string, unknown>) => {
+        at(r, 'scenarios.photoUpload').errorRate = '0.1%';
+      },
       '/scenarios/photoUpload/errorRate must be number',
     ],
-    ['a negative count', (r: Record<string, unknown>) => (at(r, 'scenarios.tagLink').errors = -1), '/scenarios/tagLink/errors must be >= 0'],
+    [
+      'a negative count',
+      (r: Record<string, unknown>) => {
+        at(r, 'scenarios.tagLink').errors = -1;
+      },
+      '/scenarios/tagLink/errors must be >= 0',
+    ],
     [
       'an unknown check id',
-      (r: Record<string, unknown>) => ((r.checks as Record<string, unknown>[])[0]!.id = 'stream.nope'),
+      (r: Record<string, unknown>) => {
+        (r.checks as Record<string, unknown>[])[0]!.id = 'stream.nope';
+      },
       '/checks/0/id must be one of',
     ],
-    ['a bad verdict', (r: Record<string, unknown>) => (r.verdict = 'ok'), '/verdict must be one of ["pass","fail"]'],
+    [
+      'a bad verdict',
+      (r: Record<string, unknown>) => {
+        r.verdict = 'ok';
+      },
+      '/verdict must be one of ["pass","fail"]',
+    ],
     [
       'a histogram without hdr',
       (r: Record<string, unknown>) => delete at(r, 'generator.eventLoopDelayMs').hdr,
@@ -71,11 +87,25 @@ describe('report schema', () => {
     ],
     [
       'a non-base64 hdr',
-      (r: Record<string, unknown>) => (at(r, 'scenarios.chatStreams.eventLatencyMs').hdr = 'not base64!'),
+      (r: Record<string, unknown>) => {
+        at(r, 'scenarios.chatStreams.eventLatencyMs').hdr = 'not base64!';
+      },
       '/scenarios/chatStreams/eventLatencyMs/hdr must match pattern',
     ],
-    ['a bad timestamp', (r: Record<string, unknown>) => (r.startedAt = 'yesterday'), '/startedAt must match pattern'],
-    ['a scenario of the wrong type', (r: Record<string, unknown>) => (at(r, 'scenarios').tagLink = 'off'), '/scenarios/tagLink must be object'],
+    [
+      'a bad timestamp',
+      (r: Record<string, unknown>) => {
+        r.startedAt = 'yesterday';
+      },
+      '/startedAt must match pattern',
+    ],
+    [
+      'a scenario of the wrong type',
+      (r: Record<string, unknown>) => {
+        at(r, 'scenarios').tagLink = 'off';
+      },
+      '/scenarios/tagLink must be object',
+    ],
     [
       'a capacity step without its values',
       (r: Record<string, unknown>) => {

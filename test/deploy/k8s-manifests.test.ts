@@ -190,6 +190,7 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
   beforeAll(async () => {
     stubDir = await mkdtemp(join(tmpdir(), 'coachbench-k8s-'));
     const stub = join(stubDir, 'coachbench');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script's own parameter expansion.
     await writeFile(stub, '#!/bin/sh\nprintf "%s\\n" "$@" > "$STUB_ARGS"\nexit "${STUB_EXIT:-0}"\n');
     await chmod(stub, 0o755);
   });

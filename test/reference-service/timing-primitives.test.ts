@@ -74,7 +74,7 @@ describe('KeepAliveWheel', () => {
     const start = performance.now();
     const fired: number[][] = [[], [], []];
     const entries = [0, 1, 2].map((i) => new WheelEntry({ onKeepAlive: () => fired[i]?.push(performance.now() - start) }, GAP));
-    entries.forEach((entry, i) => wheel.add(entry, start + GAP + i * 10));
+    for (const [i, entry] of entries.entries()) wheel.add(entry, start + GAP + i * 10);
     expect(wheel.size).toBe(3);
     await sleep(GAP * 4 + 25);
     wheel.remove(entries[1] as WheelEntry);

@@ -36,8 +36,12 @@ async function serveProcess(extra: string[] = []) {
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   expect(await eventually(() => stdout.includes('\n'), 15_000), stderr).toBe(true);
   return { child, exited, line: stdout.trim(), stderr: () => stderr, workers: childrenOf(child.pid as number) };

@@ -19,8 +19,9 @@ import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
+import { splitApiBase } from '../api-base.js';
 import { sendSharedBodies, sharedBodiesSupported } from './autocannon-requests.js';
-import { failureKind, type HttpRequestSpec, splitApiBase } from './http-exchange.js';
+import { failureKind, type HttpRequestSpec } from './http-exchange.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 

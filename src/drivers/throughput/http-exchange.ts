@@ -31,8 +31,6 @@ export function failureKind(error: unknown): string {
   return `network:${(error as Error | null)?.name ?? 'unknown'}`;
 }
 
-export { splitApiBase } from '../api-base.js';
-
 /**
  * Sends one request and reads the whole body. `timeoutMs` bounds the wait for headers and
  * the body separately (undici's own timers, no per-request setTimeout).

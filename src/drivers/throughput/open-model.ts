@@ -12,7 +12,8 @@ import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
 import { scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
-import { exchange, splitApiBase } from './http-exchange.js';
+import { splitApiBase } from '../api-base.js';
+import { exchange } from './http-exchange.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 
 /** A slot that starts more than this after its intended time counts as late (timers tick at ~1 ms). */

@@ -5,8 +5,8 @@
 import type { PhotoUploadSettings } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
+import { splitApiBase } from '../api-base.js';
 import { runClosedModel } from './closed-model.js';
-import { splitApiBase } from './http-exchange.js';
 import { buildImageCorpusAsync } from './image-corpus.js';
 import { runOpenModel } from './open-model.js';
 import { createPhotoWorkload } from './photo-workload.js';

@@ -9,7 +9,8 @@ import type { ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
-import { exchange, type HttpRequestSpec, splitApiBase } from './http-exchange.js';
+import { splitApiBase } from '../api-base.js';
+import { exchange, type HttpRequestSpec } from './http-exchange.js';
 import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
 
 /** A probe's inspected answer, or why there was none. */

@@ -53,7 +53,9 @@ export async function runWorkerPool(
       result.workers.push(summary);
       let stderrTail = '';
       let done = false;
-      child.stderr?.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString()).slice(-500)));
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderrTail = (stderrTail + chunk.toString()).slice(-500);
+      });
       child.on('message', (message: WorkerMessage) => {
         if (message.type === 'interval') merger.add(job.workerIndex, message.index, message.startSec, message.endSec, message.metrics);
         else if (message.type === 'done') {

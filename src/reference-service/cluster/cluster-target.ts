@@ -62,10 +62,12 @@ export async function startClusterTarget(config: TargetConfig): Promise<RunningT
 
 async function launch(config: TargetConfig, entry: string, createdAt: string, seeded: SeededTarget): Promise<RunningTarget> {
   const board = new StatsBoard();
-  let reportFailure: (line: string) => void = () => undefined;
-  const failed = new Promise<string>((resolve) => (reportFailure = resolve));
+  const { promise: failed, resolve: reportFailure } = Promise.withResolvers<string>();
   let closing: Promise<void> | null = null;
-  const close = (): Promise<void> => (closing ??= group.shutdown());
+  const close = (): Promise<void> => {
+    closing ??= group.shutdown();
+    return closing;
+  };
   const group: WorkerGroup = new WorkerGroup(entry, config, createdAt, {
     onMessage: (index, pid, message) => {
       if (message.type === 'command') coordinator.onCommand(index, message.id, message.command);
@@ -98,7 +100,9 @@ async function launch(config: TargetConfig, entry: string, createdAt: string, se
     stats: () => board.sum(),
     collectStats: () => {
       const live = group.live();
-      return board.collect(live, (id) => live.forEach((index) => group.send(index, { type: 'collect-stats', id })));
+      return board.collect(live, (id) => {
+        for (const index of live) group.send(index, { type: 'collect-stats', id });
+      });
     },
     resetKeepAliveLateness: () => {
       const epoch = board.resetLateness();

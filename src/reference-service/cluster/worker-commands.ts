@@ -57,7 +57,7 @@ export class WorkerCommandBus implements CommandBus {
  * worker dies loudly instead.
  */
 export function applyReplica(store: TargetStore, delivery: LocalEventDelivery, message: Apply): WorkerMessage {
-  let events;
+  let events: ReturnType<typeof applyCommand>['events'];
   try {
     events = applyCommand(store, message.command, message.at).events;
   } catch (error) {

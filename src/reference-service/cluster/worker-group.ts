@@ -95,7 +95,9 @@ export class WorkerGroup implements WorkerLink {
     for (const member of this.members) this.send(member.index, { type: 'shutdown' });
     const all = Promise.all(this.members.map((m) => m.exited));
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
+    const grace = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS);
+    });
     if ((await Promise.race([all, grace])) === 'late') for (const m of this.members) if (m.alive) m.worker.process.kill('SIGKILL');
     clearTimeout(timer);
     await all;
@@ -103,14 +105,14 @@ export class WorkerGroup implements WorkerLink {
 
   private fork(index: number, start: { onReady(): void; onStartFailure(why: string): void }): Member {
     const worker = cluster.fork();
-    let markExited: () => void = () => undefined;
+    const exited = Promise.withResolvers<void>();
     const member: Member = {
       index,
       worker,
       pid: worker.process.pid ?? 0,
       fdLimit: null,
       alive: true,
-      exited: new Promise((resolve) => (markExited = resolve)),
+      exited: exited.promise,
     };
     // A send to a worker that just died fails with EPIPE; its 'exit' tells the story.
     worker.on('error', () => undefined);
@@ -124,7 +126,7 @@ export class WorkerGroup implements WorkerLink {
     });
     worker.on('exit', (code, signal) => {
       member.alive = false;
-      markExited();
+      exited.resolve();
       const reason = signal ? `signal ${signal}` : `exit code ${code}`;
       if (!this.started) start.onStartFailure(`exited during start-up (${reason})`);
       else {

@@ -4,7 +4,6 @@
  * threshold is re-derived from them by buildReport; percentiles are never averaged.
  */
 
-import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
 import type { CheckResult, Report } from '../../contract/report.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { ConfigError } from '../../util/errors.js';

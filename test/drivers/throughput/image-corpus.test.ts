@@ -122,7 +122,7 @@ describe('image corpus', () => {
 
   it('is deterministic for a seed and differs between seeds', async () => {
     const again = await buildImageCorpusAsync(['jpeg', 'png', 'webp'], SIZES);
-    again.forEach((image, i) => expect(image.bytes.equals((corpus[i] as CorpusImage).bytes)).toBe(true));
+    for (const [i, image] of again.entries()) expect(image.bytes.equals((corpus[i] as CorpusImage).bytes)).toBe(true);
     const other = buildImageCorpus(['png'], [16 * KiB], 2)[0] as CorpusImage;
     expect(other.bytes.equals(corpus[3]?.bytes as Buffer)).toBe(false);
   });
@@ -146,11 +146,15 @@ function parseMultipart(body: MultipartBody): Promise<{ fields: Record<string, s
     const fields: Record<string, string> = {};
     const files: Record<string, Buffer> = {};
     const parser = busboy({ headers: { 'content-type': body.contentType } });
-    parser.on('field', (name, value) => (fields[name] = value));
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
     parser.on('file', (name, stream) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => (files[name] = Buffer.concat(chunks)));
+      stream.on('end', () => {
+        files[name] = Buffer.concat(chunks);
+      });
     });
     parser.on('close', () => resolve({ fields, files }));
     parser.on('error', reject);
