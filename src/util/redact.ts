@@ -1,23 +1,57 @@
 /**
- * Secrets never reach a report, log or error message (DESIGN.md section 2).
+ * Secrets never reach a report, log or error message (docs/design.md §2).
  * Every string that leaves the process through an error path goes through here.
+ *
+ * Only registered secret values and bearer tokens in authorization headers are masked.
+ * Nothing is masked by pattern alone: "without X-API-Key: 500" is a finding, not a key.
  */
-const secrets = new Set<string>();
 
-/** Registers a secret (API key, token) so that `redact` masks it. Short strings are ignored. */
+/** A secret shorter than this cannot be told from ordinary text; it is not registered. */
+const MIN_SECRET_LENGTH = 4;
+
+/**
+ * A secret this long that holds a digit or a symbol is no part of any word, so it is masked
+ * even glued to other text (`key%3D<secret>`). Shorter or letters-only secrets could be a
+ * piece of a word ("probe" in "probes") and are masked only where they stand alone.
+ */
+const STANDALONE_LENGTH = 12;
+
+const WORD_CHAR = String.raw`[\p{L}\p{N}_]`;
+
+/** `authorization: Bearer X`, `"authorization":"Bearer X"`, `{ authorization: 'Bearer X' }`. */
+const BEARER_HEADER = /(authorization["']?\s*[:=]\s*["']?\s*Bearer\s+)[^\s"',;}]+/giu;
+
+const secrets = new Map<string, RegExp>();
+
+// Syntax characters only: in a `u` regular expression any other escape is an error.
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+function patternFor(secret: string): RegExp {
+  const escaped = escapeRegExp(secret);
+  const wordLike = secret.length < STANDALONE_LENGTH || /^\p{L}+$/u.test(secret);
+  if (!wordLike) return new RegExp(escaped, 'gu');
+  // Word boundaries only where the secret itself begins or ends with a word character.
+  const before = new RegExp(`^${WORD_CHAR}`, 'u').test(secret) ? `(?<!${WORD_CHAR})` : '';
+  const after = new RegExp(`${WORD_CHAR}$`, 'u').test(secret) ? `(?!${WORD_CHAR})` : '';
+  return new RegExp(`${before}${escaped}${after}`, 'gu');
+}
+
+/** Registers a secret (API key, token) so that `redact` masks it. Strings under 4 characters are ignored. */
 export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 4) secrets.add(value);
+  if (value && value.length >= MIN_SECRET_LENGTH && !secrets.has(value)) secrets.set(value, patternFor(value));
 }
 
 /** The registered secrets, to hand to a worker process so it redacts the same values. */
 export function secretsSnapshot(): string[] {
-  return [...secrets];
+  return [...secrets.keys()];
 }
 
+/** `text` with every registered secret and every bearer token in an authorization header replaced by `***`. */
 export function redact(text: string): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join('***');
+  // Longest first, so a secret that contains another is masked whole.
+  for (const [secret, pattern] of [...secrets].sort(([a], [b]) => b.length - a.length)) {
+    if (out.includes(secret)) out = out.replace(pattern, '***');
   }
-  return out.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***').replace(/(x-api-key["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, '$1***');
+  return out.replace(BEARER_HEADER, '$1***');
 }

@@ -1,0 +1,71 @@
+/**
+ * Redaction masks the registered secret values and bearer tokens in authorization headers,
+ * nothing else: ordinary words (a header name followed by a status, a secret that happens to
+ * be part of a longer word) pass through untouched. A long secret with digits or symbols
+ * cannot be part of a word, so it is masked even where it is glued to other text.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { redact, registerSecret, secretsSnapshot } from '../../src/util/redact.js';
+
+// Secrets chosen to collide with ordinary words and with each other's surroundings.
+const API_KEY = 'ak_5f2e9c0d1b7a4e3f';
+const COMMON_WORD_SECRET = 'probe';
+const SHORT_SECRET = 'ab1';
+const PUNCTUATED_SECRET = 'tok.en/with+signs==';
+const LETTERS_ONLY_SECRET = 'Coachingsecret';
+
+beforeAll(() => {
+  for (const secret of [API_KEY, COMMON_WORD_SECRET, SHORT_SECRET, PUNCTUATED_SECRET, LETTERS_ONLY_SECRET]) registerSecret(secret);
+});
+
+describe('redact', () => {
+  it.each([
+    // A header name followed by an ordinary value is not a secret.
+    ['probe POST new_and_link without X-API-Key: answered 500', 'probe POST new_and_link without X-API-Key: answered 500'.replace('probe', '***')],
+    ['request without X-API-Key: 500', 'request without X-API-Key: 500'],
+    ['x-api-key=missing', 'x-api-key=missing'],
+    // A registered secret inside a longer word is that word, not the secret.
+    ['probes ran; reprobe scheduled; probe_count 3', 'probes ran; reprobe scheduled; probe_count 3'],
+    ['Coachingsecrets are words too', 'Coachingsecrets are words too'],
+    // A long secret with digits is no part of any word: masked even glued to other text.
+    [`key%3D${API_KEY}`, 'key%3D***'],
+    [`x${API_KEY}0`, 'x***0'],
+    ['the Coachingsecret itself', 'the *** itself'],
+    // The registered values themselves, wherever they stand as a whole token.
+    [`key ${API_KEY} refused`, 'key *** refused'],
+    [`"x-api-key":"${API_KEY}"`, '"x-api-key":"***"'],
+    [`http://h/x?key=${API_KEY}&y=1`, 'http://h/x?key=***&y=1'],
+    [`${API_KEY}`, '***'],
+    [`(${API_KEY})`, '(***)'],
+    ['the probe stopped', 'the *** stopped'],
+    [`sig ${PUNCTUATED_SECRET} end`, 'sig *** end'],
+    [`sig=${PUNCTUATED_SECRET}`, 'sig=***'],
+    // Bearer tokens in authorization headers, in the shapes errors print them.
+    ['authorization: Bearer pt_0123456789abcdef', 'authorization: Bearer ***'],
+    ['{"authorization":"Bearer pt_0123456789abcdef"}', '{"authorization":"Bearer ***"}'],
+    ["{ authorization: 'Bearer pt_0123456789abcdef' }", "{ authorization: 'Bearer ***' }"],
+    // "Bearer" in prose is a word, not a header.
+    ['a Bearer token was refused', 'a Bearer token was refused'],
+    ['photo.upload: answered 401 to a Bearer request', 'photo.upload: answered 401 to a Bearer request'],
+  ])('%j -> %j', (input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+
+  it('ignores secrets too short to tell from ordinary text', () => {
+    expect(secretsSnapshot()).not.toContain(SHORT_SECRET);
+    expect(redact('tab1 ab1 lab12')).toBe('tab1 ab1 lab12');
+  });
+
+  it('masks a secret registered after a text was first redacted', () => {
+    expect(redact('late-secret-value here')).toBe('late-secret-value here');
+    registerSecret('late-secret-value');
+    expect(redact('late-secret-value here')).toBe('*** here');
+  });
+});
+
+describe('redact with secrets holding regular-expression characters', () => {
+  it.each(['a-b-c-d-e-f-1', 'k(1)[2]{3}*+?^$|\\', 'x.y.z.w'])('masks %j literally', (secret) => {
+    registerSecret(secret);
+    expect(redact(`before ${secret} after`)).toBe('before *** after');
+  });
+});
