@@ -1,6 +1,6 @@
 /**
  * Reads a JSON request body with a size cap: 415 for a non-JSON content type, 413 past the
- * cap (read stops there), 400 for malformed or missing JSON.
+ * cap (read stops there), 400 for malformed or missing JSON and for bytes that are not UTF-8.
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpProblem, problems } from './problem.js';
@@ -37,7 +37,7 @@ export async function readJson(req: IncomingMessage, options: { optional?: boole
     throw problems.unsupportedMedia('the request body must be application/json');
   }
   if (Number(req.headers['content-length'] ?? 0) > MAX_JSON_BYTES) throw tooLarge();
-  const text = await collect(req);
+  const text = decodeUtf8(await collect(req));
   if (text.trim() === '') {
     if (options.optional) return {};
     throw problems.badRequest('a JSON request body is required');
@@ -49,7 +49,19 @@ export async function readJson(req: IncomingMessage, options: { optional?: boole
   }
 }
 
-function collect(req: IncomingMessage): Promise<string> {
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1). A lenient decode would turn bad bytes into U+FFFD and store
+ * a text the client never sent; a fatal decoder refuses them.
+ */
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw problems.badRequest('the request body is not valid UTF-8');
+  }
+}
+
+function collect(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -71,7 +83,7 @@ function collect(req: IncomingMessage): Promise<string> {
     };
     const onEnd = (): void => {
       cleanup();
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(Buffer.concat(chunks));
     };
     const onGone = (): void => {
       cleanup();
