@@ -38,8 +38,11 @@ export interface ThresholdResult {
   observed: number | null;
 }
 
-/** Why a stream ended before the driver closed it (issue 3: reset, end, HTTP status, timeout). */
-export type DropKind = 'reset' | 'end' | 'status' | 'timeout' | 'content-type';
+/**
+ * Why a stream ended before the driver closed it (issue 3: reset, end, HTTP status, timeout;
+ * `frame-too-large`: a line or event beyond `chatStreams.maxFrameBytes`, docs/design.md §6).
+ */
+export type DropKind = 'reset' | 'end' | 'status' | 'timeout' | 'content-type' | 'frame-too-large';
 
 export interface ChatStreamsSummary {
   /** Participants planned (each holds a main stream and one chat-session stream). */

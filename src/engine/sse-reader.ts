@@ -13,6 +13,7 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Client, Dispatcher } from 'undici';
 import type { DropKind } from '../contract/report.js';
 import { createStreamClient } from './http-agent.js';
+import { openLineBytesAfter } from './sse-line-bound.js';
 
 export enum StreamState {
   Connecting = 0,
@@ -28,7 +29,7 @@ export interface StreamHost {
   /** kind: HTTP status ("404"), "content-type", "timeout" or "error:<code>". */
   onOpenFailed(stream: SseStream, kind: string, detail: string): void;
   onData(stream: SseStream, data: string, nowMs: number): void;
-  /** The target ended the stream (we did not close it). */
+  /** The target ended the stream, or sent a frame beyond the bound (we did not close it). */
   onDropped(stream: SseStream, kind: DropKind, detail: string): void;
 }
 
@@ -39,6 +40,11 @@ export interface StreamRequest {
   headersTimeoutMs: number;
   /** Source address for the socket (see source-addresses.ts), or null for the kernel's choice. */
   localAddress: string | null;
+  /**
+   * Longest SSE line, and longest event assembled from lines, the stream will buffer
+   * (docs/design.md §6); beyond it the stream is dropped as `frame-too-large`.
+   */
+  maxFrameBytes: number;
 }
 
 let nextStreamId = 1;
@@ -102,26 +108,44 @@ export class SseStream {
     this.state = StreamState.Open;
     this.openedAtMs = nowMs;
     this.lastFrameAtMs = nowMs;
-    this.listen(response.body, host);
+    this.listen(response.body, host, request.maxFrameBytes);
     host.onOpen(this, nowMs - this.requestAtMs);
   }
 
-  private listen(body: Readable, host: StreamHost): void {
+  private listen(body: Readable, host: StreamHost, maxFrameBytes: number): void {
     const decoder = new TextDecoder('utf-8');
+    let openLineBytes = 0;
     const parser: EventSourceParser = createParser({
+      // Our byte count bounds one line; the parser's own bound (in decoded characters, never
+      // more than the bytes) bounds an event assembled from many short `data:` lines.
+      maxBufferSize: maxFrameBytes,
       onEvent: (event) => {
         if (this.state !== StreamState.Open) return;
         const nowMs = performance.now();
         this.lastFrameAtMs = nowMs;
         host.onData(this, event.data, nowMs);
       },
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.frameTooLarge(host, parser, `an event grew beyond ${maxFrameBytes} bytes`);
+      },
     });
-    body.on('data', (chunk: Buffer) => parser.feed(decoder.decode(chunk, { stream: true })));
+    body.on('data', (chunk: Buffer) => {
+      if (this.state !== StreamState.Open) return;
+      openLineBytes = openLineBytesAfter(chunk, openLineBytes, maxFrameBytes);
+      if (openLineBytes < 0) return this.frameTooLarge(host, parser, `a line grew beyond ${maxFrameBytes} bytes`);
+      parser.feed(decoder.decode(chunk, { stream: true }));
+    });
     body.on('end', () => this.dropped(host, 'end', 'the target ended the stream'));
     body.on('error', (error: Error & { code?: string }) => {
       const timeout = error.code === 'UND_ERR_BODY_TIMEOUT';
       this.dropped(host, timeout ? 'timeout' : 'reset', `${error.code ?? error.name}: ${error.message}`);
     });
+  }
+
+  /** Fails the stream before the parser holds more than the bound, and lets go of what it holds. */
+  private frameTooLarge(host: StreamHost, parser: EventSourceParser, detail: string): void {
+    parser.reset();
+    this.dropped(host, 'frame-too-large', detail);
   }
 
   private dropped(host: StreamHost, kind: DropKind, detail: string): void {

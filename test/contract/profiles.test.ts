@@ -57,4 +57,13 @@ describe('profile validation', () => {
   it('rejects a reopen cap below the base', () => {
     expect(() => resolveProfile({ name: 'x', chatStreams: { reopenBase: '5s', reopenMax: '1s' } }, 'x.json')).toThrow(/reopenMax/);
   });
+
+  it('bounds SSE frames at 1 MiB unless chatStreams.maxFrameBytes says otherwise, and refuses a bound under 1 KiB', () => {
+    expect(resolveProfile({ name: 'x' }, 'x.json').chatStreams.maxFrameBytes).toBe(1024 * 1024);
+    expect(resolveProfile({ name: 'x', chatStreams: { maxFrameBytes: '4MiB' } }, 'x.json').chatStreams.maxFrameBytes).toBe(4 * 1024 * 1024);
+    expect(() => resolveProfile({ name: 'x', chatStreams: { maxFrameBytes: 512 } }, 'x.json')).toThrow(
+      /x.json: chatStreams.maxFrameBytes: must be at least 1024/,
+    );
+    expect(() => validateProfileFile({ name: 'x', chatStreams: { maxFrameBytes: 'huge' } }, 'x.json')).toThrow(/\/chatStreams\/maxFrameBytes/);
+  });
 });

@@ -29,6 +29,7 @@ export interface ProfileFile {
     reopenMax?: Duration;
     messageRatePerSec?: number;
     churnRatePerSec?: number;
+    maxFrameBytes?: string | number;
   };
   photoUpload?: ThroughputFile & { imageSizes?: Array<string | number>; formats?: Array<'jpeg' | 'png' | 'webp'>; overrideShare?: number };
   tagLink?: ThroughputFile & { tagsPerRequest?: number; existingShare?: number };

@@ -34,6 +34,8 @@ export interface ChatStreamsSettings {
   messageRatePerSec: number;
   /** Membership operations per second through the membership extension (0: off). */
   churnRatePerSec: number;
+  /** Longest SSE line or event a stream buffers; beyond it the stream drops as `frame-too-large` (docs/design.md §6). */
+  maxFrameBytes: number;
 }
 
 export interface ThroughputSettings {

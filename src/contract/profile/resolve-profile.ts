@@ -10,6 +10,11 @@ import type { ProfileFile } from './profile-file.js';
 
 export const DEFAULT_KEEPALIVE_MS = 15_000;
 
+/** A frame bound far above any event of the API, far below what would hurt a process holding thousands of streams. */
+export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
+/** Below this, ordinary events (a message list, a session update) would be refused. */
+const MIN_MAX_FRAME_BYTES = 1024;
+
 /** Tolerance either as a duration or as a percentage of the expected interval. */
 export function resolveTolerance(text: string | number | undefined, expectedMs: number, where: string): number {
   if (text === undefined) return Math.max(50, Math.round(expectedMs * 0.1));
@@ -64,6 +69,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       reopenMaxMs: parseDuration(chat.reopenMax ?? '10s', at('chatStreams.reopenMax')),
       messageRatePerSec: chat.messageRatePerSec ?? 10,
       churnRatePerSec: chat.churnRatePerSec ?? 1,
+      maxFrameBytes: parseBytes(chat.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, at('chatStreams.maxFrameBytes')),
     },
     photoUpload: {
       ...throughput(photo, at('photoUpload'), { ratePerSec: 10, enabled: false }),
@@ -81,6 +87,9 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
     workers: { onWorkerExit: file.workers?.onWorkerExit ?? 'fail' },
     search: file.search ?? null,
   };
+  if (profile.chatStreams.maxFrameBytes < MIN_MAX_FRAME_BYTES) {
+    throw new ConfigError(at(`chatStreams.maxFrameBytes: must be at least ${MIN_MAX_FRAME_BYTES} bytes (1KiB)`));
+  }
   if (profile.chatStreams.reopenMaxMs < profile.chatStreams.reopenBaseMs) {
     throw new ConfigError(at('chatStreams.reopenMax: must be at least reopenBase'));
   }

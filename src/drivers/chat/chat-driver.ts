@@ -97,6 +97,7 @@ export class ChatDriver implements StreamHost {
       path,
       headers: participant.headers,
       headersTimeoutMs: this.ctx.profile.chatStreams.openTimeoutMs,
+      maxFrameBytes: this.ctx.profile.chatStreams.maxFrameBytes,
       localAddress: this.sourceAddresses.length > 0 ? this.sourceAddresses[stream.id % this.sourceAddresses.length]! : null,
     };
     void stream.open(request, this);

@@ -1,0 +1,164 @@
+/**
+ * SseStream against real node:http servers on 127.0.0.1: the frame bound (docs/design.md §6)
+ * fails a stream whose line or event outgrows it, lets go of the socket at once, and keeps
+ * the process's memory flat while the target keeps offering a 100 MB line.
+ */
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DropKind } from '../../src/contract/report.js';
+import { SseStream, type StreamHost, StreamState } from '../../src/engine/sse-reader.js';
+import { startServer, type TestServer } from '../drivers/throughput/helpers.js';
+
+const MiB = 1024 * 1024;
+
+interface Seen {
+  events: string[];
+  drops: Array<{ kind: DropKind; detail: string }>;
+  openFailures: string[];
+}
+
+function recordingHost(): StreamHost & { seen: Seen } {
+  const seen: Seen = { events: [], drops: [], openFailures: [] };
+  return {
+    seen,
+    onOpen: () => undefined,
+    onOpenFailed: (_stream, kind) => seen.openFailures.push(kind),
+    onData: (_stream, data) => seen.events.push(data),
+    onDropped: (_stream, kind, detail) => seen.drops.push({ kind, detail }),
+  };
+}
+
+function startSse(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  res.write(`data: {"eventType":"KEEP_ALIVE"}\n\n`);
+}
+
+/** What one connection of a line-streaming server managed to write before the client let go. */
+interface Offer {
+  bytesWritten: number;
+  closed: Promise<void>;
+}
+
+/**
+ * Sends `data: ` and then one line of `lineBytes` bytes, 64 KiB at a time, honouring
+ * backpressure: the line is never in the server's memory, only one reused chunk is.
+ */
+async function startLineServer(lineBytes: number): Promise<{ server: TestServer; offers: Offer[] }> {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const offers: Offer[] = [];
+  const server = await startServer((_req, res) => {
+    startSse(res);
+    res.write('data: ');
+    let closed = false;
+    const offer: Offer = { bytesWritten: 0, closed: new Promise((resolve) => res.on('close', resolve)) };
+    offer.closed.then(() => {
+      closed = true;
+    });
+    offers.push(offer);
+    const pump = (): void => {
+      while (!closed && offer.bytesWritten < lineBytes) {
+        offer.bytesWritten += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!closed) res.end('\n\n');
+    };
+    pump();
+  });
+  return { server, offers };
+}
+
+async function openStream(url: string, host: StreamHost, maxFrameBytes: number): Promise<SseStream> {
+  const stream = new SseStream('chat', 0, 's1');
+  await stream.open({ origin: url, path: '/stream', headers: {}, headersTimeoutMs: 5_000, localAddress: null, maxFrameBytes }, host);
+  return stream;
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Peak RSS growth over a baseline while `work` runs, sampled every 10 ms. */
+async function peakRssGrowth(work: () => Promise<void>): Promise<number> {
+  globalThis.gc?.();
+  const baseline = process.memoryUsage.rss();
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return Math.max(peak, process.memoryUsage.rss()) - baseline;
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('SseStream frame bound', () => {
+  it('delivers events up to the bound and stays open', async () => {
+    const event = `{"eventType":"KEEP_ALIVE","pad":"${'p'.repeat(60 * 1024)}"}`;
+    server = await startServer((_req, res) => {
+      startSse(res);
+      res.write(`data: ${event}\n\n`);
+    });
+    const host = recordingHost();
+    const stream = await openStream(server.url, host, 64 * 1024);
+    await until(() => host.seen.events.length === 2, 5_000);
+    expect(host.seen.events[1]).toBe(event);
+    expect(stream.state).toBe(StreamState.Open);
+    expect(host.seen.drops).toEqual([]);
+    stream.close();
+  });
+
+  it('fails a 100 MB line as frame-too-large after about the bound, closes the socket, and keeps RSS flat', async () => {
+    const lineServer = await startLineServer(100 * MiB);
+    server = lineServer.server;
+    const host = recordingHost();
+    let stream: SseStream | undefined;
+    const growth = await peakRssGrowth(async () => {
+      stream = await openStream(server!.url, host, MiB);
+      await until(() => host.seen.drops.length > 0, 10_000);
+      await lineServer.offers[0]!.closed;
+    });
+    expect(host.seen.drops).toEqual([{ kind: 'frame-too-large', detail: `a line grew beyond ${MiB} bytes` }]);
+    expect(stream!.state).toBe(StreamState.Closed);
+    // What was written but not yet read sits in the kernel's socket buffers (a few MiB at most).
+    expect(lineServer.offers[0]!.bytesWritten).toBeLessThan(16 * MiB);
+    expect(growth).toBeLessThan(64 * MiB);
+  });
+
+  it('without a low bound the same measurement sees the buffered line (the RSS check above can fail)', async () => {
+    const lineServer = await startLineServer(100 * MiB);
+    server = lineServer.server;
+    const host = recordingHost();
+    const growth = await peakRssGrowth(async () => {
+      await openStream(server!.url, host, 96 * MiB);
+      await until(() => host.seen.drops.length > 0, 20_000);
+    });
+    expect(host.seen.drops[0]?.kind).toBe('frame-too-large');
+    expect(growth).toBeGreaterThan(64 * MiB);
+  });
+
+  it('fails an event assembled from many short data lines once it outgrows the bound', async () => {
+    const line = `data: ${'d'.repeat(1_000)}\n`;
+    server = await startServer((_req, res) => {
+      startSse(res);
+      for (let i = 0; i < 200; i++) res.write(line);
+    });
+    const host = recordingHost();
+    const stream = await openStream(server.url, host, 64 * 1024);
+    await until(() => host.seen.drops.length > 0, 5_000);
+    expect(host.seen.drops).toEqual([{ kind: 'frame-too-large', detail: `an event grew beyond ${64 * 1024} bytes` }]);
+    expect(host.seen.events).toHaveLength(1);
+    expect(stream.state).toBe(StreamState.Closed);
+  });
+});
