@@ -1,5 +1,5 @@
 // A minimal photo endpoint for bench/throughput-open.js: drains the upload and answers 200 with
-// the five DESIGN headers and a JSON body, doing nothing else, so that the driver, not the
+// the five headers of docs/design.md §4 and a JSON body, doing nothing else, so that the driver, not the
 // target, is what saturates first. Prints "sink: http://127.0.0.1:PORT" when listening.
 //
 //   node bench/throughput-sink.js

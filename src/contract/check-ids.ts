@@ -1,4 +1,4 @@
-/** Conformance check ids, fixed by DESIGN.md section 5. Order is the report order. */
+/** Conformance check ids, fixed by docs/design.md §5. Order is the report order. */
 export const CHECK_IDS = [
   'stream.open',
   'stream.keepalive.cadence',

@@ -1,5 +1,5 @@
 /**
- * The report.json contract (DESIGN.md section 5). Everything here is plain JSON:
+ * The report.json contract (docs/design.md §5). Everything here is plain JSON:
  * a Report is printable, diffable, and mergeable because histograms travel HDR-encoded.
  * Bump REPORT_SCHEMA_VERSION on any breaking change, and update schemas/report.schema.json.
  */

@@ -1,5 +1,5 @@
 /**
- * The generator watches itself (DESIGN.md section 6): event-loop delay from
+ * The generator watches itself (docs/design.md §6): event-loop delay from
  * perf_hooks.monitorEventLoopDelay, CPU time and RSS, counted into the interval MetricSet
  * so they merge across workers like everything else.
  */

@@ -87,7 +87,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   let apiKey: string | null = null;
   let coachToken: string | null = null;
   if (targetUrl) {
-    if (!flags.fixtures) throw new ConfigError('--target needs --fixtures FILE (who the virtual participants are; see DESIGN.md section 3)');
+    if (!flags.fixtures) throw new ConfigError('--target needs --fixtures FILE (who the virtual participants are; see docs/design.md §3)');
     fixtures = await loadFixtures(flags.fixtures, env.COACHBENCH_TOKEN);
     apiKey = fixtures.apiKey ?? env.COACHBENCH_API_KEY ?? null;
     if (!apiKey) throw new ConfigError(`no API key: set COACHBENCH_API_KEY or "apiKey" in ${flags.fixtures}`);

@@ -68,7 +68,7 @@ export function resolveServeOptions(flags: ServeFlags): { options: TargetOptions
   return flags.fixturesOut === undefined ? { options } : { options, fixturesOut: flags.fixturesOut };
 }
 
-/** Writes the DESIGN.md section 3 fixtures file, readable by its owner only (it holds tokens). */
+/** Writes the docs/design.md §3 fixtures file, readable by its owner only (it holds tokens). */
 export async function writeFixturesFile(target: RunningTarget, path: string): Promise<void> {
   const { apiKey, coachToken, participants } = target.fixtures;
   try {

@@ -4,7 +4,7 @@
  */
 import type { Fixtures } from '../contract/fixtures.js';
 
-/** One injected fault (DESIGN.md section 4). PCT faults hold a fraction 0..1 in `value`. */
+/** One injected fault (docs/design.md §4). PCT faults hold a fraction 0..1 in `value`. */
 export type FaultName = 'keepalive-drift' | 'stall' | 'drop' | 'error-rate' | 'latency' | 'duplicate' | 'leak' | 'bad-json';
 
 export interface Fault {

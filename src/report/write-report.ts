@@ -1,5 +1,5 @@
 /**
- * Writes a run's report folder (DESIGN.md section 5): report.json plus the rendered views.
+ * Writes a run's report folder (docs/design.md §5): report.json plus the rendered views.
  * Every view is a pure function of the Report, so `coachbench report` can regenerate them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * End to end through bin/coachbench.js (built dist/): exit codes of DESIGN.md section 2,
+ * End to end through bin/coachbench.js (built dist/): exit codes of docs/design.md §2,
  * one-line errors, reports on disk, SIGINT handling, and a run against an external --target.
  */
 import { spawn } from 'node:child_process';

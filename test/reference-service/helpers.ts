@@ -199,7 +199,7 @@ export async function eventually(condition: () => boolean, timeoutMs = 3_000): P
   return condition();
 }
 
-/** The five response headers DESIGN.md requires on every response. */
+/** The five response headers docs/design.md §4 requires on every response. */
 export const FIVE_HEADERS = [
   'access-control-allow-headers',
   'access-control-allow-methods',

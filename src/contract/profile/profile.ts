@@ -23,7 +23,7 @@ export interface ChatStreamsSettings {
   rampPerSec: number;
   /** Each participant switches to another of its sessions this often (0: never). */
   switchEveryMs: number;
-  /** Hold the main participant stream (seed endpoint 1, rule 2). */
+  /** Hold the main participant stream (API endpoint 1, docs/design.md §4). */
   mainStream: boolean;
   /** Request-to-headers bound for a stream open. */
   openTimeoutMs: number;

@@ -1,5 +1,5 @@
 /**
- * Exactly-once delivery accounting for injected messages (DESIGN.md section 6).
+ * Exactly-once delivery accounting for injected messages (docs/design.md §6).
  * A message is expected on every chat stream that was open on its session when it was
  * posted and stayed open for the whole delivery window; each such stream must receive it
  * exactly once. Receipts are matched by the correlation token in the message text.

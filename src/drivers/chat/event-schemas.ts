@@ -1,5 +1,5 @@
 /**
- * JSON Schemas of the chat stream events (seed "Events", DESIGN.md section 4 for ChatMessage).
+ * JSON Schemas of the chat stream events (the API's events; ChatMessage as docs/design.md §4 fixes it).
  * Compiled once by ajv; the validator maps a failure to a stable violation kind.
  */
 const str = { type: 'string' } as const;

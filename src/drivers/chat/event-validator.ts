@@ -1,5 +1,5 @@
 /**
- * Validates every event a stream carries: JSON, known eventType, and the seed's payload
+ * Validates every event a stream carries: JSON, known eventType, and the API's payload
  * shapes. Returns a parsed event or a violation kind; never throws (a target that answers
  * garbage is counted, and the run goes on).
  */

@@ -1,6 +1,6 @@
 /**
- * Drives member events through the reference target's membership extension (DESIGN.md
- * section 4): each slot runs one cycle on a session with an open stream — a coach joins
+ * Drives member events through the reference target's membership extension (docs/design.md
+ * §4): each slot runs one cycle on a session with an open stream — a coach joins
  * (JOINED) and leaves (LEFT), or, on a locked session, asks (REQUESTED) and is approved
  * (APPROVED, then LEFT) or rejected (REJECTED). A target without the extension answers 404
  * or 405 to the first call; churn then stops and the run goes on.

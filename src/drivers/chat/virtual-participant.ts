@@ -1,5 +1,5 @@
 /**
- * A virtual participant as a real client behaves (seed endpoint 1, rules 1–4): it holds its
+ * A virtual participant as a real client behaves (API endpoint 1, docs/design.md §4): it holds its
  * main stream and one chat-session stream, and switches sessions by closing the old stream
  * and opening the new one. Reopens are scheduled as times checked by the driver's sweep,
  * so there are no timers per participant.

@@ -8,7 +8,7 @@ import { buildJpeg } from './jpeg-image.js';
 import { buildPng } from './png-image.js';
 import { buildWebp } from './webp-image.js';
 
-/** The upload formats the seed's target accepts by magic bytes. */
+/** The upload formats the reference service accepts by magic bytes (docs/design.md §4). */
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
 
 /** One generated image and how it is named in a multipart part. */

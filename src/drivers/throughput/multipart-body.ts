@@ -1,12 +1,12 @@
 /**
- * multipart/form-data bodies for the profile-photo upload (seed endpoint 2), built once as
+ * multipart/form-data bodies for the profile-photo upload (API endpoint 2, docs/design.md §4), built once as
  * plain Buffers with a fixed boundary and shared by every request that sends them: a
  * Buffer is written to the socket as is, never copied per virtual user.
  */
 import { createHash } from 'node:crypto';
 import type { CorpusImage } from './image-corpus.js';
 
-/** The seed's default file-part name. */
+/** The API's default file-part name. */
 export const DEFAULT_PART = 'filename';
 /** The part name used when the `name` text field overrides the default. */
 export const OVERRIDE_PART = 'photo';

@@ -1,5 +1,5 @@
 /**
- * The profile-photo upload workload (seed endpoint 2): request `seq` goes to participant
+ * The profile-photo upload workload (API endpoint 2, docs/design.md §4): request `seq` goes to participant
  * `seq mod n`, carries one corpus image, and uses the `name` override for the profile's
  * share of requests. Bodies are built once per (image, variant) here and shared.
  */
@@ -14,7 +14,7 @@ import { defaultPhotoBody, type MultipartBody, overridePhotoBody } from './multi
 import { describeInspection, type Inspection } from './response-check.js';
 import { mixedIndex, shareHit, type Workload } from './workload.js';
 
-/** The Accept header of seed endpoint 2 (sent on tag requests too). */
+/** The Accept header of API endpoint 2 (sent on tag requests too). */
 export const ACCEPT = 'application/json, application/problem+json';
 
 /** What an upload remembers for its judge. */
@@ -36,7 +36,7 @@ export interface PhotoWorkloadOptions {
 /** PATCH path of a participant's profile photo. */
 export const photoPath = (basePath: string, userId: string): string => `${basePath}/participants/${encodeURIComponent(userId)}/profile_photo`;
 
-/** Request headers of an upload: the seed's Accept, bearer token and API key. */
+/** Request headers of an upload: the API's Accept, bearer token and API key. */
 export function photoHeaders(token: string, apiKey: string | null, contentType: string): Record<string, string> {
   const headers: Record<string, string> = { accept: ACCEPT, authorization: `Bearer ${token}`, 'content-type': contentType };
   if (apiKey !== null) headers['x-api-key'] = apiKey;
@@ -82,7 +82,7 @@ const photoLabel = (memo: PhotoMemo): string => `PATCH profile_photo (${memo.ove
 
 /**
  * photo.upload: the default-part upload is 200 with the five headers and a JSON body.
- * photo.fieldname.override: the override upload is 200 (DESIGN.md check table).
+ * photo.fieldname.override: the override upload is 200 (docs/design.md §5).
  * Returns extra failure kinds (a 200 whose JSON body is not an object).
  */
 export function judgePhoto(metrics: MetricSet, override: boolean, inspection: Inspection, label: string): string[] {

@@ -1,12 +1,12 @@
 /**
  * The checks every photo/tag response gets, whichever client (undici or autocannon) carried
- * it: status, the five headers DESIGN.md requires on every response, a JSON body on success
+ * it: status, the five headers docs/design.md §4 requires on every response, a JSON body on success
  * and a problem+json body on error. A failure is a kind to count, never an exception.
  */
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
-/** The response headers seed endpoints 2 and 3 list, lower-cased. */
+/** The response headers API endpoints 2 and 3 list (docs/design.md §4), lower-cased. */
 export const REQUIRED_HEADERS = [
   'access-control-allow-headers',
   'access-control-allow-methods',

@@ -1,5 +1,5 @@
 /**
- * The tag create-and-link workload (seed endpoint 3) with the coach/connector token: each
+ * The tag create-and-link workload (API endpoint 3, docs/design.md §4) with the coach/connector token: each
  * request links a profile-set mix of new and already-existing names to participant
  * `seq mod n`; the answer must hold one id per new name and none for an existing one.
  */
@@ -14,7 +14,7 @@ import type { Inspection } from './response-check.js';
 import type { TagNamePool } from './tag-name-pool.js';
 import type { Workload } from './workload.js';
 
-/** Seed endpoint 3, under /api/v1. */
+/** API endpoint 3, under /api/v1. */
 export const TAGS_PATH = '/admin/tags/new_and_link/participant';
 
 /** The names a request sent, split by whether they existed. */

@@ -1,5 +1,5 @@
 /**
- * Turns the run's measurements into the conformance checks of DESIGN.md section 5.
+ * Turns the run's measurements into the conformance checks of docs/design.md §5.
  * Pure: stream checks read the chat summary, request-level checks read their evidence
  * counters, generator.healthy reads the generator summary. Merged data gives merged checks.
  */

@@ -1,5 +1,5 @@
 /**
- * Fault injection (DESIGN.md section 4): parsing `--fault NAME=VALUE` specs and the resolved
+ * Fault injection (docs/design.md §4): parsing `--fault NAME=VALUE` specs and the resolved
  * settings the server consults. The exact semantics of each fault are in docs/target.md.
  */
 

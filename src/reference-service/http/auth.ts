@@ -1,5 +1,5 @@
 /**
- * DESIGN.md auth: `X-API-Key` must match (401), `Authorization: Bearer <token>` must name a
+ * docs/design.md §4 auth: `X-API-Key` must match (401), `Authorization: Bearer <token>` must name a
  * known principal (401), the role must be allowed (403), and a participant may only reach
  * its own `/participants/{user_id}/...` paths (403).
  */

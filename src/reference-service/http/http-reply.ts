@@ -1,5 +1,5 @@
 /**
- * Writes every non-stream response, so the five DESIGN headers and the `latency` fault are
+ * Writes every non-stream response, so the five headers of docs/design.md §4 and the `latency` fault are
  * applied in one place: JSON bodies, problem+json errors and empty (204) answers.
  */
 import type { ServerResponse } from 'node:http';
@@ -26,7 +26,7 @@ export const PROBLEM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/problem+json; charset=utf-8',
 };
 
-// A 204 has no body, but DESIGN.md asks for Content-Type on every response.
+// A 204 has no body, but docs/design.md §4 asks for Content-Type on every response.
 const EMPTY_HEADERS: Readonly<Record<string, string>> = { ...JSON_HEADERS, 'content-type': 'text/plain; charset=utf-8' };
 
 /** Sends non-stream responses, each delayed by the `latency` fault when it is set. */

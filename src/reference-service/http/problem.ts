@@ -1,6 +1,6 @@
 /**
  * RFC 9457 problem details: every 4xx/5xx of the target is `application/problem+json`
- * `{ type, title, status, detail, instance }` (DESIGN.md section 4).
+ * `{ type, title, status, detail, instance }` (docs/design.md §4).
  */
 import { STATUS_CODES } from 'node:http';
 

@@ -12,7 +12,7 @@ export interface Principal {
 /** Any JSON value (extras, activity values). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** DESIGN.md section 4 ChatMessage. */
+/** The ChatMessage of docs/design.md §4. */
 export interface ChatMessage {
   id: string;
   chatSessionId: string;

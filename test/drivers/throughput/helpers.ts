@@ -106,7 +106,7 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** The five headers DESIGN.md requires on every response. */
+/** The five headers docs/design.md §4 requires on every response. */
 export const GOOD_HEADERS = {
   'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-API-Key',
   'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',

@@ -44,7 +44,7 @@ export const chatMessageRoutes: RouteDef[] = [
     method: 'POST',
     pattern: '/participants/:userId/chat_unread_messages/search',
     access: PARTICIPANT_SCOPED,
-    // No read receipts exist in the seed: every message someone else sent counts as unread.
+    // No read receipts exist in the API: every message someone else sent counts as unread.
     handler: (ctx) => searchMessages(ctx, (m) => m.senderId !== ctx.params.userId),
   },
   {

@@ -1,5 +1,5 @@
 /**
- * The 1.2.x endpoints the seed deprecates. They still answer, and every answer (errors too)
+ * The 1.2.x endpoints the API deprecates (docs/design.md §4). They still answer, and every answer (errors too)
  * carries `Deprecation` and `Link: <successor>; rel="successor-version"` (set by the
  * dispatcher from `successor`).
  */

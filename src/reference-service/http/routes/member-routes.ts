@@ -1,5 +1,5 @@
 /**
- * The membership extension (DESIGN.md section 4): join (JOINED, or REQUESTED on a locked
+ * The membership extension (docs/design.md §4): join (JOINED, or REQUESTED on a locked
  * session), leave (LEFT), approve / reject a pending request (APPROVED / REJECTED).
  * Status codes: 201 joined, 202 requested, 200 left/approved/rejected, 404 unknown session,
  * member or request, 409 already a member or already requested. The route validates; the

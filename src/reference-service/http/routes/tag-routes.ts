@@ -1,5 +1,5 @@
 /**
- * Tags: create-and-link (the seed's operation), POST /tags and PUT /tags/link/participant.
+ * Tags: create-and-link (the API's endpoint 3), POST /tags and PUT /tags/link/participant.
  * Coach or connector only. The routes validate; the tag commands create and link, against the
  * one owner of the tags (the process, or the primary under `--workers`), so under concurrent
  * requests naming the same new tag exactly one response carries its id.

@@ -1,5 +1,5 @@
 /**
- * Chat messages and the membership extension (DESIGN.md section 4): who may join, leave, be
+ * Chat messages and the membership extension (docs/design.md §4): who may join, leave, be
  * approved or rejected is decided here, against the owner's store, and each success emits
  * its event to the session's streams.
  */
@@ -44,7 +44,7 @@ export const chatAppliers: Pick<Appliers, 'send-message' | 'join-member' | 'deci
     };
     session.messages.push(message);
     if (session.messages.length > MESSAGE_HISTORY_CAP) session.messages.shift();
-    // The participant's main streams get it too: the seed's "incoming unread chat message".
+    // The participant's main streams get it too: the API's "incoming unread chat message".
     emit(ctx, session, 'MESSAGE_SENT', [message], true);
     return message;
   },

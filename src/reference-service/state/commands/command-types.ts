@@ -8,7 +8,7 @@ import type { HubEvent } from '../../streams/stream-hub.js';
 import type { ActivityResponse, ChatMessage, EnrolmentRecord, JsonValue, Principal, SessionMember } from '../store-types.js';
 import type { TargetStore } from '../target-store.js';
 
-/** The seed's member payload (REQUESTED, JOINED, LEFT). */
+/** The API's member payload (REQUESTED, JOINED, LEFT). */
 export interface MemberPayload {
   sessionId: string;
   participantId: string;
@@ -18,7 +18,7 @@ export interface MemberPayload {
   photoUrl: string | null;
 }
 
-/** The seed's decision payload: the member payload without photoUrl, plus exactly one decider. */
+/** The API's decision payload: the member payload without photoUrl, plus exactly one decider. */
 export type DecisionPayload = Omit<MemberPayload, 'photoUrl'> & ({ approvedBy: string } | { rejectedBy: string });
 
 /** A participant to create (already validated by the route); tags are names. */
