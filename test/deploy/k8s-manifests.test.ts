@@ -2,7 +2,8 @@
  * deploy/k8s: the manifests parse, carry the fields Kubernetes requires, wire
  * JOB_COMPLETION_INDEX into --shard I/N with N equal to completions, take secrets only from
  * a Secret, mount what they declare, and share one report volume with the merge Job. The
- * shell wiring is run for real with a stub `coachbench` that records its arguments.
+ * shell wiring is run for real with a stub `coachbench` that records its arguments. The
+ * Dockerfile pins one exact Node 24 release, the one CI tests.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -285,9 +286,29 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
 });
 
 describe('deploy/Dockerfile', () => {
+  const dockerfile = (): Promise<string> => readFile(new URL('../../deploy/Dockerfile', import.meta.url), 'utf8');
+
+  it('pins every stage to one exact Node 24 release that CI tests and package.json engines allows', async () => {
+    const images = [...(await dockerfile()).matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
+    expect(images).toHaveLength(2);
+    expect(new Set(images).size).toBe(1);
+    // An exact x.y.z tag (optionally with a digest): never a moving tag such as node:24-slim.
+    const pin = /^node:(\d+)\.(\d+)\.(\d+)-slim(@sha256:[0-9a-f]{64})?$/.exec(images[0]!);
+    expect(pin, images[0]).not.toBeNull();
+    const version = `${pin![1]}.${pin![2]}.${pin![3]}`;
+    expect(Number(pin![1])).toBe(24);
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    const floor = /^>=(\d+)$/.exec(pkg.engines.node);
+    expect(floor, pkg.engines.node).not.toBeNull();
+    expect(Number(pin![1])).toBeGreaterThanOrEqual(Number(floor![1]));
+    const ci = await readFile(new URL('../../.ci/run', import.meta.url), 'utf8');
+    const lines = /^NODE_LINES=\(([^)]*)\)$/m.exec(ci)?.[1]?.trim().split(/\s+/) ?? [];
+    expect(lines, 'the image runs a Node release that .ci/run tests').toContain(version);
+  });
+
   it('builds with npm ci, ships production dependencies only, and runs as a non-root user', async () => {
-    const text = await readFile(new URL('../../deploy/Dockerfile', import.meta.url), 'utf8');
-    expect(text).toMatch(/^FROM node:20-slim AS build$/m);
+    const text = await dockerfile();
+    expect(text).toMatch(/^FROM node:\S+ AS build$/m);
     expect(text).toMatch(/^RUN npm ci --omit=dev/m);
     expect(text).toMatch(/^USER 1000:1000$/m);
     expect(containerOf(job).image).toBe(containerOf(merge).image);
