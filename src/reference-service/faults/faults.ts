@@ -35,7 +35,7 @@ export function parseFault(spec: string): Fault {
   const name = spec.slice(0, eq).trim();
   const raw = spec.slice(eq + 1).trim();
   if (!isFaultName(name)) throw new ConfigError(`${where}: unknown fault "${name}" (one of ${ALL_FAULTS.join(', ')})`);
-  if (name === 'latency') return { name, value: parseDuration(raw, where) };
+  if (name === 'latency') return { name, value: parseDuration(raw, where, { unitless: 'ms' }) };
   const match = /^(-?\d+(?:\.\d+)?)%?$/.exec(raw);
   if (!match) throw new ConfigError(`${where}: "${raw}" is not a percentage`);
   const percent = Number(match[1]);
