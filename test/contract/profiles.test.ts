@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInProfiles, loadProfile, validateProfileFile } from '../../src/contract/profile/load-profile.js';
 import { resolveProfile } from '../../src/contract/profile/resolve-profile.js';
 import { parseThresholds } from '../../src/metrics/thresholds.js';
@@ -65,5 +68,109 @@ describe('profile validation', () => {
       /x.json: chatStreams.maxFrameBytes: must be at least 1024/,
     );
     expect(() => validateProfileFile({ name: 'x', chatStreams: { maxFrameBytes: 'huge' } }, 'x.json')).toThrow(/\/chatStreams\/maxFrameBytes/);
+  });
+});
+
+describe('profile durations', () => {
+  it('accept compound durations and days', () => {
+    const profile = resolveProfile({ name: 'x', duration: '1h30m15s', chatStreams: { switchEvery: '2m30s', reopenBase: '1.5s', reopenMax: '1m' } }, 'x.json');
+    expect(profile.durationMs).toBe(5_415_000);
+    expect(profile.chatStreams.switchEveryMs).toBe(150_000);
+    expect(profile.chatStreams.reopenBaseMs).toBe(1_500);
+    expect(validateProfileFile({ name: 'x', duration: '7d', expectKeepAlive: '1m30s', keepAliveTolerance: '1.5s' }, 'x.json').duration).toBe('7d');
+  });
+
+  it.each([
+    [{ duration: '30' }, '/duration: "30" has no unit (units ms, s, m, h, d'],
+    [{ expectKeepAlive: '15' }, '/expectKeepAlive: "15" has no unit'],
+    [{ chatStreams: { switchEvery: '10x' } }, '/chatStreams/switchEvery: "10x" is not a duration'],
+    [{ target: { keepAlive: '1s500' } }, '/target/keepAlive: "1s500": every number needs a unit'],
+    [{ duration: '999999999h' }, '/duration: "999999999h" is longer than the maximum, 7d'],
+    [{ photoUpload: { timeout: '5s10m' } }, '/photoUpload/timeout: "5s10m": write the units largest first'],
+    [{ keepAliveTolerance: 'lots%' }, '/keepAliveTolerance: "lots%" is not a percentage (e.g. 10%)'],
+    [{ keepAliveTolerance: '25' }, '/keepAliveTolerance: "25" has no unit'],
+    [{ duration: -5 }, '/duration must be >= 0'],
+  ])('%j is refused by the duration parser, naming the field', (fields, message) => {
+    expect(() => validateProfileFile({ name: 'x', ...fields }, 'x.json')).toThrow(`invalid profile x.json: ${message}`);
+  });
+
+  it('lists a bad duration together with every other problem, on one line', () => {
+    let message = '';
+    try {
+      validateProfileFile({ name: 'x', duration: '30', chatStreams: { participants: 0, switchEvery: 'often' } }, 'x.json');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('/duration: "30" has no unit');
+    expect(message).toContain('/chatStreams/switchEvery: "often" is not a duration');
+    expect(message).toContain('/chatStreams/participants must be >= 1');
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('checks a number of milliseconds against the maximum too', () => {
+    expect(() => resolveProfile({ name: 'x', duration: 8 * 86_400_000 }, 'x.json')).toThrow(/^x\.json: duration: 691200000 ms is longer than the maximum, 7d$/);
+  });
+});
+
+describe('profile files are JSONC', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'coachbench-profiles-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  async function save(name: string, text: string): Promise<string> {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    return path;
+  }
+
+  it('loads comments and trailing commas', async () => {
+    const path = await save(
+      'commented.json',
+      '{\n  // the name\n  "name": "commented",\n  /* a block\n     comment */\n  "duration": "1m30s", // compound\n  "chatStreams": { "participants": 5, },\n}\n',
+    );
+    const profile = await loadProfile(path);
+    expect(profile.name).toBe('commented');
+    expect(profile.durationMs).toBe(90_000);
+    expect(profile.chatStreams.participants).toBe(5);
+  });
+
+  it.each([
+    [
+      'missing-comma.json',
+      '{\n  "name": "x"\n  "duration": "1s"\n}',
+      ':3:3: not valid JSON (comments and trailing commas are allowed): expected "," at "\\"duration\\": \\"1s\\"',
+    ],
+    [
+      'unclosed.json',
+      '{\n  "name": "x",\n  "chatStreams": {\n',
+      ':4:1: not valid JSON (comments and trailing commas are allowed): expected "}" at the end of the file',
+    ],
+    ['single-quotes.json', "{ 'name': 'x' }", ":1:3: not valid JSON (comments and trailing commas are allowed): unexpected character at \"'name': 'x' }\""],
+  ])('%s: exit-2 error with file:line:column and what is wrong', async (name, text, message) => {
+    const path = await save(name, text);
+    await expect(loadProfile(path)).rejects.toThrow(ConfigError);
+    await expect(loadProfile(path)).rejects.toThrow(`${path}${message}`);
+  });
+
+  it('refuses a binary file with a short escaped excerpt', async () => {
+    const path = await save('binary.json', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, ...new Array<number>(300).fill(0)]).toString('latin1'));
+    const error = (await loadProfile(path).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(/:1:1: not valid JSON .*: unexpected character at "\\x7fELF\\x02\\x01\\x01\\x00/);
+    expect(error.message).not.toMatch(/\p{Cc}/u);
+  });
+
+  it("loads the README's commented walk-through of the smoke profile exactly as written, and it is profiles/smoke.json", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## A profile, walked through'));
+    const example = /```jsonc\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(example, 'README: a ```jsonc block in "A profile, walked through"').toBeDefined();
+    expect(example).toMatch(/\/\/ /);
+    const fromReadme = await loadProfile(await save('readme-smoke.json', example as string));
+    const smoke = await loadProfile('smoke');
+    // The walk-through leaves out the description; everything that drives the run is the same.
+    expect({ ...fromReadme, description: smoke.description, source: smoke.source }).toEqual(smoke);
   });
 });

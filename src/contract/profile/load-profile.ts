@@ -1,40 +1,73 @@
 /**
  * Finds, reads and validates a profile: a built-in name (profiles/<name>.json) or a file.
- * Schema validation collects every problem and fails once with one line (exit 2).
+ * Profiles are JSONC (comments and trailing commas allowed). Schema validation collects
+ * every problem and fails once with one line (exit 2); a duration is checked by the same
+ * parser as the flags (util/duration.ts), so its message is the parser's.
  */
 
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { parseDuration } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
+import { parseJsonText } from '../../util/json-text.js';
+import { printable } from '../../util/printable.js';
 import type { Profile } from './profile.js';
 import type { ProfileFile } from './profile-file.js';
-import { resolveProfile } from './resolve-profile.js';
+import { resolveProfile, resolveTolerance } from './resolve-profile.js';
 
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
 export const PROFILES_DIR = new URL('profiles/', PACKAGE_ROOT);
 const SCHEMA_URL = new URL('schemas/profile.schema.json', PACKAGE_ROOT);
 
-let validator: ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string; params: Record<string, unknown> }> | null };
+/** The schema's custom string formats, each checked by the parser that later reads the value. */
+const FORMAT_CHECKS: Record<string, (text: string, where: string) => void> = {
+  'coachbench-duration': (text, where) => void parseDuration(text, where),
+  'coachbench-tolerance': (text, where) => void resolveTolerance(text, 1_000, where),
+};
 
-function getValidator(): typeof validator {
+/** The parser's one-line complaint about `text`, or null when the format holds. */
+function formatProblem(format: string, text: string, where: string): string | null {
+  try {
+    FORMAT_CHECKS[format]?.(text, where);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+let validator: ValidateFunction | undefined;
+
+function getValidator(): ValidateFunction {
   if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    // verbose: format errors carry the offending value, so that the parser can say what is wrong with it.
+    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+    for (const format of Object.keys(FORMAT_CHECKS)) {
+      ajv.addFormat(format, { type: 'string', validate: (text: string) => formatProblem(format, text, '') === null });
+    }
     validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
   }
   return validator;
+}
+
+function describe(error: ErrorObject): string {
+  const path = error.instancePath || '/';
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'format' && typeof error.data === 'string' && typeof params.format === 'string') {
+    const problem = formatProblem(params.format, error.data, path);
+    if (problem) return problem;
+  }
+  const extra = typeof params.additionalProperty === 'string' ? ` "${params.additionalProperty}"` : '';
+  const unevaluated = typeof params.unevaluatedProperty === 'string' ? ` "${params.unevaluatedProperty}"` : '';
+  return `${path} ${error.message ?? 'is invalid'}${extra}${unevaluated}`;
 }
 
 /** Validates parsed JSON against schemas/profile.schema.json; throws one ConfigError listing every problem. */
 export function validateProfileFile(data: unknown, source: string): ProfileFile {
   const validate = getValidator();
   if (validate(data)) return data as ProfileFile;
-  const problems = (validate.errors ?? []).map((error) => {
-    const path = error.instancePath || '/';
-    const extra = typeof error.params.additionalProperty === 'string' ? ` "${error.params.additionalProperty}"` : '';
-    const unevaluated = typeof error.params.unevaluatedProperty === 'string' ? ` "${error.params.unevaluatedProperty}"` : '';
-    return `${path} ${error.message ?? 'is invalid'}${extra}${unevaluated}`;
-  });
+  const problems = (validate.errors ?? []).map(describe);
   // oneOf failures repeat each branch's complaint; one line per path is enough.
   const unique = [...new Set(problems)].filter((line) => !line.endsWith('must match exactly one schema in oneOf') || problems.length === 1);
   throw new ConfigError(`invalid profile ${source}: ${unique.join('; ')}`);
@@ -44,19 +77,21 @@ export function validateProfileFile(data: unknown, source: string): ProfileFile 
 export function profilePath(nameOrFile: string): string {
   if (existsSync(nameOrFile)) return nameOrFile;
   const builtIn = new URL(`${nameOrFile}.json`, PROFILES_DIR);
-  if (/^[A-Za-z0-9._-]+$/.test(nameOrFile) && existsSync(builtIn)) return builtIn.pathname;
-  throw new ConfigError(`--profile ${nameOrFile}: no such file or built-in profile (see coachbench profiles)`);
+  if (/^[A-Za-z0-9._-]+$/.test(nameOrFile) && existsSync(builtIn)) return fileURLToPath(builtIn);
+  throw new ConfigError(`--profile "${printable(nameOrFile)}": no such file or built-in profile (see coachbench profiles)`);
 }
 
 export async function loadProfile(nameOrFile: string): Promise<Profile> {
   const path = profilePath(nameOrFile);
-  const source = path.startsWith(PROFILES_DIR.pathname) ? `profiles/${path.slice(PROFILES_DIR.pathname.length)}` : path;
-  let data: unknown;
+  const profilesDir = fileURLToPath(PROFILES_DIR);
+  const source = path.startsWith(profilesDir) ? `profiles/${path.slice(profilesDir.length)}` : path;
+  let text: string;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`profile ${source}: ${error instanceof SyntaxError ? `not valid JSON (${error.message})` : 'cannot read'}`);
+    throw new ConfigError(`profile ${source}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
+  const data = parseJsonText(text, source, { jsonc: true });
   return resolveProfile(validateProfileFile(data, source), source);
 }
 

@@ -5,6 +5,7 @@
 import { parseBytes } from '../../util/bytes.js';
 import { parseDuration } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
+import { printable } from '../../util/printable.js';
 import type { Profile, ThroughputSettings } from './profile.js';
 import type { ProfileFile } from './profile-file.js';
 
@@ -19,7 +20,9 @@ const MIN_MAX_FRAME_BYTES = 1024;
 export function resolveTolerance(text: string | number | undefined, expectedMs: number, where: string): number {
   if (text === undefined) return Math.max(50, Math.round(expectedMs * 0.1));
   if (typeof text === 'string' && text.trim().endsWith('%')) {
-    return Math.round((expectedMs * Number(text.trim().slice(0, -1))) / 100);
+    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text.trim())?.[1];
+    if (percent === undefined) throw new ConfigError(`${where}: "${printable(text)}" is not a percentage (e.g. 10%)`);
+    return Math.round((expectedMs * Number(percent)) / 100);
   }
   return parseDuration(text, where);
 }
