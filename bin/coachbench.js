@@ -1,6 +1,27 @@
 #!/usr/bin/env node
-// The one place that calls process.exit: src/cli/main.ts returns the exit code.
-import { main } from '../dist/cli/main.js';
+// The one place that calls process.exit: src/cli/main.ts returns the exit code (docs/design.md §2.9).
 
-const code = await main(process.argv.slice(2));
+/** 4: a defect in coachbench itself (src/util/errors.ts ExitCode.internal). */
+const INTERNAL = 4;
+
+let cli;
+try {
+  cli = await import('../dist/cli/main.js');
+} catch (error) {
+  const missing = error?.code === 'ERR_MODULE_NOT_FOUND';
+  process.stderr.write(
+    `coachbench: internal error: ${missing ? 'dist/ is missing or incomplete (run npm run build)' : String(error?.message ?? error).split('\n')[0]}\n`,
+  );
+  process.exit(INTERNAL);
+}
+
+// An exception that escapes every command (a timer, a stray promise) is a defect: one line and 4, not Node's stack and 1.
+const crash = (error) => {
+  process.stderr.write(`${cli.describeInternalError(error)}\n`);
+  process.exit(INTERNAL);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
+const code = await cli.main(process.argv.slice(2));
 process.exit(code);

@@ -1,9 +1,11 @@
 /**
- * yargs wiring for every command. Returns an exit code; bin/coachbench.js is the one
- * place that calls process.exit. Usage errors print one line and return 2.
+ * yargs wiring for every command. Returns an exit code (docs/design.md §2.9);
+ * bin/coachbench.js is the one place that calls process.exit. Usage errors print one line
+ * and return 2; an unexpected exception prints one line and returns 4.
  */
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, ExitCode } from '../util/errors.js';
+import { escapeInvisible } from '../util/printable.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
@@ -15,48 +17,89 @@ import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 
 // Commands keep their own typed args; the list only needs the common shape.
-const COMMANDS = [runCommand, serveCommand, reportCommand, compareCommand, mergeCommand, profilesCommand] as unknown as CliCommand[];
+const COMMANDS = [runCommand, serveCommand, reportCommand, compareCommand, mergeCommand, profilesCommand] as unknown as readonly CliCommand[];
 
-/** Formats any thrown value as the one line a user sees. Never a stack trace. */
+/** Codes an error may carry (ConfigError 2, StartError 3, ...); anything else thrown is a defect (4). */
+const EXPECTED_FAILURE_CODES: ReadonlySet<number> = new Set(Object.values(ExitCode).filter((code) => code !== ExitCode.ok && code !== ExitCode.internal));
+
+/** Formats any thrown value as the one line a user sees: first line only, secrets masked, invisible characters escaped. */
 export function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return redact(message.split('\n')[0] ?? message);
+  return escapeInvisible(redact(message.split('\n')[0] ?? message));
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let exitCode: number = ExitCode.ok;
-  let parser: Argv = yargs(argv)
+/** The line (and, with COACHBENCH_DEBUG=1, the stack) for an exception nobody expected: a coachbench defect. */
+export function describeInternalError(error: unknown): string {
+  const line = `coachbench: internal error: ${describeError(error)}; please report it`;
+  if (process.env.COACHBENCH_DEBUG !== '1') return `${line} (COACHBENCH_DEBUG=1 adds the stack)`;
+  const stack = error instanceof Error && error.stack ? redact(error.stack) : '';
+  return `${line}\n${stack}`;
+}
+
+/**
+ * A usage error as one line. yargs' own wording gets the command's help as a pointer;
+ * a flag value refused in flag-values.ts already starts with the flag and says what it wants.
+ */
+function usageLine(message: string, argv: readonly string[], commands: readonly CliCommand[]): string {
+  const first = argv[0] ?? '';
+  if (message.startsWith('Did you mean')) return `unknown command "${first}"; ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+  if (message.startsWith('--')) return message;
+  const known = commands.some((command) => command.command.split(' ')[0] === first);
+  return `${message} (see coachbench ${known ? `${first} ` : ''}--help)`;
+}
+
+function buildParser(argv: readonly string[], commands: readonly CliCommand[], setExitCode: (code: number) => void): Argv {
+  let parser: Argv = yargs([...argv])
     .scriptName('coachbench')
+    .usage('$0 <command> [options]\n\nLoad tests and stream soaks for the Participant Coaching Service API.')
     .version(VERSION)
     .strict()
     .recommendCommands()
+    // --help, --version and completion return through main() like everything else.
+    .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .help()
     .alias('h', 'help')
     .fail((message, error) => {
       // Throwing stops yargs here: without it, a command would still run after a usage error.
-      if (message) throw new ConfigError(`${message} (see coachbench --help)`);
+      if (error instanceof ConfigError) throw error;
+      if (message) throw new ConfigError(usageLine(message, argv, commands));
       throw error;
     });
-  for (const command of COMMANDS) {
+  for (const command of commands) {
     parser = parser.command(command.command, command.describe, command.builder, async (args) => {
-      exitCode = await command.run(args as Record<string, unknown>);
+      setExitCode(await command.run(args as Record<string, unknown>));
     });
   }
-  // `coachbench` alone runs the smoke profile against the embedded target.
-  const effectiveArgv = argv.length === 0 ? ['run'] : argv;
+  return parser
+    .completion('completion', 'print a bash/zsh completion script (coachbench completion >> ~/.bashrc)')
+    .example('$0 run', 'the smoke profile against the embedded reference target (about 35 s)')
+    .example('$0 run -p release -t https://staging.example.com -f fixtures.json', 'a 20-minute gate against a real service')
+    .example('$0 compare baseline/report.json candidate/report.json', 'exit 1 when a metric regressed')
+    .demandCommand(1, 'name a command');
+}
+
+/** Runs the command line `argv` (without node and the script) and returns the exit code. */
+export async function main(argv: string[], commands: readonly CliCommand[] = COMMANDS): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const parser = buildParser(argv, commands, (code) => {
+    exitCode = code;
+  });
+  if (argv.length === 0) {
+    // A usage error like any other, but the whole help says more than one line could.
+    process.stderr.write(`${await parser.getHelp()}\n\ncoachbench: name a command (coachbench run runs the smoke profile)\n`);
+    return ExitCode.usage;
+  }
   try {
-    await parser.demandCommand(1, 'name a command: run, serve, report, compare, merge, profiles').parseAsync(effectiveArgv);
+    await parser.parseAsync();
   } catch (error) {
-    const code = (error as { exitCode?: number }).exitCode;
-    if (typeof code === 'number') {
+    const code = (error as { exitCode?: unknown }).exitCode;
+    if (typeof code === 'number' && EXPECTED_FAILURE_CODES.has(code)) {
       process.stderr.write(`coachbench: ${describeError(error)}\n`);
       return code;
     }
-    // Not a usage or start error: a bug. Still one line, unless asked for the stack.
-    const stack = process.env.COACHBENCH_DEBUG ? `\n${redact((error as Error).stack ?? '')}` : ' (COACHBENCH_DEBUG=1 shows the stack)';
-    process.stderr.write(`coachbench: internal error: ${describeError(error)}${stack}\n`);
-    return ExitCode.unreachable;
+    process.stderr.write(`${describeInternalError(error)}\n`);
+    return ExitCode.internal;
   }
   return exitCode;
 }

@@ -1,17 +1,18 @@
 /**
  * `coachbench merge SHARD.json... --out DIR`: one report folder from the shard reports of
- * one run. Exit 0 when the merged verdict passes, 1 when it fails (the report is written),
- * 130 when a shard was interrupted (the report is written), 2 when a file is unreadable or
- * the files are not shards of one run.
+ * one run. Exit 0 when the merged verdict passes; 1 when it fails or is incomplete (a shard
+ * missing or interrupted; the report is written); 2 when a file is unreadable, holds bad
+ * data, or the files are not shards of one run.
  */
 import { dirname, resolve } from 'node:path';
 import type { Report } from '../contract/report.js';
-import { loadReport } from '../contract/validate-report.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
 import { mergeReports } from '../report/merge/merge-reports.js';
 import { writeReportFiles } from '../report/write-report.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
 import { defineCommand } from './cli-command.js';
+import { textOption } from './flag-values.js';
+import { readReportFile } from './read-report.js';
 
 export interface MergeFlags {
   shards: string[];
@@ -21,7 +22,7 @@ export interface MergeFlags {
 
 /** Reads every file before failing, so one run of the command names every bad file. */
 async function loadAll(paths: readonly string[]): Promise<Report[]> {
-  const results = await Promise.allSettled(paths.map((path) => loadReport(path)));
+  const results = await Promise.allSettled(paths.map((path) => readReportFile(path)));
   const problems = results.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : []));
   if (problems.length > 0) throw new ConfigError(problems.join('; '));
   return results.map((r) => (r as PromiseFulfilledResult<Report>).value);
@@ -40,16 +41,19 @@ export const mergeCommand = defineCommand<MergeFlags>({
   builder: (yargs) =>
     yargs
       .positional('shards', { type: 'string', array: true, describe: 'report.json of each shard', demandOption: true })
-      .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'folder for the merged report.json, report.html, junit.xml, summary.md' })
-      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no summary on stderr' }) as never,
+      .option('out', textOption('--out', { alias: 'o', demandOption: true, describe: 'folder for the merged report.json, report.html, junit.xml, summary.md' }))
+      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no summary on stderr' })
+      .example('$0 merge shard-*/report.json --out merged/', 'one report folder from the shards of one run')
+      .example('$0 merge a/report.json b/report.json -o merged --quiet', 'the same, without the summary on stderr') as never,
   run: async (flags) => {
     const paths = flags.shards;
     checkOutDir(flags.out, paths);
     const reports = await loadAll(paths);
     const report = mergeReports(reports, paths);
     await writeReportFiles(flags.out, report);
-    // Like `run`: a report of a run that was cut short never reads as a plain pass or fail.
-    const exitCode = report.interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
+    // A shard that was cut short leaves the run incomplete: never a pass. Not 130 either,
+    // which says that this process was interrupted (docs/design.md §2.9).
+    const exitCode = report.verdict === 'pass' && !report.interrupted ? ExitCode.ok : ExitCode.failed;
     if (!flags.quiet) {
       const notes = report.warnings.map((warning) => `  ! ${warning}`);
       process.stderr.write(

@@ -7,7 +7,7 @@ import { defineCommand } from './cli-command.js';
 export const profilesCommand = defineCommand({
   command: 'profiles',
   describe: 'list the built-in profiles',
-  builder: (yargs) => yargs,
+  builder: (yargs) => yargs.example('$0 profiles', 'name, duration and load of each built-in profile').example('$0 run --profile release', 'run one of them'),
   run: async () => {
     for (const name of await builtInProfiles()) {
       const profile = await loadProfile(name);

@@ -4,10 +4,11 @@
  * the named ones. Exit 0 once written (the run's verdict is the run's exit code, not this).
  */
 import { dirname, join } from 'node:path';
-import { loadReport } from '../contract/validate-report.js';
 import { REPORT_FILE_NAMES, type ViewKind, writeViews } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
 import { defineCommand } from './cli-command.js';
+import { textOption } from './flag-values.js';
+import { readReportFile } from './read-report.js';
 
 export interface ReportFlags {
   report: string;
@@ -33,11 +34,13 @@ export const reportCommand = defineCommand<ReportFlags>({
   builder: (yargs) =>
     yargs
       .positional('report', { type: 'string', describe: 'path to a report.json', demandOption: true })
-      .option('html', { type: 'string', describe: 'write the HTML report here' })
-      .option('junit', { type: 'string', describe: 'write the JUnit XML here' })
-      .option('markdown', { type: 'string', describe: 'write the Markdown summary here' }) as never,
+      .option('html', textOption('--html', { describe: 'write the HTML report here' }))
+      .option('junit', textOption('--junit', { describe: 'write the JUnit XML here' }))
+      .option('markdown', textOption('--markdown', { describe: 'write the Markdown summary here' }))
+      .example('$0 report reports/smoke-20250101T120000Z/report.json', 'rewrite report.html, junit.xml and summary.md beside it')
+      .example('$0 report shard-0/report.json --html /tmp/shard-0.html', 'only the HTML, somewhere else') as never,
   run: async (flags) => {
-    const report = await loadReport(flags.report);
+    const report = await readReportFile(flags.report);
     const written = await writeViews(report, reportTargets(flags));
     for (const path of written) process.stdout.write(`wrote ${path}\n`);
     return ExitCode.ok;

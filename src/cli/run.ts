@@ -2,24 +2,38 @@
 
 import { executeRun } from '../orchestration/execute-run.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
-import { type RunFlags, resolveRunConfig } from '../orchestration/run-config.js';
+import { MAX_RUN_WORKERS, type RunFlags, resolveRunConfig } from '../orchestration/run-config.js';
+import { MAX_DURATION_TEXT } from '../util/duration.js';
 import { defineCommand } from './cli-command.js';
+import { repeatableOption, textOption } from './flag-values.js';
 
 export const runCommand = defineCommand<RunFlags>({
   command: 'run',
   describe: 'run a profile against a target (default: the smoke profile against the embedded reference target)',
   builder: (yargs) =>
     yargs
-      .option('profile', { alias: 'p', type: 'string', describe: 'built-in profile name or profile file', default: 'smoke' })
-      .option('target', { alias: 't', type: 'string', describe: 'target base URL (default: COACHBENCH_TARGET, else the embedded target)' })
-      .option('fixtures', { alias: 'f', type: 'string', describe: 'fixtures file: participants, sessions, tokens (required with --target)' })
-      .option('duration', { alias: 'd', type: 'string', describe: 'override the profile duration (e.g. 30s, 10m, 2h)' })
-      .option('out', { alias: 'o', type: 'string', describe: 'report folder (default: reports/<profile>-<UTC stamp>)' })
-      .option('workers', { alias: 'w', type: 'string', describe: 'driver processes on this machine: N or auto' })
-      .option('shard', { type: 'string', describe: 'run shard I of N (0-based, e.g. 0/4); merge the reports with coachbench merge' })
-      .option('expect-keepalive', { type: 'string', describe: "KEEP_ALIVE interval to hold streams to (default: the embedded target's, else 15s)" })
-      .option('threshold', { type: 'string', array: true, describe: 'threshold expression, repeatable (e.g. "chatStreams.eventLatencyMs.p99 < 250")' })
-      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' }) as never,
+      .option('profile', textOption('--profile', { alias: 'p', describe: 'built-in profile name or profile file (JSON, comments allowed)', default: 'smoke' }))
+      .option('target', textOption('--target', { alias: 't', describe: 'target base URL (default: COACHBENCH_TARGET, else the embedded target)' }))
+      .option('fixtures', textOption('--fixtures', { alias: 'f', describe: 'fixtures file: participants, sessions, tokens (required with --target)' }))
+      .option(
+        'duration',
+        textOption('--duration', {
+          alias: 'd',
+          describe: `override the profile duration: 30s, 10m, 1h30m (units ms, s, m, h, d; a unit is required; at most ${MAX_DURATION_TEXT})`,
+        }),
+      )
+      .option('out', textOption('--out', { alias: 'o', describe: 'report folder (default: reports/<profile>-<UTC stamp>)' }))
+      .option('workers', textOption('--workers', { alias: 'w', describe: `driver processes on this machine: 1..${MAX_RUN_WORKERS} or auto (cores - 1)` }))
+      .option('shard', textOption('--shard', { describe: 'run shard I of N (0-based, e.g. 0/4); merge the reports with coachbench merge' }))
+      .option(
+        'expect-keepalive',
+        textOption('--expect-keepalive', { describe: "KEEP_ALIVE interval to hold streams to (default: the embedded target's, else 15s)" }),
+      )
+      .option('threshold', repeatableOption({ describe: 'threshold expression, repeatable (e.g. "chatStreams.eventLatencyMs.p99 < 250")' }))
+      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' })
+      .example('$0 run', 'the smoke profile (30 s) against the embedded reference target')
+      .example('$0 run -p nightly-soak -d 2h30m -t "$URL" -f fixtures.json', 'a soak of a real service, 2 h 30 min')
+      .example('$0 run -p release -w auto --threshold "tagLink.errorRate < 0.01"', 'a release gate on every core, one more threshold') as never,
   run: async (flags) => {
     const config = await resolveRunConfig(flags, process.env);
     const outcome = await executeRun(config);

@@ -4,30 +4,39 @@
  */
 
 import { DEFAULT_SERVE_PORT, type ServeFlags, serveUntil } from '../reference-service/serve-main.js';
+import { MAX_WORKERS } from '../reference-service/target-config.js';
 import { defineCommand } from './cli-command.js';
+import { integerOption, repeatableOption, textOption } from './flag-values.js';
 
 export const serveCommand = defineCommand<ServeFlags>({
   command: 'serve',
-  describe: 'serve the reference target (the seed API under /api/v1) until interrupted',
+  describe: 'serve the reference target (the API under /api/v1) until interrupted',
   builder: (yargs) =>
     yargs
-      .option('port', { type: 'string', describe: `port to listen on (0 = any free port)`, default: String(DEFAULT_SERVE_PORT) })
-      .option('host', { type: 'string', describe: 'address to listen on', default: '127.0.0.1' })
-      .option('keepalive', { type: 'string', describe: 'KEEP_ALIVE interval per stream (e.g. 15s, 500ms)', default: '15s' })
-      .option('participants', { type: 'string', describe: 'participants to seed, each with chat sessions and a token', default: '100' })
-      .option('sessions', { type: 'string', describe: 'chat sessions per participant (every 3rd is locked)', default: '3' })
-      .option('seed', { type: 'string', describe: 'seed for ids, tokens and the API key', default: '1' })
-      .option('workers', {
-        type: 'string',
-        describe: 'processes sharing the port (node:cluster), each with its own open-file limit: N or auto (= cores)',
-        default: '1',
-      })
-      .option('fixtures-out', { type: 'string', describe: 'write the fixtures file (apiKey, coachToken, participants) here' })
-      .option('fault', {
-        type: 'string',
-        array: true,
-        describe: 'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json=PCT, latency=MS',
-      }) as never,
+      .option('port', integerOption('--port', { describe: 'port to listen on, 0..65535 (0 = any free port)', default: DEFAULT_SERVE_PORT }))
+      .option('host', textOption('--host', { describe: 'address to listen on', default: '127.0.0.1' }))
+      .option('keepalive', textOption('--keepalive', { describe: 'KEEP_ALIVE interval per stream (e.g. 15s, 500ms; at least 10ms)', default: '15s' }))
+      .option(
+        'participants',
+        integerOption('--participants', { describe: 'participants to seed (1..1000000), each with chat sessions and a token', default: 100 }),
+      )
+      .option('sessions', integerOption('--sessions', { describe: 'chat sessions per participant, 1..1000 (every 3rd is locked)', default: 3 }))
+      .option('seed', integerOption('--seed', { describe: 'seed for ids, tokens and the API key (0..4294967295)', default: 1 }))
+      .option(
+        'workers',
+        textOption('--workers', {
+          describe: `processes sharing the port (node:cluster), each with its own open-file limit: 1..${MAX_WORKERS} or auto (= cores)`,
+          default: '1',
+        }),
+      )
+      .option('fixtures-out', textOption('--fixtures-out', { describe: 'write the fixtures file (apiKey, coachToken, participants) here' }))
+      .option(
+        'fault',
+        repeatableOption({ describe: 'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json=PCT, latency=MS' }),
+      )
+      .example('$0 serve', `the reference target on http://127.0.0.1:${DEFAULT_SERVE_PORT}`)
+      .example('$0 serve --participants 500 --fixtures-out /tmp/f.json', 'a target for run --target, its fixtures file written')
+      .example('$0 serve --port 0 --fault drop=5 --fault latency=50ms', 'a misbehaving target on any free port') as never,
   run: async (flags) => {
     const controller = new AbortController();
     const stop = (): void => controller.abort();

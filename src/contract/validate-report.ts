@@ -1,11 +1,14 @@
 /**
  * Validates report.json against schemas/report.schema.json, so that `report`, `compare`
- * and `merge` refuse a file they would misread (exit 2) instead of rendering nonsense.
+ * and `merge` refuse a file they would misread (exit 2) instead of rendering nonsense or
+ * failing halfway as if coachbench itself were broken.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError } from '../util/errors.js';
+import { parseJsonText } from '../util/json-text.js';
+import { printable } from '../util/printable.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './report.js';
 
 /** Where the schema lives; the same relative path holds from src/report and dist/report. */
@@ -58,11 +61,52 @@ export function validateReport(data: unknown): { valid: boolean; errors: string[
 
 const MAX_ERRORS_SHOWN = 3;
 
+/** One HDR payload of a report and where it sits, as a JSON pointer (`/scenarios/chatStreams/eventLatencyMs/hdr`). */
+export interface HdrPayload {
+  pointer: string;
+  base64: string;
+}
+
+const pointerToken = (key: string): string => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * Every HDR payload in a report: the `hdr` of each latency summary and each entry of a
+ * `histograms` map, the two places the schema's `$defs/hdr` is used.
+ */
+export function hdrPayloads(data: unknown, pointer = '', inHistogramMap = false): HdrPayload[] {
+  if (typeof data !== 'object' || data === null) return [];
+  return Object.entries(data).flatMap(([key, value]) => {
+    const at = `${pointer}/${pointerToken(key)}`;
+    if (typeof value === 'string') return key === 'hdr' || inHistogramMap ? [{ pointer: at, base64: value }] : [];
+    return hdrPayloads(value, at, key === 'histograms');
+  });
+}
+
+export interface LoadReportOptions {
+  /**
+   * Decodes one HDR payload and throws when it is not a histogram. The schema can only say
+   * "base64"; decoding lives in metrics/, above this floor, so the caller hands it in.
+   */
+  decodeHdr?: (base64: string) => unknown;
+}
+
+function checkHdrPayloads(data: unknown, path: string, decodeHdr: (base64: string) => unknown): void {
+  for (const { pointer, base64 } of hdrPayloads(data)) {
+    try {
+      decodeHdr(base64);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConfigError(`${path}: ${pointer} is not a valid HDR histogram (${printable(reason)})`);
+    }
+  }
+}
+
 /**
  * Reads and validates a report.json. Throws a one-line ConfigError naming the file when
- * it cannot be read, is not JSON, or breaks the schema.
+ * it cannot be read, is not JSON, breaks the schema, or (with `decodeHdr`) holds an HDR
+ * payload that does not decode.
  */
-export async function loadReport(path: string): Promise<Report> {
+export async function loadReport(path: string, options: LoadReportOptions = {}): Promise<Report> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -70,16 +114,12 @@ export async function loadReport(path: string): Promise<Report> {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new ConfigError(`${path}: cannot read report (${code})`);
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`${path}: not valid JSON (${(error as Error).message.split('\n')[0]})`);
-  }
+  const data = parseJsonText(text, path, { jsonc: false });
   const { valid, errors } = validateReport(data);
   if (!valid) {
     const more = errors.length > MAX_ERRORS_SHOWN ? ` (+${errors.length - MAX_ERRORS_SHOWN} more)` : '';
     throw new ConfigError(`${path}: not a valid coachbench report: ${errors.slice(0, MAX_ERRORS_SHOWN).join('; ')}${more}`);
   }
+  if (options.decodeHdr) checkHdrPayloads(data, path, options.decodeHdr);
   return data as Report;
 }

@@ -9,6 +9,7 @@ import type { ShardInfo } from '../contract/report.js';
 import { parseThresholds } from '../metrics/thresholds.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
+import { printable } from '../util/printable.js';
 import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
 
@@ -48,16 +49,23 @@ export function parseShard(text: string): ShardInfo {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index >= count) {
-    throw new ConfigError(`--shard ${text}: expected I/N with 0 <= I < N (e.g. 0/4)`);
+    throw new ConfigError(`--shard: "${printable(text)}" must be I/N with 0 <= I < N (e.g. 0/4)`);
   }
   return { index, count };
 }
 
-function parseWorkers(value: string | number | undefined): number | 'auto' {
+/** Most driver processes `--workers` starts on one machine. */
+export const MAX_RUN_WORKERS = 64;
+
+/** `--workers N|auto`: N a whole number in 1..MAX_RUN_WORKERS, written as digits only. */
+export function parseWorkers(value: string | number | undefined): number | 'auto' {
   if (value === undefined) return 1;
-  if (value === 'auto') return 'auto';
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new ConfigError(`--workers ${value}: expected an integer 1..64 or "auto"`);
+  const text = String(value).trim();
+  if (text === 'auto') return 'auto';
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_RUN_WORKERS) {
+    throw new ConfigError(`--workers: "${printable(text)}" must be a whole number in 1..${MAX_RUN_WORKERS} or auto`);
+  }
   return n;
 }
 
@@ -67,9 +75,9 @@ export function normalizeTargetUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`--target ${text}: not a URL (e.g. http://127.0.0.1:8080)`);
+    throw new ConfigError(`--target: "${printable(text)}" is not a URL (e.g. http://127.0.0.1:8080)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--target ${text}: only http and https are supported`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--target: "${printable(text)}": only http and https are supported`);
   if (url.username || url.password) throw new ConfigError('--target: put credentials in COACHBENCH_* variables, not in the URL');
   return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
 }

@@ -163,7 +163,7 @@ describe('loadReport', () => {
 
   it.each([
     ['missing.json', null, /missing\.json: cannot read report \(ENOENT\)$/],
-    ['broken.json', '{"schemaVersion": ', /broken\.json: not valid JSON \(/],
+    ['broken.json', '{"schemaVersion": ', /broken\.json:1:19: not valid JSON: expected a value at the end of the file$/],
     [
       'invalid.json',
       JSON.stringify({ schemaVersion: '1.0.0' }),

@@ -1,6 +1,7 @@
 /**
- * End to end through bin/coachbench.js (built dist/): exit codes of docs/design.md §2,
- * one-line errors, reports on disk, SIGINT handling, and a run against an external --target.
+ * End to end through bin/coachbench.js (built dist/): every exit code of docs/design.md
+ * §2.9 that bin/ can produce, one-line errors, help and completion, reports on disk, SIGINT
+ * handling, and a run against an external --target.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { quickProfile } from '../orchestration/run-helpers.js';
+import { makeReport } from '../report/make-report.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 
@@ -20,9 +22,12 @@ interface Result {
   stderr: string;
 }
 
-function coachbench(args: string[], options: { env?: Record<string, string>; onStart?: (pid: number) => void } = {}): Promise<Result> {
+function coachbench(args: string[], options: { env?: Record<string, string>; onStart?: (pid: number) => void; nodeArgs?: string[] } = {}): Promise<Result> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -74,15 +79,32 @@ describe('coachbench run (e2e)', () => {
   it.each([
     [['run', '--profile', 'no-such-profile'], /no such file or built-in profile/],
     [['run', '--duration', 'soon'], /--duration: "soon" is not a duration/],
+    [['run', '--duration', '30'], /^coachbench: --duration: "30" has no unit \(units ms, s, m, h, d;/],
+    [['run', '--duration', '999999999h'], /^coachbench: --duration: "999999999h" is longer than the maximum, 7d$/m],
+    [['run', '--workers', 'abc'], /--workers: "abc" must be a whole number in 1\.\.64 or auto/],
     [['run', '--threshold', 'chatStreams.eventLatencyMs.p99 <'], /threshold/],
     [['run', '--target', 'http://127.0.0.1:9'], /--target needs --fixtures/],
-    [['run', '--frobnicate'], /Unknown argument/],
+    [['run', '--frobnicate'], /Unknown argument: frobnicate \(see coachbench run --help\)/],
+    [['serve', '--port', '70000'], /--port: "70000" must be an integer in 0\.\.65535/],
+    [['serve', '--participants', '10x'], /--participants: not a number/],
+    [['rnu'], /unknown command "rnu"; did you mean run\?/],
+    [['report', '/bin/ls'], /^coachbench: \/bin\/ls:1:1: not valid JSON: unexpected character at "\\x7fELF/],
   ])('exits 2 with one line for %j', async (args, message) => {
     const result = await coachbench(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 for a report whose HDR payload is corrupt, naming the file and the field', async () => {
+    const report = makeReport();
+    report.scenarios.chatStreams!.eventLatencyMs.hdr = Buffer.from('not a histogram').toString('base64');
+    const path = join(dir, 'corrupt-hdr.json');
+    await writeFile(path, JSON.stringify(report));
+    const result = await coachbench(['report', path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^coachbench: ${path}: /scenarios/chatStreams/eventLatencyMs/hdr is not a valid HDR histogram \\(.+\\)\n$`));
   });
 
   it('exits 2 naming the problem for a malformed fixtures file', async () => {
@@ -146,5 +168,64 @@ describe('coachbench run --target (e2e)', () => {
     const report = JSON.parse(text) as Report;
     expect(report.target).toEqual({ url: target.url, embedded: false });
     expect(report.scenarios.chatStreams!.keepAliveGapMs.p50).toBeGreaterThan(480);
+  });
+});
+
+describe('coachbench help, completion and defects (e2e)', () => {
+  it('alone prints the help to stderr and exits 2: no command is a usage error', async () => {
+    const result = await coachbench([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Commands:');
+    expect(result.stderr).toMatch(/coachbench run\s/);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('coachbench: name a command (coachbench run runs the smoke profile)');
+  });
+
+  it('--help and --version print to stdout and exit 0', async () => {
+    const help = await coachbench(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['run', 'serve', 'report', 'compare', 'merge', 'profiles', 'completion']) expect(help.stdout).toContain(`coachbench ${command}`);
+    const version = await coachbench(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it.each(['run', 'serve', 'report', 'compare', 'merge', 'profiles'])('%s --help exits 0 and shows real examples', async (command) => {
+    const result = await coachbench([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const examples = result.stdout.slice(result.stdout.indexOf('Examples:'));
+    expect(examples.length).toBeGreaterThan('Examples:'.length);
+    const lines = examples.split('\n').filter((line) => /^ {2}coachbench /.test(line));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('run --help states the accepted units and the maximum duration', async () => {
+    const result = await coachbench(['run', '--help']);
+    expect(result.stdout.replace(/\s+/g, ' ')).toContain('units ms, s, m, h, d; a unit is required; at most 7d');
+  });
+
+  it('completion prints a shell completion script that asks coachbench for the commands', async () => {
+    const script = await coachbench(['completion']);
+    expect(script.code).toBe(0);
+    expect(script.stdout).toContain('###-begin-coachbench-completions-###');
+    expect(script.stdout).toContain('coachbench --get-yargs-completions');
+    const words = await coachbench(['--get-yargs-completions', 'coachbench', '']);
+    expect(words.code).toBe(0);
+    expect(words.stdout.split('\n')).toEqual(expect.arrayContaining(['run', 'serve', 'report', 'compare', 'merge', 'profiles']));
+    const flags = await coachbench(['--get-yargs-completions', 'coachbench', 'run', '--']);
+    expect(flags.stdout.split('\n')).toEqual(expect.arrayContaining(['--profile', '--duration', '--workers']));
+  });
+
+  // A defect cannot be produced on purpose through coachbench itself; a preloaded module
+  // throws from a timer once bin/ has installed its handlers, as a stray callback would.
+  it.each([
+    ['an uncaught exception', 'throw new Error("stray timer\\nsecond line")', 'stray timer'],
+    ['an unhandled rejection', 'Promise.reject(new Error("stray promise"))', 'stray promise'],
+  ])('%s escaping every command is an internal error: exit 4, one line', async (_, statement, message) => {
+    const preload = `const t = setInterval(() => { if (process.listenerCount('uncaughtException') > 0) { clearInterval(t); ${statement}; } }, 20);`;
+    const result = await coachbench(['serve', '--port', '0'], { nodeArgs: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`] });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(`coachbench: internal error: ${message}; please report it (COACHBENCH_DEBUG=1 adds the stack)\n`);
   });
 });

@@ -1,0 +1,91 @@
+/**
+ * What main() makes of what a command throws (docs/design.md §2.9, §2.10): a ConfigError is
+ * 2, a StartError 3, anything else a defect: 4, one line, the stack only with
+ * COACHBENCH_DEBUG=1. Every line is safe for a terminal and free of registered secrets.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CliCommand, defineCommand } from '../../src/cli/cli-command.js';
+import { ConfigError, ExitCode, StartError } from '../../src/util/errors.js';
+import { registerSecret } from '../../src/util/redact.js';
+import { runCli } from './run-cli.js';
+
+/** A command that throws whatever the test hands it: the one way to reach a defect on purpose. */
+function throwing(thrown: () => unknown): CliCommand[] {
+  const command = defineCommand<Record<string, unknown>>({
+    command: 'explode',
+    describe: 'throws',
+    builder: (yargs) => yargs as never,
+    run: async () => {
+      throw thrown();
+    },
+  });
+  return [command as CliCommand];
+}
+
+const originalDebug = process.env.COACHBENCH_DEBUG;
+afterEach(() => {
+  if (originalDebug === undefined) delete process.env.COACHBENCH_DEBUG;
+  else process.env.COACHBENCH_DEBUG = originalDebug;
+});
+
+describe('main: exit codes of what a command throws', () => {
+  it('a ConfigError is a usage error: 2 and its message', async () => {
+    const result = await runCli(
+      ['explode'],
+      throwing(() => new ConfigError('--x: wrong')),
+    );
+    expect(result).toEqual({ code: ExitCode.usage, stdout: '', stderr: 'coachbench: --x: wrong\n' });
+  });
+
+  it('a StartError is 3', async () => {
+    const result = await runCli(
+      ['explode'],
+      throwing(() => new StartError('target http://127.0.0.1:9 is not reachable')),
+    );
+    expect(result.code).toBe(ExitCode.unreachable);
+    expect(result.stderr).toBe('coachbench: target http://127.0.0.1:9 is not reachable\n');
+  });
+
+  it('anything else is an internal error: 4, one line, no stack', async () => {
+    delete process.env.COACHBENCH_DEBUG;
+    const result = await runCli(
+      ['explode'],
+      throwing(() => new TypeError("Cannot read properties of undefined (reading 'p99')\n    at nowhere")),
+    );
+    expect(result.code).toBe(ExitCode.internal);
+    expect(result.stderr).toBe(
+      "coachbench: internal error: Cannot read properties of undefined (reading 'p99'); please report it (COACHBENCH_DEBUG=1 adds the stack)\n",
+    );
+  });
+
+  it('a thrown non-Error is an internal error too', async () => {
+    const result = await runCli(
+      ['explode'],
+      throwing(() => 'a string'),
+    );
+    expect(result.code).toBe(ExitCode.internal);
+    expect(result.stderr).toMatch(/^coachbench: internal error: a string; please report it/);
+  });
+
+  it('COACHBENCH_DEBUG=1 adds the stack after the line', async () => {
+    process.env.COACHBENCH_DEBUG = '1';
+    const result = await runCli(
+      ['explode'],
+      throwing(() => new RangeError('out of range')),
+    );
+    expect(result.code).toBe(ExitCode.internal);
+    const [line, ...stack] = result.stderr.trimEnd().split('\n');
+    expect(line).toBe('coachbench: internal error: out of range; please report it');
+    expect(stack[0]).toBe('RangeError: out of range');
+    expect(stack.some((frame) => /^\s+at /.test(frame))).toBe(true);
+  });
+
+  it('escapes control characters and masks registered secrets in the line', async () => {
+    registerSecret('s3cr3t-key-123456');
+    const result = await runCli(
+      ['explode'],
+      throwing(() => new ConfigError('bad \u001b[2Jvalue s3cr3t-key-123456')),
+    );
+    expect(result.stderr).toBe('coachbench: bad \\x1b[2Jvalue ***\n');
+  });
+});

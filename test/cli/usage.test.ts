@@ -1,0 +1,69 @@
+/**
+ * The command line forgives nothing silently (docs/design.md §2.10): every bad flag of
+ * every command is one line on stderr naming the flag, and exit 2, before anything starts.
+ * In-process (src/, no build); test/e2e/cli.test.ts proves the same through bin/.
+ */
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/util/errors.js';
+import { runCli } from './run-cli.js';
+
+const REPORT = 'docs/example-report/report.json';
+
+describe('usage errors exit 2 with one line', () => {
+  it.each<[string[], string | RegExp]>([
+    // Durations: a unit is required, compound forms are fine, 7d at most.
+    [['run', '--duration', '30'], '--duration: "30" has no unit (units ms, s, m, h, d; e.g. 500ms, 30s, 1.5s, 2m30s, 1h30m)'],
+    [['run', '--duration', '999999999h'], '--duration: "999999999h" is longer than the maximum, 7d'],
+    [['run', '--duration', '0s'], '--duration: must be greater than 0'],
+    [['run', '--duration', '30m1h'], /--duration: "30m1h": write the units largest first/],
+    [['run', '--expect-keepalive', '15'], /^--expect-keepalive: "15" has no unit \(units ms, s, m, h, d/],
+    [['serve', '--keepalive', '500'], /^--keepalive: "500" has no unit \(units ms, s, m, h, d/],
+    // Numbers: typed, whole, in range.
+    [['run', '--workers', 'abc'], '--workers: "abc" must be a whole number in 1..64 or auto'],
+    [['run', '--workers', '1.5'], '--workers: "1.5" must be a whole number in 1..64 or auto'],
+    [['run', '--workers', '-1'], '--workers: "-1" must be a whole number in 1..64 or auto'],
+    [['run', '--workers', '65'], '--workers: "65" must be a whole number in 1..64 or auto'],
+    [['run', '--shard', '4/4'], '--shard: "4/4" must be I/N with 0 <= I < N (e.g. 0/4)'],
+    [['serve', '--port', '70000'], '--port: "70000" must be an integer in 0..65535'],
+    [['serve', '--port', '-1'], '--port: "-1" must be an integer in 0..65535'],
+    [['serve', '--port', 'abc'], '--port: not a number (expected a whole number)'],
+    [['serve', '--participants', '10x'], '--participants: not a number (expected a whole number)'],
+    [['serve', '--participants', '2.5'], '--participants: 2.5 is not a whole number'],
+    [['serve', '--participants', '0'], '--participants: "0" must be an integer in 1..1000000'],
+    [['serve', '--sessions', '1e9'], '--sessions: "1000000000" must be an integer in 1..1000'],
+    [['serve', '--seed', 'x'], '--seed: not a number (expected a whole number)'],
+    [['serve', '--workers', 'many'], '--workers: "many" must be an integer in 1..64 or auto'],
+    [['compare', REPORT, REPORT, '--max-regression', 'lots'], '--max-regression: "lots" is not a limit (write e.g. 10% or 0.1)'],
+    [['compare', REPORT, REPORT, '--floor', 'ms=abc'], /--floor: "ms=abc" must be UNIT=NUMBER/],
+    // A flag given twice, or without its value.
+    [['run', '--duration', '1s', '--duration', '2s'], '--duration: given 2 times; give it once'],
+    [['serve', '--port', '1', '--port', '2'], '--port: given 2 times; give it once'],
+    [['run', '--profile', 'smoke', '-p', 'release'], '--profile: given 2 times; give it once'],
+    [['merge', REPORT, '--out', 'a', '--out', 'b'], '--out: given 2 times; give it once'],
+    [['run', '--out'], 'Not enough arguments following: out (see coachbench run --help)'],
+    [['serve', '--port'], 'Not enough arguments following: port (see coachbench serve --help)'],
+    [['run', '--threshold'], 'Not enough arguments following: threshold (see coachbench run --help)'],
+    // Unknown commands and flags (yargs strict mode), typos suggest the closest command.
+    [['rnu'], 'unknown command "rnu"; did you mean run?'],
+    [['serv'], 'unknown command "serv"; did you mean serve?'],
+    [['xyzzy'], 'Unknown argument: xyzzy (see coachbench --help)'],
+    [['run', '--frobnicate'], 'Unknown argument: frobnicate (see coachbench run --help)'],
+    [['run', 'extra'], 'Unknown argument: extra (see coachbench run --help)'],
+    [['report'], 'Not enough non-option arguments: got 0, need at least 1 (see coachbench report --help)'],
+    [['compare', REPORT], 'Not enough non-option arguments: got 1, need at least 2 (see coachbench compare --help)'],
+    [['compare', REPORT, REPORT, REPORT], /Unknown argument/],
+    [['profiles', 'smoke'], /Unknown argument: smoke/],
+    // Profiles.
+    [['run', '--profile', 'no-such-profile'], '--profile "no-such-profile": no such file or built-in profile (see coachbench profiles)'],
+    [['run', '--profile', '/bin/ls'], /^\/bin\/ls:1:1: not valid JSON \(comments and trailing commas are allowed\): unexpected character at "\\x7fELF/],
+  ])('%j', async (argv, message) => {
+    const result = await runCli(argv);
+    expect(result.code).toBe(ExitCode.usage);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    const line = (lines[0] ?? '').replace(/^coachbench: /, '');
+    if (typeof message === 'string') expect(line).toBe(message);
+    else expect(line).toMatch(message);
+  });
+});
