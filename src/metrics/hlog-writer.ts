@@ -2,6 +2,9 @@
  * Writes interval histograms to `histograms.hlog` in HdrHistogram's interval log format
  * (readable by HdrHistogram's HistogramLogProcessor and HdrHistogramVisualizer), one tagged
  * line per metric per interval. Lines are appended through a write stream, off the hot path.
+ *
+ * The log is a by-product: the report holds every interval too. So a write that fails (a
+ * full disk, a folder gone read-only) stops the log and is reported once, and the run goes on.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import * as hdr from 'hdr-histogram-js';
@@ -21,10 +24,20 @@ export const HLOG_TAGS: Record<string, string> = {
 export class HlogWriter {
   private readonly stream: WriteStream;
   private readonly writer: hdr.HistogramLogWriter;
+  private failure: NodeJS.ErrnoException | null = null;
 
-  constructor(path: string, startEpochMs: number) {
+  /** `onError` is called once, with the first error of the underlying stream. */
+  constructor(path: string, startEpochMs: number, onError: (error: NodeJS.ErrnoException) => void = () => undefined) {
     this.stream = createWriteStream(path);
-    this.writer = new hdr.HistogramLogWriter((text) => this.stream.write(text));
+    // Without a listener, a stream error (ENOSPC, EACCES) would be thrown and end the process.
+    this.stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.failure !== null) return;
+      this.failure = error;
+      onError(error);
+    });
+    this.writer = new hdr.HistogramLogWriter((text) => {
+      if (this.failure === null) this.stream.write(text);
+    });
     this.writer.outputComment('coachbench interval histograms: values in microseconds, max column in milliseconds');
     this.writer.outputLogFormatVersion();
     this.writer.outputStartTime(startEpochMs);
@@ -33,6 +46,7 @@ export class HlogWriter {
 
   /** Logs each tagged histogram of one interval; `startSec` is relative to the run start. */
   write(set: MetricSet, startSec: number, endSec: number): void {
+    if (this.failure !== null) return;
     for (const [tag, name] of Object.entries(HLOG_TAGS)) {
       if (!set.hasHistogram(name)) continue;
       const histogram = set.histogram(name);
@@ -43,7 +57,17 @@ export class HlogWriter {
     }
   }
 
+  /** The error that stopped the log, if one did. */
+  get error(): NodeJS.ErrnoException | null {
+    return this.failure;
+  }
+
+  /** Flushes and closes the file; resolves (never rejects) once the stream is closed, failed or not. */
   close(): Promise<void> {
-    return new Promise((resolve) => this.stream.end(resolve));
+    if (this.stream.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.stream.once('close', () => resolve());
+      this.stream.end();
+    });
   }
 }

@@ -13,18 +13,25 @@ export interface CollectorOptions {
   hlogPath: string | null;
   startEpochMs: number;
   onInterval?: (point: TimeseriesPoint, total: MetricSet) => void;
+  /**
+   * Called once if histograms.hlog cannot be written: `afterSec` is the end of the last
+   * interval ingested before the error. The collector goes on; only the log stops.
+   */
+  onHlogError?: (error: NodeJS.ErrnoException, afterSec: number) => void;
 }
 
 export class IntervalCollector {
   readonly total = new MetricSet();
   readonly timeseries = new TimeseriesBuilder();
   private readonly hlog: HlogWriter | null;
+  private lastEndSec = 0;
 
   constructor(private readonly options: CollectorOptions) {
-    this.hlog = options.hlogPath ? new HlogWriter(options.hlogPath, options.startEpochMs) : null;
+    this.hlog = options.hlogPath ? new HlogWriter(options.hlogPath, options.startEpochMs, (error) => options.onHlogError?.(error, this.lastEndSec)) : null;
   }
 
   ingest(interval: MetricSet, startSec: number, endSec: number): void {
+    this.lastEndSec = endSec;
     const point = pointFromInterval(interval, endSec, endSec - startSec);
     this.hlog?.write(interval, startSec, endSec);
     this.timeseries.add(point);

@@ -1,31 +1,54 @@
 /**
- * `coachbench run`, end to end: resolve the target, stop on the first SIGINT/SIGTERM, and
- * run one session (or a capacity search of many). Returns the exit code of docs/design.md
- * §2; never exits.
+ * `coachbench run`, end to end: check the report folder, resolve the target, stop on the
+ * first SIGINT/SIGTERM, and run one session (or a capacity search of many). Returns the exit
+ * code of docs/design.md §2; never exits.
  */
 import { join } from 'node:path';
 import { runCapacitySearch } from './capacity/capacity-search.js';
+import { prepareOutputDir } from './output-dir.js';
 import type { RunConfig } from './run-config.js';
 import { defaultRunId, type RunOutcome, runSession } from './run-session.js';
 import { preflight, resolveTarget } from './run-target.js';
-import { onStopSignal } from './signals.js';
+import { onStopSignal, type StopSignal } from './signals.js';
 
-/** Resolves the target, stops on the first SIGINT/SIGTERM, and runs one session (or a capacity search). */
-export async function executeRun(config: RunConfig, stderr: NodeJS.WriteStream = process.stderr): Promise<RunOutcome> {
-  const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
-  const target = await resolveTarget(config);
+/**
+ * Resolves with `work`, or as soon as `signal` aborts: a stop signal must not wait for a
+ * target that takes its time to answer the reachability check.
+ */
+function untilStopped(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, (error: unknown) => (signal.aborted ? resolve() : reject(error))).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Checks the report folder, resolves the target, stops on the first SIGINT/SIGTERM, and runs one session (or a capacity search). */
+export async function executeRun(
+  config: RunConfig,
+  stderr: NodeJS.WriteStream = process.stderr,
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<RunOutcome> {
+  // From the first moment: a signal while the target starts still ends the run gracefully.
   const stop = new AbortController();
-  let interrupted = false;
-  const removeSignalHandler = onStopSignal(() => {
-    interrupted = true;
+  let stoppedBy: StopSignal | null = null;
+  const removeSignalHandler = onStopSignal((signal) => {
+    stoppedBy = signal;
     stop.abort();
   });
   try {
-    await preflight(target.url);
-    const session = { config, target, outDir, stop, isInterrupted: () => interrupted, stderr };
-    return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
+    const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
+    await prepareOutputDir(outDir, config.outDir === null ? 'report folder' : '--out');
+    const target = await resolveTarget(config);
+    try {
+      await untilStopped(preflight(target.url), stop.signal);
+      const session = { config, target, outDir, stop, stoppedBy: () => stoppedBy, stdout, stderr };
+      return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
+    } finally {
+      await target.embedded?.close();
+    }
   } finally {
     removeSignalHandler();
-    await target.embedded?.close();
   }
 }

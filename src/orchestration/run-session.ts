@@ -4,7 +4,6 @@
  * report folder is written. A run is one session; a capacity search is one per step.
  */
 
-import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Report, ShardInfo } from '../contract/report.js';
@@ -12,19 +11,23 @@ import { scenariosFor } from '../drivers/scenarios.js';
 import { runScenarios } from '../engine/run-scenarios.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
 import { buildReport } from '../report/build-report.js';
-import { writeReportFiles } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
+import { makeDirs } from '../util/make-dirs.js';
 import { secretsSnapshot } from '../util/redact.js';
+import { describeSystemError } from '../util/system-error.js';
 import { profileShare, shardFixtures } from './profile-share.js';
 import { Progress } from './progress.js';
 import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
+import { saveReport } from './save-report.js';
+import type { StopSignal } from './signals.js';
 import type { WorkerJob } from './workers/messages.js';
 import { runWorkerPool } from './workers/worker-pool.js';
 
 export interface RunOutcome {
   exitCode: number;
   report: Report;
+  /** The folder holding report.json: the report folder, or its fallback when that could not be written. */
   outDir: string;
 }
 
@@ -60,15 +63,30 @@ export interface SessionOptions {
   target: ResolvedTarget;
   outDir: string;
   stop: AbortController;
-  isInterrupted: () => boolean;
+  /** The signal that stopped the run, or null while none has. */
+  stoppedBy: () => StopSignal | null;
+  stdout: NodeJS.WritableStream;
   stderr: NodeJS.WriteStream;
 }
 
+/**
+ * The folder for histograms.hlog, or null when it cannot be made (a capacity step's folder
+ * on a full disk): the log is a by-product, the run goes on without it.
+ */
+async function hlogPathIn(outDir: string, warn: (text: string) => void): Promise<string | null> {
+  try {
+    await makeDirs(outDir);
+    return join(outDir, 'histograms.hlog');
+  } catch (error) {
+    warn(`histograms.hlog could not be created in ${outDir} (${describeSystemError(error)}): no interval histogram log for this run`);
+    return null;
+  }
+}
+
 /** One measured session against an already resolved, reachable target; writes the report folder. */
-export async function runSession({ config, target, outDir, stop, isInterrupted, stderr }: SessionOptions): Promise<RunOutcome> {
+export async function runSession({ config, target, outDir, stop, stoppedBy, stdout, stderr }: SessionOptions): Promise<RunOutcome> {
   const { profile } = config;
   const startedAt = new Date();
-  await mkdir(outDir, { recursive: true });
   const workers = resolveDriverWorkers(config.workers);
   const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
   const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
@@ -77,13 +95,25 @@ export async function runSession({ config, target, outDir, stop, isInterrupted, 
     `coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
       `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`,
   );
+  const warnings: string[] = [];
+  // Said at once (a soak is long) and kept in the report; printed even with --quiet.
+  const warn = (text: string): void => {
+    warnings.push(text);
+    progress.done();
+    stderr.write(`coachbench: warning: ${text}\n`);
+  };
+  const hlogPath = await hlogPathIn(outDir, warn);
   const collector = new IntervalCollector({
-    hlogPath: join(outDir, 'histograms.hlog'),
+    hlogPath,
     startEpochMs: startedAt.getTime(),
     onInterval: (point, total) => progress.update(point, total),
+    onHlogError: (error, afterSec) =>
+      warn(
+        `histograms.hlog could not be written from about ${Math.round(afterSec)} s into the run (${describeSystemError(error)}): ` +
+          'the log lacks the intervals after that; the report holds every interval',
+      ),
   });
   const sink = collector.ingest.bind(collector);
-  const warnings: string[] = [];
   let rssBytes: number;
   let durationMs: number;
   let failedByPolicy = false;
@@ -99,7 +129,7 @@ export async function runSession({ config, target, outDir, stop, isInterrupted, 
   }
   await collector.close();
   progress.done();
-  const interrupted = isInterrupted();
+  const interrupted = stoppedBy() !== null;
   const report = buildReport(collector.total, {
     runId: defaultRunId(profile.name, startedAt),
     startedAt,
@@ -119,10 +149,17 @@ export async function runSession({ config, target, outDir, stop, isInterrupted, 
   if (workerSummaries) report.workers = workerSummaries;
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
-  await writeReportFiles(outDir, report);
-  return { exitCode: exitCodeOf(report, interrupted), report, outDir };
+  const saved = await saveReport(outDir, report, { stdout, stderr });
+  return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir ?? outDir };
 }
 
-export function exitCodeOf(report: Report, interrupted: boolean): number {
-  return interrupted ? ExitCode.interrupted : report.verdict === 'pass' ? ExitCode.ok : ExitCode.failed;
+/**
+ * The exit code of docs/design.md §2: 143 or 130 when a signal stopped the run, else the
+ * verdict's. A report written nowhere (report folder and fallback both lost) never exits 0:
+ * CI must not read "pass" for a run whose report is gone.
+ */
+export function exitCodeOf(report: Report, stoppedBy: StopSignal | null, reportWritten = true): number {
+  if (stoppedBy === 'SIGTERM') return ExitCode.terminated;
+  if (stoppedBy === 'SIGINT') return ExitCode.interrupted;
+  return report.verdict === 'pass' && reportWritten ? ExitCode.ok : ExitCode.failed;
 }

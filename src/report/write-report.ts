@@ -1,10 +1,15 @@
 /**
  * Writes a run's report folder (docs/design.md §5): report.json plus the rendered views.
  * Every view is a pure function of the Report, so `coachbench report` can regenerate them.
+ * Every file is written atomically: a file of the folder is either whole or absent, never
+ * cut off by a full disk halfway through.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Report } from '../contract/report.js';
+import { makeDirs } from '../util/make-dirs.js';
+import { describeSystemError, systemErrorCode } from '../util/system-error.js';
 import { renderHtml } from './render-html.js';
 import { renderJunit } from './render-junit.js';
 import { renderMarkdown } from './render-markdown.js';
@@ -26,13 +31,55 @@ export function renderView(kind: ViewKind, report: Report): string {
   }
 }
 
-/** Renders and writes the views to the given paths; returns the paths written. */
+/** A file of a report that could not be written: the file, and the system's error code (ENOSPC, EPERM, ...). */
+export class ReportWriteError extends Error {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    cause: unknown,
+  ) {
+    super(`${path}: ${describeSystemError(cause)}`, { cause });
+    this.name = 'ReportWriteError';
+  }
+}
+
+/** A system error (one with an errno code) as a ReportWriteError naming `path`; anything else as it is. */
+function asWriteError(path: string, error: unknown): unknown {
+  const code = systemErrorCode(error);
+  return code === undefined ? error : new ReportWriteError(path, code, error);
+}
+
+/**
+ * Writes `data` to a temp file beside `path`, then renames it over `path` (a rename within
+ * one folder is atomic). On failure the temp file is removed and `path` is left as it was.
+ */
+export async function writeFileAtomic(path: string, data: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, data, { flag: 'wx' });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Writes one file of a report atomically; throws ReportWriteError for a system error. */
+async function writeReportFile(path: string, data: string): Promise<void> {
+  try {
+    await writeFileAtomic(path, data);
+  } catch (error) {
+    throw asWriteError(path, error);
+  }
+}
+
+/** Renders and writes the views to the given paths; returns the paths written. Throws ReportWriteError. */
 export async function writeViews(report: Report, targets: Partial<Record<ViewKind, string>>): Promise<string[]> {
   const written: string[] = [];
   for (const kind of ['html', 'junit', 'markdown'] as const) {
     const path = targets[kind];
     if (path === undefined) continue;
-    await writeFile(path, renderView(kind, report));
+    await writeReportFile(path, renderView(kind, report));
     written.push(path);
   }
   return written;
@@ -41,11 +88,14 @@ export async function writeViews(report: Report, targets: Partial<Record<ViewKin
 /**
  * Writes every file of the report folder; returns the paths written. report.json goes
  * first so that, whatever happens while rendering, the data of the run is on disk.
+ * Throws ReportWriteError at the first file that cannot be written; the files before it are whole.
  */
 export async function writeReportFiles(dir: string, report: Report): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  await makeDirs(dir).catch((error: unknown) => {
+    throw asWriteError(dir, error);
+  });
   const jsonPath = join(dir, REPORT_FILE_NAMES.json);
-  await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  await writeReportFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   const views = await writeViews(report, {
     html: join(dir, REPORT_FILE_NAMES.html),
     junit: join(dir, REPORT_FILE_NAMES.junit),

@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { CapacityResult, CapacityStep } from '../../contract/report.js';
-import { writeReportFiles } from '../../report/write-report.js';
 import { exitCodeOf, type RunOutcome, runSession, type SessionOptions } from '../run-session.js';
+import { saveReport } from '../save-report.js';
 import { knee, nextLoad, parseSearch, SEARCH_VARIABLES, type SearchVariable } from './search-plan.js';
 
 /** The profile with the searched variable set to `load` (and its scenario switched on). */
@@ -60,7 +60,7 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
       reportDir,
     });
     outcomes.set(load, outcome);
-    if (session.isInterrupted()) {
+    if (session.stoppedBy() !== null) {
       stoppedBecause = 'interrupted';
       break;
     }
@@ -88,6 +88,6 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
   if (stoppedBecause === 'saturated')
     report.warnings = [...report.warnings, 'the driver saturated before an SLO broke: add --workers or shards and search again'];
   if (best === null) report.verdict = 'fail';
-  await writeReportFiles(session.outDir, report);
-  return { exitCode: exitCodeOf(report, session.isInterrupted()), report, outDir: session.outDir };
+  const saved = await saveReport(session.outDir, report, session);
+  return { exitCode: exitCodeOf(saved.report, session.stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir ?? session.outDir };
 }

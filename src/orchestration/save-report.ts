@@ -1,0 +1,65 @@
+/**
+ * Saves a run's report so that the run is never lost (docs/design.md §5): the report folder,
+ * or, when that cannot be written (a full disk, a folder gone read-only), the fallback folder
+ * os.tmpdir()/coachbench-<runId>/. When the report folder is lost, the verdict and every check
+ * also go to stdout, and one warning line on stderr says what failed and where the report is.
+ */
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Report } from '../contract/report.js';
+import { renderChecksText } from '../report/render-checks-text.js';
+import { ReportWriteError, writeReportFiles } from '../report/write-report.js';
+import { describeSystemError } from '../util/system-error.js';
+
+export interface SavedReport {
+  /** The folder holding report.json: the report folder, the fallback, or null when neither could be written. */
+  dir: string | null;
+  /** The report as saved; when the report folder was lost it carries a warning saying so. */
+  report: Report;
+}
+
+export interface SaveStreams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** The fallback folder of a run: one per run id, in the system's temp folder. */
+export function fallbackDir(runId: string): string {
+  return join(tmpdir(), `coachbench-${runId.replace(/[^\w.-]/g, '_')}`);
+}
+
+/** `report.html: ENOSPC (no space left on device)`. */
+function whatFailed(error: ReportWriteError): string {
+  return `${basename(error.path)}: ${describeSystemError(error.cause)}`;
+}
+
+/** Only a system error while writing falls back; a rendering bug is a bug and is thrown. */
+async function tryWrite(dir: string, report: Report): Promise<ReportWriteError | null> {
+  try {
+    await writeReportFiles(dir, report);
+    return null;
+  } catch (error) {
+    if (error instanceof ReportWriteError) return error;
+    throw error;
+  }
+}
+
+/** Writes the report folder, falling back as the module comment says; never throws for I/O. */
+export async function saveReport(outDir: string, report: Report, streams: SaveStreams): Promise<SavedReport> {
+  const failure = await tryWrite(outDir, report);
+  if (failure === null) return { dir: outDir, report };
+  const fallback = fallbackDir(report.runId);
+  const lost = `could not write the report folder ${outDir} (${whatFailed(failure)})`;
+  const saved: Report = { ...report, warnings: [...report.warnings, `${lost}; this copy was written to ${fallback}`] };
+  streams.stdout.write(renderChecksText(saved));
+  const second = await tryWrite(fallback, saved);
+  if (second === null) {
+    streams.stderr.write(`coachbench: warning: ${lost}; the report is in ${fallback}\n`);
+    return { dir: fallback, report: saved };
+  }
+  streams.stderr.write(
+    `coachbench: warning: ${lost}, nor the fallback folder ${fallback} (${whatFailed(second)}); ` +
+      'no report was written: the verdict and checks printed on stdout are all that is kept of this run\n',
+  );
+  return { dir: null, report: saved };
+}

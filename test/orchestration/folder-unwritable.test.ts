@@ -1,0 +1,72 @@
+/**
+ * The report folder becomes unwritable during a run (through bin/, a real folder lock):
+ * the run still ends cleanly with the verdict's exit code, the verdict and checks go to
+ * stdout, and report.json goes to the fallback folder with a warning line saying where.
+ *
+ * As root (this team's machine) the folder is locked with `chattr +i`: the kernel then
+ * refuses every new entry with EPERM, to root too, while files already open in it (the
+ * histogram log) stay writable. `chmod 0o500` would change nothing for root. As any other
+ * user, chmod 0o500 is the lock and the error is EACCES.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
+import { validateReport } from '../../src/contract/validate-report.js';
+import { once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
+import { folderLock } from './failing-filesystems.js';
+
+const lock = folderLock();
+let work: string;
+const locked: string[] = [];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'coachbench-locked-'));
+});
+afterAll(async () => {
+  for (const dir of locked) lock.unlock(dir);
+  await rm(work, { recursive: true, force: true });
+});
+
+describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
+  it('prints the verdict, writes the report to the fallback folder, and keeps the verdict exit code', async () => {
+    const tmp = await mkdtemp(join(work, 'tmp-'));
+    const out = join(work, 'out');
+    await mkdir(out);
+    const result = await runBin(['run', '--profile', await quickProfileFile(work, '4s'), '--out', out], {
+      env: { TMPDIR: tmp },
+      onStderr: once(runIsUnderWay, () => {
+        lock.lock(out);
+        locked.push(out);
+      }),
+    });
+    expect(locked, 'the folder was locked while the run went on').toEqual([out]);
+    expect(result.killed).toBe(false);
+    expect(result.stderr).not.toMatch(/\n\s+at |internal error|Unhandled/);
+
+    const [fallbackName] = await readdir(tmp);
+    expect(fallbackName, result.stderr).toMatch(/^coachbench-test-quick-\d{8}T\d{6}Z$/);
+    const fallback = join(tmp, fallbackName!);
+    const data = JSON.parse(await readFile(join(fallback, 'report.json'), 'utf8')) as unknown;
+    expect(validateReport(data)).toEqual({ valid: true, errors: [] });
+    const report = data as Report;
+
+    expect(result.code, result.stderr).toBe(report.verdict === 'pass' ? 0 : 1);
+    const warning = result.stderr.split('\n').filter((line) => /warning: could not write the report folder/.test(line));
+    expect(warning, result.stderr).toHaveLength(1);
+    expect(warning[0]).toContain(out);
+    expect(warning[0]).toContain(lock.code);
+    expect(warning[0]).toContain(`the report is in ${fallback}`);
+    expect(report.warnings.some((line) => line.includes(lock.code) && line.includes(fallback))).toBe(true);
+    // The verdict and every check reach stdout, whatever the disk did.
+    expect(result.stdout).toMatch(new RegExp(`^${report.verdict.toUpperCase()}: run ${report.runId}`));
+    for (const check of report.checks) expect(result.stdout).toContain(check.id);
+
+    // Nothing new appeared in the locked folder; the log, open before the lock, kept growing.
+    expect(await readdir(out)).toEqual(['histograms.hlog']);
+    expect((await stat(join(out, 'histograms.hlog'))).size).toBeGreaterThan(1_000);
+    expect(existsSync(join(fallback, 'report.html'))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,113 @@
+/**
+ * Signals through bin/ (spawned, signalled by PID): SIGTERM exits 143 and SIGINT 130, both
+ * with the partial report written and marked interrupted; the first signal ends the run even
+ * while the target is still being checked; after it, no handler of ours is left, so a
+ * second signal gets the default action and ends the process at once.
+ */
+
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
+import { onStopSignal, type StopSignal } from '../../src/orchestration/signals.js';
+import { once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
+
+let work: string;
+let longProfile: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'coachbench-signals-'));
+  longProfile = await quickProfileFile(work, '60s');
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+
+describe('a stop signal during the run', () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    '%s: exits %i with the partial report marked interrupted',
+    async (signal, exitCode) => {
+      const out = join(work, signal);
+      const result = await runBin(['run', '--profile', longProfile, '--out', out], {
+        onStderr: once(runIsUnderWay, (pid) => process.kill(pid, signal)),
+      });
+      expect(result.killed).toBe(false);
+      expect(result.code, result.stderr).toBe(exitCode);
+      expect(result.stderr).toMatch(/\(interrupted\)/);
+      const report = await readReport(out);
+      expect(report.interrupted).toBe(true);
+      expect(report.durationMs).toBeLessThan(20_000);
+      expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+});
+
+describe('a stop signal before the load starts', () => {
+  let silent: Server;
+  let silentUrl: string;
+  let fixtures: string;
+  let onRequest: () => void = () => undefined;
+
+  beforeAll(async () => {
+    // Answers nothing: the reachability check would wait 10 s for it.
+    silent = createServer(() => onRequest());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    fixtures = join(work, 'fixtures.json');
+    await writeFile(fixtures, JSON.stringify({ participants: [{ userId: 'p1', token: 't-123456', chatSessionIds: ['c1'] }] }));
+  });
+  afterAll(async () => {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it('SIGTERM while the target is being checked ends the run at once: 143, report marked interrupted', async () => {
+    const out = join(work, 'preflight');
+    let pid = 0;
+    let signalledAt = 0;
+    onRequest = () => {
+      // The first request is the reachability check: signal while it waits.
+      onRequest = () => undefined;
+      signalledAt = performance.now();
+      process.kill(pid, 'SIGTERM');
+    };
+    const started = performance.now();
+    const result = await runBin(['run', '--profile', longProfile, '--target', silentUrl, '--fixtures', fixtures, '--out', out], {
+      env: { COACHBENCH_API_KEY: 'k-123456' },
+      onSpawn: (child) => {
+        pid = child;
+      },
+      deadlineMs: 30_000,
+    });
+    expect(signalledAt, 'the check reached the target').toBeGreaterThan(0);
+    expect(result.code, result.stderr).toBe(143);
+    expect(result.stderr).not.toMatch(/not reachable|\n\s+at /);
+    expect(started + result.elapsedMs - signalledAt, 'ms from the signal to the exit').toBeLessThan(5_000);
+    expect((await readReport(out)).interrupted).toBe(true);
+  }, 60_000);
+});
+
+describe('onStopSignal', () => {
+  it('passes the signal on and leaves no handler behind, so a second signal gets the default action', () => {
+    const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    const received: StopSignal[] = [];
+    const remove = onStopSignal((signal) => received.push(signal));
+    const ours = process.listeners('SIGTERM').filter((listener) => !before.SIGTERM.includes(listener));
+    expect(ours).toHaveLength(1);
+    // Called directly: emitting a real signal would reach the test runner's own handlers too.
+    (ours[0] as (signal: NodeJS.Signals) => void)('SIGTERM');
+    expect(received).toEqual(['SIGTERM']);
+    expect(process.listeners('SIGTERM')).toEqual(before.SIGTERM);
+    expect(process.listeners('SIGINT')).toEqual(before.SIGINT);
+    remove();
+  });
+});
