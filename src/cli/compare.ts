@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { compareReports } from '../report/compare/compare.js';
+import { assertComparable } from '../report/compare/compare-warnings.js';
 import { renderCompareHtml } from '../report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../report/compare/render-compare-text.js';
@@ -23,6 +24,7 @@ export interface CompareFlags {
   markdown?: string;
   html?: string;
   all?: boolean;
+  strict?: boolean;
 }
 
 export const compareCommand = defineCommand<CompareFlags>({
@@ -41,6 +43,7 @@ export const compareCommand = defineCommand<CompareFlags>({
       .option('markdown', textOption('--markdown', { describe: 'also write the comparison as Markdown here' }))
       .option('html', textOption('--html', { describe: 'also write the comparison as a self-contained HTML page here' }))
       .option('all', { type: 'boolean', default: false, describe: 'show quiet rows in the terminal table too' })
+      .option('strict', { type: 'boolean', default: false, describe: 'refuse (exit 2) to compare reports whose profile, target or duration differ' })
       .example('$0 compare base/report.json new/report.json', 'the table; exit 1 when a judged metric worsened beyond 10%')
       .example('$0 compare a.json b.json --max-regression 5%', 'a tighter limit for every metric')
       .example('$0 compare a.json b.json --floor ms=5 --markdown c.md', 'ignore changes under 5 ms; Markdown for a PR comment') as never,
@@ -51,7 +54,9 @@ export const compareCommand = defineCommand<CompareFlags>({
       floors: parseFloors(flags.floor ?? [], '--floor'),
     };
     const [baseline, candidate] = await Promise.all([readReportFile(flags.baseline), readReportFile(flags.candidate)]);
+    if (flags.strict) assertComparable(baseline, candidate);
     const comparison = compareReports(baseline, candidate, options);
+    for (const warning of comparison.warnings) process.stderr.write(`coachbench compare: warning: ${warning}\n`);
     process.stdout.write(renderCompareText(comparison, { all: flags.all ?? false }));
     if (flags.markdown) await writeFile(flags.markdown, renderCompareMarkdown(comparison));
     if (flags.html) await writeFile(flags.html, renderCompareHtml(comparison, baseline, candidate));
