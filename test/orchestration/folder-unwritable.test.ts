@@ -69,4 +69,26 @@ describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
     expect((await stat(join(out, 'histograms.hlog'))).size).toBeGreaterThan(1_000);
     expect(existsSync(join(fallback, 'report.html'))).toBe(true);
   }, 60_000);
+
+  it('when the fallback folder cannot be written either: the verdict on stdout, and never exit 0', async () => {
+    const out = join(work, 'out-and-no-tmp');
+    await mkdir(out);
+    const result = await runBin(['run', '--profile', await quickProfileFile(work, '3s'), '--out', out], {
+      // A temp folder under /proc cannot be created: the fallback fails too.
+      env: { TMPDIR: '/proc/coachbench-no-tmp' },
+      onStderr: once(runIsUnderWay, () => {
+        lock.lock(out);
+        locked.push(out);
+      }),
+    });
+    expect(result.killed).toBe(false);
+    expect(result.stderr).not.toMatch(/\n\s+at |internal error|Unhandled/);
+    expect(result.code, 'a run whose report is written nowhere does not pass').toBe(1);
+    const warning = result.stderr.split('\n').filter((line) => line.includes('warning: could not write the report folder'));
+    expect(warning, result.stderr).toHaveLength(1);
+    expect(warning[0]).toContain('nor the fallback folder /proc/coachbench-no-tmp/coachbench-test-quick-');
+    expect(warning[0]).toContain('no report was written');
+    expect(result.stdout).toMatch(/^(PASS|FAIL|INCOMPLETE)\b.*: run test-quick-/);
+    expect(result.stdout).toContain('stream.open');
+  }, 60_000);
 });
