@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Report } from '../contract/report.js';
+import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { describeSystemError, systemErrorCode } from '../util/system-error.js';
 import { renderHtml } from './render-html.js';
@@ -31,8 +32,14 @@ export function renderView(kind: ViewKind, report: Report): string {
   }
 }
 
-/** A file of a report that could not be written: the file, and the system's error code (ENOSPC, EPERM, ...). */
+/**
+ * A file of a report that could not be written: the file, and the system's error code
+ * (ENOSPC, EPERM, ...). `run` falls back to another folder; `report` and `merge` write where
+ * they were told, so for them it is a path that cannot take the file: one line, exit 2,
+ * not an internal error.
+ */
 export class ReportWriteError extends Error {
+  readonly exitCode = ExitCode.usage;
   constructor(
     readonly path: string,
     readonly code: string,

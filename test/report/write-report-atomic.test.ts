@@ -6,7 +6,8 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { ReportWriteError, writeFileAtomic, writeReportFiles } from '../../src/report/write-report.js';
 import { folderLock, mountSmallDisk, type SmallDisk } from '../orchestration/failing-filesystems.js';
 import { makeReport } from './make-report.js';
@@ -89,5 +90,31 @@ describe('writeReportFiles', () => {
     const error = await thrown(writeReportFiles(join(work, 'plain-file', 'run'), makeReport()));
     expect(error).toBeInstanceOf(ReportWriteError);
     expect((error as ReportWriteError).code).toBe('ENOTDIR');
+  });
+});
+
+describe('coachbench report into a folder that cannot take the file', () => {
+  it(`exits 2 with one line naming the file (${lock.how})`, async () => {
+    const dir = join(work, 'views-locked');
+    await mkdir(dir);
+    const reportPath = join(work, 'views-report.json');
+    await writeFile(reportPath, JSON.stringify(makeReport()));
+    lock.lock(dir);
+    locked.push(dir);
+    let stderr = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+    let code: number;
+    try {
+      code = await main(['report', reportPath, '--html', join(dir, 'view.html')]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(code).toBe(2);
+    expect(stderr).toBe(`coachbench: ${join(dir, 'view.html')}: ${lock.code}, ${lock.code === 'EPERM' ? 'operation not permitted' : 'permission denied'}\n`);
+    expect(await readdir(dir)).toEqual([]);
   });
 });
