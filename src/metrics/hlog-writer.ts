@@ -6,7 +6,7 @@
  * The log is a by-product: the report holds every interval too. So a write that fails (a
  * full disk, a folder gone read-only) stops the log and is reported once, and the run goes on.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, openSync, type WriteStream } from 'node:fs';
 import * as hdr from 'hdr-histogram-js';
 import type { MetricSet } from './metric-set.js';
 import { CHAT, GENERATOR, throughputNames } from './names.js';
@@ -21,22 +21,33 @@ export const HLOG_TAGS: Record<string, string> = {
   eventLoopDelay: GENERATOR.loopDelayUs,
 };
 
+/**
+ * O_NONBLOCK: a FIFO left at the log's path would otherwise block the open, and with it the
+ * end of the run, forever; it fails with ENXIO instead. Regular files ignore the flag.
+ */
+const LOG_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
+
 export class HlogWriter {
-  private readonly stream: WriteStream;
+  private readonly stream: WriteStream | null = null;
   private readonly writer: hdr.HistogramLogWriter;
   private failure: NodeJS.ErrnoException | null = null;
 
-  /** `onError` is called once, with the first error of the underlying stream. */
+  /** `onError` is called once, asynchronously, with the first error of opening or writing the log. */
   constructor(path: string, startEpochMs: number, onError: (error: NodeJS.ErrnoException) => void = () => undefined) {
-    this.stream = createWriteStream(path);
-    // Without a listener, a stream error (ENOSPC, EACCES) would be thrown and end the process.
-    this.stream.on('error', (error: NodeJS.ErrnoException) => {
+    const fail = (error: NodeJS.ErrnoException): void => {
       if (this.failure !== null) return;
       this.failure = error;
-      onError(error);
-    });
+      queueMicrotask(() => onError(error));
+    };
+    try {
+      this.stream = createWriteStream(path, { fd: openSync(path, LOG_FLAGS, 0o644) });
+      // Without a listener, a stream error (ENOSPC, EACCES) would be thrown and end the process.
+      this.stream.on('error', fail);
+    } catch (error) {
+      fail(error as NodeJS.ErrnoException);
+    }
     this.writer = new hdr.HistogramLogWriter((text) => {
-      if (this.failure === null) this.stream.write(text);
+      if (this.failure === null) this.stream?.write(text);
     });
     this.writer.outputComment('coachbench interval histograms: values in microseconds, max column in milliseconds');
     this.writer.outputLogFormatVersion();
@@ -64,10 +75,11 @@ export class HlogWriter {
 
   /** Flushes and closes the file; resolves (never rejects) once the stream is closed, failed or not. */
   close(): Promise<void> {
-    if (this.stream.closed) return Promise.resolve();
+    const stream = this.stream;
+    if (stream === null || stream.closed) return Promise.resolve();
     return new Promise((resolve) => {
-      this.stream.once('close', () => resolve());
-      this.stream.end();
+      stream.once('close', () => resolve());
+      stream.end();
     });
   }
 }

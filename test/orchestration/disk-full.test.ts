@@ -5,6 +5,7 @@
  * (os.tmpdir()/coachbench-<runId>/) with one warning line saying where, and the exit code is
  * the verdict's. Each child gets its own TMPDIR, so its fallback folder is found and removed.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,19 @@ describe('the histogram log cannot be written (ENOSPC from its first line)', () 
     expect(report.warnings.join('\n')).toMatch(/histograms\.hlog.*ENOSPC/);
     expect(report.timeseries.length, 'every interval is still in the report').toBeGreaterThanOrEqual(3);
     expect(await readdir(tmp), 'no fallback needed').toEqual([]);
+  }, 60_000);
+});
+
+describe('a FIFO where the histogram log goes', () => {
+  it('does not hold the run: the log fails at once (ENXIO) and the run ends with its report', async () => {
+    const out = join(work, 'fifo');
+    await mkdir(out);
+    execFileSync('mkfifo', [join(out, 'histograms.hlog')]);
+    const result = await runBin(['run', '--profile', await quickProfileFile(work, '2s'), '--out', out, '--quiet'], { deadlineMs: 30_000 });
+    expect(result.killed, 'the run ended by itself').toBe(false);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(result.code, result.stderr).toBe(verdictExit(report));
+    expect(report.warnings.join('\n')).toMatch(/histograms\.hlog.*ENXIO/);
   }, 60_000);
 });
 
