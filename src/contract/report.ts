@@ -20,12 +20,17 @@ export interface HistogramSummary {
   hdr: string;
 }
 
-export const REPORT_SCHEMA_VERSION = '1.0.0';
+/** 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks. */
+export const REPORT_SCHEMA_VERSION = '1.1.0';
 
 export interface CheckResult {
   id: CheckId;
   status: CheckStatus;
-  /** The measured value the verdict rests on (a count, a rate, a status line). */
+  /**
+   * What the status rests on: for a pass, the number of observations that held (always > 0:
+   * nothing passes without evidence); for a fail, the number that failed (generator.healthy:
+   * the event-loop delay p99 in ms); null for a skip.
+   */
   observed: number | string | null;
   /** One human sentence: why it passed, failed or was skipped. Never contains secrets. */
   detail: string;
@@ -39,10 +44,10 @@ export interface ThresholdResult {
 }
 
 /**
- * Why a stream ended before the driver closed it (issue 3: reset, end, HTTP status, timeout;
- * `frame-too-large`: a line or event beyond `chatStreams.maxFrameBytes`, docs/design.md §6).
+ * Counts keyed by failure code (docs/failure-codes.md). A plain record: reports written by
+ * other versions may hold codes this one does not know, and they must still read.
  */
-export type DropKind = 'reset' | 'end' | 'status' | 'timeout' | 'content-type' | 'frame-too-large';
+export type FailureCounts = Record<string, number>;
 
 export interface ChatStreamsSummary {
   /** Participants planned (each holds a main stream and one chat-session stream). */
@@ -50,10 +55,11 @@ export interface ChatStreamsSummary {
   /** Chat-session stream opens that answered 200 text/event-stream (includes switches and reopens). */
   opened: number;
   openFailed: number;
-  /** openFailed by HTTP status (or "error:<code>" for network errors). */
-  openFailures: Record<string, number>;
+  /** openFailed (chat and main) by failure code: `status:<nnn>`, `content-type`, `net:<errno>`, `timeout:<phase>`. */
+  openFailures: FailureCounts;
   dropped: number;
-  drops: Partial<Record<DropKind, number>>;
+  /** Streams (chat and main) the target cut, by failure code: `end`, `net:<errno>`, `timeout:body`, `frame-too-large`. */
+  drops: FailureCounts;
   reopened: number;
   switches: number;
   stalled: number;
@@ -71,6 +77,10 @@ export interface ChatStreamsSummary {
   keepAliveToleranceMs: number;
   keepAliveViolations: number;
   firstKeepAliveLate: number;
+  /** First KEEP_ALIVEs earlier than expected - tolerance after the open (added in 1.1.0: absent from older reports). */
+  firstKeepAliveEarly?: number;
+  /** Streams watched for longer than the stall window, 2 × the interval: stream.stall's evidence (added in 1.1.0: absent from older reports). */
+  streamsPastStallWindow?: number;
   isolationViolations: number;
   schemaViolations: number;
   /** schemaViolations by kind: invalid-json, unknown-event-type, member-payload, decision-payload, message-payload. */
@@ -96,8 +106,8 @@ export interface ThroughputSummary {
   requests: number;
   errors: number;
   errorRate: number;
-  /** Failures by kind: status-5xx, status-4xx, headers-missing, body-invalid, network:<code>, timeout. */
-  errorsByKind: Record<string, number>;
+  /** Failed requests by failure code (docs/failure-codes.md); a request counts once under each code it showed. */
+  errorsByKind: FailureCounts;
   statusCodes: Record<string, number>;
   throughputPerSec: number;
   /** Open model: the requested arrival rate (req/s); closed model: null. */
@@ -194,6 +204,9 @@ export interface CapacityResult {
   stoppedBecause: 'max' | 'slo' | 'saturated' | 'interrupted';
 }
 
+/** `incomplete`: nothing failed, but a core check has no evidence (docs/design.md §5.6). */
+export type Verdict = 'pass' | 'fail' | 'incomplete';
+
 export interface Report {
   schemaVersion: string;
   tool: { name: 'coachbench'; version: string };
@@ -202,7 +215,12 @@ export interface Report {
   endedAt: string;
   durationMs: number;
   interrupted: boolean;
-  verdict: 'pass' | 'fail';
+  verdict: Verdict;
+  /**
+   * The checks this profile's enabled scenarios imply (added in 1.1.0): a run in which any
+   * of them was skipped for want of evidence, and none failed, is `incomplete`.
+   */
+  coreChecks?: CheckId[];
   target: TargetInfo;
   /** The resolved profile, as run. */
   profile: Record<string, unknown> & { name: string };

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Client, Dispatcher } from 'undici';
-import type { DropKind } from '../contract/report.js';
+import { type FailureCode, failureOfError, statusFailure } from '../contract/failure-codes.js';
 import { createStreamClient } from './http-agent.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
 
@@ -21,16 +21,17 @@ export enum StreamState {
   Closed = 2,
 }
 
-export type StreamKind = 'chat' | 'main';
+/** Which of a participant's two streams this is: its chat-session stream or its main stream. */
+export type StreamRole = 'chat' | 'main';
 
 /** What a stream reports to its owner. Implemented once per run, not per stream. */
 export interface StreamHost {
   onOpen(stream: SseStream, openLatencyMs: number): void;
-  /** kind: HTTP status ("404"), "content-type", "timeout" or "error:<code>". */
-  onOpenFailed(stream: SseStream, kind: string, detail: string): void;
+  /** `failure`: `status:<nnn>`, `content-type`, `net:<errno>` or `timeout:<phase>` (docs/failure-codes.md). */
+  onOpenFailed(stream: SseStream, failure: FailureCode, detail: string): void;
   onData(stream: SseStream, data: string, nowMs: number): void;
   /** The target ended the stream, or sent a frame beyond the bound (we did not close it). */
-  onDropped(stream: SseStream, kind: DropKind, detail: string): void;
+  onDropped(stream: SseStream, failure: FailureCode, detail: string): void;
 }
 
 export interface StreamRequest {
@@ -66,7 +67,7 @@ export class SseStream {
   private closeWhenOpen = false;
 
   constructor(
-    readonly kind: StreamKind,
+    readonly role: StreamRole,
     /** Index of the owning participant in the run's participant list. */
     readonly participant: number,
     /** Chat session id for a chat stream, null for the main stream. */
@@ -89,10 +90,9 @@ export class SseStream {
       });
     } catch (error) {
       if (this.closeWhenOpen) return this.markClosed();
-      const code = (error as { code?: string }).code ?? 'unknown';
-      const kind = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'timeout' : `error:${code}`;
+      const failure = failureOfError(error);
       this.markClosed();
-      return host.onOpenFailed(this, kind, `${code}: ${(error as Error).message}`);
+      return host.onOpenFailed(this, failure, `${failure}: ${(error as Error).message}`);
     }
     const nowMs = performance.now();
     const contentType = String(response.headers['content-type'] ?? '');
@@ -100,8 +100,8 @@ export class SseStream {
       response.body.on('error', () => undefined).destroy();
       this.markClosed();
       if (this.closeWhenOpen) return;
-      const kind = response.statusCode !== 200 ? String(response.statusCode) : 'content-type';
-      return host.onOpenFailed(this, kind, `HTTP ${response.statusCode} ${contentType || 'no content-type'}`);
+      const failure = response.statusCode !== 200 ? statusFailure(response.statusCode) : 'content-type';
+      return host.onOpenFailed(this, failure, `HTTP ${response.statusCode} ${contentType || 'no content-type'}`);
     }
     this.body = response.body;
     if (this.closeWhenOpen) return this.close();
@@ -136,9 +136,9 @@ export class SseStream {
       parser.feed(decoder.decode(chunk, { stream: true }));
     });
     body.on('end', () => this.dropped(host, 'end', 'the target ended the stream'));
-    body.on('error', (error: Error & { code?: string }) => {
-      const timeout = error.code === 'UND_ERR_BODY_TIMEOUT';
-      this.dropped(host, timeout ? 'timeout' : 'reset', `${error.code ?? error.name}: ${error.message}`);
+    body.on('error', (error: Error) => {
+      const failure = failureOfError(error);
+      this.dropped(host, failure, `${failure}: ${error.message}`);
     });
   }
 
@@ -148,10 +148,10 @@ export class SseStream {
     this.dropped(host, 'frame-too-large', detail);
   }
 
-  private dropped(host: StreamHost, kind: DropKind, detail: string): void {
+  private dropped(host: StreamHost, failure: FailureCode, detail: string): void {
     if (this.state !== StreamState.Open) return;
     this.markClosed();
-    host.onDropped(this, kind, detail);
+    host.onDropped(this, failure, detail);
   }
 
   /** Closes from our side (switch, stall, end of run). Safe in any state. */

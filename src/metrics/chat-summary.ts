@@ -3,7 +3,7 @@
  * same function serves a single run, the parent of workers, and `coachbench merge`.
  */
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
-import type { ChatStreamsSummary, DropKind } from '../contract/report.js';
+import type { ChatStreamsSummary } from '../contract/report.js';
 import { summarizeHistogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
 import { CHAT, MAIN } from './names.js';
@@ -31,7 +31,7 @@ export function buildChatSummary(total: MetricSet, settings: ChatSummarySettings
     openFailed: c(CHAT.openFailed),
     openFailures: countersUnder(total, 'chat.openFailed.'),
     dropped: c(CHAT.dropped),
-    drops: countersUnder(total, 'chat.dropped.') as Partial<Record<DropKind, number>>,
+    drops: countersUnder(total, 'chat.dropped.'),
     reopened: c(CHAT.reopened),
     switches: c(CHAT.switches),
     stalled: c(CHAT.stalled),
@@ -53,6 +53,8 @@ export function buildChatSummary(total: MetricSet, settings: ChatSummarySettings
     keepAliveToleranceMs: settings.keepAlive.toleranceMs,
     keepAliveViolations: c(CHAT.keepAliveViolations),
     firstKeepAliveLate: c(CHAT.firstKeepAliveLate),
+    firstKeepAliveEarly: c(CHAT.firstKeepAliveEarly),
+    streamsPastStallWindow: c(CHAT.streamsPastStallWindow),
     isolationViolations: c(CHAT.isolationViolations),
     schemaViolations: c(CHAT.schemaViolations),
     schemaViolationKinds: countersUnder(total, 'chat.schema.'),

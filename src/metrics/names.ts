@@ -11,8 +11,8 @@ export function throughputNames(scenario: ThroughputScenario) {
     errors: `${scenario}.errors`,
     /** Prefix: `${scenario}.status.<code>`. */
     status: (code: number | string) => `${scenario}.status.${code}`,
-    /** Prefix: `${scenario}.error.<kind>`. */
-    errorKind: (kind: string) => `${scenario}.error.${kind}`,
+    /** Prefix: `${scenario}.error.<failure code>` (docs/failure-codes.md). */
+    errorKind: (failure: string) => `${scenario}.error.${failure}`,
     lateSlots: `${scenario}.lateSlots`,
     droppedSlots: `${scenario}.droppedSlots`,
     /** From the intended start (open model) or the actual start (closed model). */
@@ -26,9 +26,11 @@ export function throughputNames(scenario: ThroughputScenario) {
 export const CHAT = {
   opened: 'chat.opened',
   openFailed: 'chat.openFailed',
-  openFailure: (kind: string) => `chat.openFailed.${kind}`,
+  /** Chat and main stream opens that failed, by failure code. */
+  openFailure: (failure: string) => `chat.openFailed.${failure}`,
   dropped: 'chat.dropped',
-  drop: (kind: string) => `chat.dropped.${kind}`,
+  /** Chat and main streams the target cut, by failure code. */
+  drop: (failure: string) => `chat.dropped.${failure}`,
   reopened: 'chat.reopened',
   switches: 'chat.switches',
   stalled: 'chat.stalled',
@@ -43,6 +45,9 @@ export const CHAT = {
   keepAlives: 'chat.keepAlives',
   keepAliveViolations: 'chat.keepAliveViolations',
   firstKeepAliveLate: 'chat.firstKeepAliveLate',
+  firstKeepAliveEarly: 'chat.firstKeepAliveEarly',
+  /** Streams (chat and main) that lived longer than the stall window. */
+  streamsPastStallWindow: 'chat.streamsPastStallWindow',
   isolationViolations: 'chat.isolationViolations',
   schemaViolations: 'chat.schemaViolations',
   schemaViolation: (kind: string) => `chat.schema.${kind}`,

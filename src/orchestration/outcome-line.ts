@@ -1,18 +1,26 @@
-/** The closing lines of a run: verdict, failed items and where the report is. */
+/**
+ * The closing lines of a run: verdict, failed items, the core checks an incomplete run has
+ * no evidence for (`INCOMPLETE: no evidence for <checks>`), and where the report is.
+ */
 import { join } from 'node:path';
+import { checksWithoutEvidence, noEvidenceText } from '../report/report-facts.js';
 import type { RunOutcome } from './run-session.js';
 
+/** The lines printed when a run ends. */
 export function describeOutcome({ report, outDir }: RunOutcome): string {
   const failedChecks = report.checks.filter((c) => c.status === 'fail');
   const failedThresholds = report.thresholds.filter((t) => t.status === 'fail');
+  const incomplete = report.verdict === 'incomplete';
   const lines = [
     `${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''}: ` +
+      (incomplete ? `${noEvidenceText(report)}; ` : '') +
       `${report.checks.filter((c) => c.status === 'pass').length} checks passed, ${failedChecks.length} failed, ` +
       `${report.checks.filter((c) => c.status === 'skip').length} skipped; ` +
       `${report.thresholds.length - failedThresholds.length}/${report.thresholds.length} thresholds held`,
   ];
   for (const check of failedChecks) lines.push(`  ✗ ${check.id}: ${check.detail}`);
   for (const threshold of failedThresholds) lines.push(`  ✗ ${threshold.expression} (observed ${threshold.observed ?? 'n/a'})`);
+  if (incomplete) for (const check of checksWithoutEvidence(report)) lines.push(`  ? ${check.id}: ${check.detail}`);
   lines.push(`report: ${join(outDir, 'report.json')}`);
   return lines.join('\n');
 }

@@ -9,6 +9,7 @@ import type { Profile } from '../contract/profile/profile.js';
 import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from '../contract/report.js';
 import { buildChatSummary } from '../metrics/chat-summary.js';
 import { evaluateChecks } from '../metrics/checks/evaluate-checks.js';
+import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
@@ -63,6 +64,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     durationMs: Math.round(ctx.durationMs),
     interrupted: ctx.interrupted,
     verdict: 'pass',
+    coreChecks: coreChecks(profile),
     target: ctx.target,
     profile: { ...profile, name: profile.name } as Report['profile'],
     shard: ctx.shard,
@@ -80,7 +82,6 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   };
   if (ctx.mergedFrom) report.mergedFrom = ctx.mergedFrom;
   report.thresholds = evaluateThresholds(ctx.thresholds, report);
-  const failed = report.checks.some((c) => c.status === 'fail') || report.thresholds.some((t) => t.status === 'fail');
-  report.verdict = failed ? 'fail' : 'pass';
+  report.verdict = judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
   return report;
 }

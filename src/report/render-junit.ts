@@ -1,21 +1,32 @@
 /**
  * junit.xml for CI test tabs: one testcase per conformance check and per threshold.
- * A failure carries the observed value and the detail; a skipped check is `<skipped/>`.
+ * A failure carries the observed value and the detail; a skipped check is `<skipped/>`,
+ * except in an incomplete run, where a core check without evidence is a `no-evidence`
+ * failure: the run exits 1 for it, and a CI test tab must not show it as merely skipped.
  * Deterministic for a given report (no clock, no host name) so it can be golden-tested.
  */
 
+import type { CheckId } from '../contract/check-ids.js';
 import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
 import { escapeXml } from './escape.js';
 import { formatObserved } from './format.js';
-import { checkTally, formatThresholdObserved, thresholdTally } from './report-facts.js';
+import { checksWithoutEvidence, checkTally, formatThresholdObserved, thresholdTally } from './report-facts.js';
 
 const seconds = (ms: number): string => (ms / 1_000).toFixed(3);
 
-function checkCase(check: CheckResult): string {
+function checkCase(check: CheckResult, noEvidence: ReadonlySet<CheckId>): string {
   const open = `    <testcase name="${escapeXml(check.id)}" classname="coachbench.checks" time="0">`;
   const observed = formatObserved(check.observed);
   const out = `      <system-out>${escapeXml(`observed: ${observed}\ndetail: ${check.detail}`)}</system-out>`;
   if (check.status === 'pass') return [open, out, '    </testcase>'].join('\n');
+  if (noEvidence.has(check.id)) {
+    const message = `no evidence: ${check.detail}`;
+    return [
+      open,
+      `      <failure type="no-evidence" message="${escapeXml(message)}">${escapeXml(`check: ${check.id}\nthe run is incomplete: this core check has no evidence\ndetail: ${check.detail}`)}</failure>`,
+      '    </testcase>',
+    ].join('\n');
+  }
   if (check.status === 'skip') return [open, `      <skipped message="${escapeXml(check.detail)}"/>`, '    </testcase>'].join('\n');
   const message = `observed ${observed}: ${check.detail}`;
   return [
@@ -60,13 +71,16 @@ function suite(name: string, report: Report, counts: { tests: number; failures: 
 
 /** Renders the JUnit XML document. */
 export function renderJunit(report: Report): string {
-  const checks = checkTally(report);
+  const noEvidence = new Set(report.verdict === 'incomplete' ? checksWithoutEvidence(report).map((check) => check.id) : []);
+  const tally = checkTally(report);
+  // Core checks without evidence count as failures here, not skips (see the file comment).
+  const checks = { ...tally, failed: tally.failed + noEvidence.size, skipped: tally.skipped - noEvidence.size };
   const thresholds = thresholdTally(report);
   const warnings = report.warnings.length ? [`    <system-err>${escapeXml(report.warnings.join('\n'))}</system-err>`] : [];
   const suites = [
     suite('coachbench.checks', report, { tests: checks.total, failures: checks.failed, skipped: checks.skipped }, [
       properties(report),
-      ...report.checks.map(checkCase),
+      ...report.checks.map((check) => checkCase(check, noEvidence)),
       ...warnings,
     ]),
   ];

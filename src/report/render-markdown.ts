@@ -8,13 +8,13 @@ import type { Report } from '../contract/report.js';
 import { escapeMarkdown } from './escape.js';
 import { formatBytes, formatCount, formatMs, formatObserved, formatValue } from './format.js';
 import { markdownList, markdownTable, statusMark } from './markdown.js';
-import { checkTally, failedItems, formatThresholdObserved, runLength, thresholdTally } from './report-facts.js';
+import { checksWithoutEvidence, checkTally, failedItems, formatThresholdObserved, noEvidenceText, runLength, thresholdTally } from './report-facts.js';
 import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
 
 function heading(report: Report): string {
-  const pass = report.verdict === 'pass';
   const interrupted = report.interrupted ? ' (interrupted)' : '';
-  return `## ${pass ? '✅' : '❌'} coachbench ${pass ? 'PASS' : 'FAIL'}${interrupted}: ${escapeMarkdown(report.profile.name)}`;
+  const [mark, word] = report.verdict === 'pass' ? ['✅', 'PASS'] : report.verdict === 'incomplete' ? ['⚠️', 'INCOMPLETE'] : ['❌', 'FAIL'];
+  return `## ${mark} coachbench ${word}${interrupted}: ${escapeMarkdown(report.profile.name)}`;
 }
 
 function runLine(report: Report): string {
@@ -37,6 +37,20 @@ function failedSection(report: Report): string[] {
   return [`### Failed (${items.length})`, '', markdownTable([{ title: 'Item' }, { title: 'Observed', numeric: true }, { title: 'Detail' }], rows), ''];
 }
 
+/** An incomplete run: the core checks without evidence, and why each was skipped. */
+function noEvidenceSection(report: Report): string[] {
+  if (report.verdict !== 'incomplete') return [];
+  const rows = checksWithoutEvidence(report).map((check) => [`check ${check.id}`, check.detail]);
+  return [
+    `### No evidence (${rows.length})`,
+    '',
+    escapeMarkdown(`The run is INCOMPLETE: ${noEvidenceText(report)}.`),
+    '',
+    markdownTable([{ title: 'Item' }, { title: 'Why' }], rows),
+    '',
+  ];
+}
+
 function keyFigures(report: Report): string[] {
   const lines: string[] = [];
   const chat = report.scenarios.chatStreams;
@@ -45,7 +59,8 @@ function keyFigures(report: Report): string[] {
     const gapText = gaps.count === 0 ? 'no gaps measured' : `gap p99 ${formatMs(gaps.p99)}, max ${formatMs(gaps.max)}`;
     lines.push(
       `KEEP_ALIVE: expected every ${formatMs(chat.expectedKeepAliveMs)} ± ${formatMs(chat.keepAliveToleranceMs)}; ${gapText}; ` +
-        `${formatCount(chat.keepAliveViolations)} outside tolerance, ${formatCount(chat.firstKeepAliveLate)} first late.`,
+        `${formatCount(chat.keepAliveViolations)} outside tolerance, ${formatCount(chat.firstKeepAliveLate)} first late` +
+        `${chat.firstKeepAliveEarly ? `, ${formatCount(chat.firstKeepAliveEarly)} first early` : ''}.`,
     );
     lines.push(
       `Chat delivery: ${formatCount(chat.deliveriesReceived)} of ${formatCount(chat.deliveriesExpected)} received, ` +
@@ -101,6 +116,7 @@ export function renderMarkdown(report: Report): string {
     tallyLine(report),
     '',
     ...failedSection(report),
+    ...noEvidenceSection(report),
     ...keyFigures(report),
     ...warningsSection(report),
     ...detailsSection(report),

@@ -3,7 +3,9 @@
  * with their observed values, and a threshold's observed value in its metric's unit.
  */
 
+import type { CheckId } from '../contract/check-ids.js';
 import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
+import { missingEvidence } from '../metrics/checks/verdict.js';
 import { parseThreshold } from '../metrics/thresholds.js';
 import { formatDuration } from '../util/duration.js';
 import { formatObserved, formatValue } from './format.js';
@@ -59,7 +61,24 @@ export function runLength(report: Report): string {
   return formatDuration(report.durationMs);
 }
 
-/** Short status sentence for titles: `PASS`, `FAIL`, `FAIL (interrupted)`. */
+/**
+ * The core checks the run has no evidence for (why a verdict is `incomplete`), with the
+ * reason each was skipped. Empty for a report written before coreChecks existed (1.0.x).
+ */
+export function checksWithoutEvidence(report: Report): Array<{ id: CheckId; detail: string }> {
+  return missingEvidence(report.checks, report.coreChecks ?? []).map((id) => ({
+    id,
+    detail: report.checks.find((check) => check.id === id)?.detail ?? 'not in this report',
+  }));
+}
+
+/** `no evidence for stream.keepalive.cadence, tags.link`: what an incomplete verdict lacks. */
+export function noEvidenceText(report: Report): string {
+  const ids = checksWithoutEvidence(report).map((check) => check.id);
+  return `no evidence for ${ids.length > 0 ? ids.join(', ') : 'its core checks'}`;
+}
+
+/** Short status sentence for titles: `PASS`, `FAIL`, `INCOMPLETE`, `FAIL (interrupted)`. */
 export function verdictWord(report: Report): string {
   const word = report.verdict.toUpperCase();
   return report.interrupted ? `${word} (interrupted)` : word;

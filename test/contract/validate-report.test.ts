@@ -78,7 +78,7 @@ describe('report schema', () => {
       (r: Record<string, unknown>) => {
         r.verdict = 'ok';
       },
-      '/verdict must be one of ["pass","fail"]',
+      '/verdict must be one of ["pass","fail","incomplete"]',
     ],
     [
       'a histogram without hdr',

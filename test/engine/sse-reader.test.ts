@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DropKind } from '../../src/contract/report.js';
+import type { FailureCode } from '../../src/contract/failure-codes.js';
 import { SseStream, type StreamHost, StreamState } from '../../src/engine/sse-reader.js';
 import { startServer, type TestServer } from '../drivers/throughput/helpers.js';
 
@@ -13,7 +13,7 @@ const MiB = 1024 * 1024;
 
 interface Seen {
   events: string[];
-  drops: Array<{ kind: DropKind; detail: string }>;
+  drops: Array<{ kind: FailureCode; detail: string }>;
   openFailures: string[];
 }
 

@@ -4,10 +4,10 @@
  * periodic work for all streams, so thousands of streams cost no timers of their own.
  */
 import { performance } from 'node:perf_hooks';
-import type { DropKind } from '../../contract/report.js';
+import type { FailureCode } from '../../contract/failure-codes.js';
 import { backoffDelayMs } from '../../engine/backoff.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
-import { SseStream, type StreamHost, type StreamKind, type StreamRequest, StreamState } from '../../engine/sse-reader.js';
+import { SseStream, type StreamHost, type StreamRequest, type StreamRole, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
@@ -77,15 +77,15 @@ export class ChatDriver implements StreamHost {
     return null;
   }
 
-  private openStream(participant: VirtualParticipant, kind: StreamKind): void {
+  private openStream(participant: VirtualParticipant, role: StreamRole): void {
     const userId = encodeURIComponent(participant.fixture.userId);
-    const sessionId = kind === 'chat' ? currentSession(participant) : null;
+    const sessionId = role === 'chat' ? currentSession(participant) : null;
     const path =
       sessionId === null
         ? `${this.pathPrefix}/participants/${userId}/stream`
         : `${this.pathPrefix}/participants/${userId}/chat_sessions/${encodeURIComponent(sessionId)}/stream`;
-    const stream = new SseStream(kind, participant.index, sessionId);
-    if (kind === 'chat') {
+    const stream = new SseStream(role, participant.index, sessionId);
+    if (role === 'chat') {
       participant.chat = stream;
       participant.chatReopenAtMs = NaN;
     } else {
@@ -105,7 +105,7 @@ export class ChatDriver implements StreamHost {
 
   onOpen(stream: SseStream, openLatencyMs: number): void {
     const m = this.ctx.metrics;
-    if (stream.kind === 'main') {
+    if (stream.role === 'main') {
       m.inc(MAIN.opened);
       m.peak(MAIN.open, ++this.openMain);
       return;
@@ -124,19 +124,19 @@ export class ChatDriver implements StreamHost {
     }
   }
 
-  onOpenFailed(stream: SseStream, kind: string, detail: string): void {
+  onOpenFailed(stream: SseStream, failure: FailureCode, detail: string): void {
     const m = this.ctx.metrics;
-    m.inc(stream.kind === 'main' ? MAIN.openFailed : CHAT.openFailed);
-    m.inc(CHAT.openFailure(kind));
-    m.sample(CHAT.samples, redact(`${stream.kind} stream open failed: ${detail}`));
+    m.inc(stream.role === 'main' ? MAIN.openFailed : CHAT.openFailed);
+    m.inc(CHAT.openFailure(failure));
+    m.sample(CHAT.samples, redact(`${stream.role} stream open failed (${failure}): ${detail}`));
     this.scheduleReopen(stream);
   }
 
-  onDropped(stream: SseStream, kind: DropKind, detail: string): void {
+  onDropped(stream: SseStream, failure: FailureCode, detail: string): void {
     const m = this.ctx.metrics;
-    m.inc(stream.kind === 'main' ? MAIN.dropped : CHAT.dropped);
-    m.inc(CHAT.drop(kind));
-    m.sample(CHAT.samples, redact(`${stream.kind} stream dropped (${kind}): ${detail}`));
+    m.inc(stream.role === 'main' ? MAIN.dropped : CHAT.dropped);
+    m.inc(CHAT.drop(failure));
+    m.sample(CHAT.samples, redact(`${stream.role} stream dropped (${failure}): ${detail}`));
     this.forget(stream);
     this.scheduleReopen(stream);
   }
@@ -145,7 +145,7 @@ export class ChatDriver implements StreamHost {
     if (this.observer.onData(stream, data, nowMs) && stream.keepAlives === 1) {
       // The first KEEP_ALIVE proves the stream healthy: reset its backoff.
       const participant = this.participants[stream.participant]!;
-      if (stream.kind === 'chat') participant.chatAttempts = 0;
+      if (stream.role === 'chat') participant.chatAttempts = 0;
       else participant.mainAttempts = 0;
     }
   }
@@ -154,17 +154,17 @@ export class ChatDriver implements StreamHost {
     if (this.stopping) return;
     const participant = this.participants[stream.participant]!;
     const { reopenBaseMs, reopenMaxMs } = this.ctx.profile.chatStreams;
-    const attempt = stream.kind === 'chat' ? participant.chatAttempts++ : participant.mainAttempts++;
+    const attempt = stream.role === 'chat' ? participant.chatAttempts++ : participant.mainAttempts++;
     const atMs = performance.now() + backoffDelayMs(attempt, reopenBaseMs, reopenMaxMs, Math.random());
-    if (stream.kind === 'chat') participant.chatReopenAtMs = atMs;
+    if (stream.role === 'chat') participant.chatReopenAtMs = atMs;
     else participant.mainReopenAtMs = atMs;
   }
 
   /** Removes a stream from the open-stream bookkeeping (once per stream lifetime). */
   private forget(stream: SseStream): void {
     if (Number.isNaN(stream.openedAtMs)) return;
-    this.observer.onClosed(stream);
-    if (stream.kind === 'main') {
+    this.observer.onClosed(stream, performance.now());
+    if (stream.role === 'main') {
       this.openMain--;
       return;
     }
@@ -186,6 +186,7 @@ export class ChatDriver implements StreamHost {
   /** The one periodic pass: stalls, switches, reopens, gauges, delivery deadlines. */
   private sweep(nowMs: number): void {
     const m = this.ctx.metrics;
+    // The stall window; StreamObserver.onClosed counts the streams that outlived it.
     const stallMs = 2 * this.ctx.keepAlive.intervalMs;
     for (const participant of this.participants) {
       if (participant.main) this.checkStall(participant.main, nowMs, stallMs);
@@ -216,7 +217,7 @@ export class ChatDriver implements StreamHost {
     if (stream.state !== StreamState.Open || nowMs - stream.lastFrameAtMs <= stallMs) return;
     const m = this.ctx.metrics;
     m.inc(CHAT.stalled);
-    m.sample(CHAT.samples, `${stream.kind} stream ${stream.sessionId ?? ''} silent for ${(nowMs - stream.lastFrameAtMs).toFixed(0)} ms`);
+    m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''} silent for ${(nowMs - stream.lastFrameAtMs).toFixed(0)} ms`);
     this.closeStream(stream);
     this.scheduleReopen(stream);
   }

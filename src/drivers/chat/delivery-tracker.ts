@@ -16,11 +16,12 @@ interface PendingMessage {
   resolved: boolean;
 }
 
+/** What one arrival of a message on a stream was: its first delivery there, a repeat, or not expected there. */
 export type Receipt =
-  | { kind: 'first'; latencyMs: number }
-  | { kind: 'duplicate' }
+  | { outcome: 'first'; latencyMs: number }
+  | { outcome: 'duplicate' }
   /** Not expected on this stream (opened after the post, or an unknown/foreign token). */
-  | { kind: 'unexpected' };
+  | { outcome: 'unexpected' };
 
 export interface Resolution {
   expected: number;
@@ -59,11 +60,11 @@ export class DeliveryTracker {
 
   receipt(seq: number, stream: SseStream, nowMs: number): Receipt {
     const message = this.pending.get(seq);
-    if (!message) return { kind: 'unexpected' };
+    if (!message) return { outcome: 'unexpected' };
     const index = message.expected.indexOf(stream);
-    if (index < 0) return { kind: 'unexpected' };
+    if (index < 0) return { outcome: 'unexpected' };
     const count = ++message.receipts[index]!;
-    return count === 1 ? { kind: 'first', latencyMs: nowMs - message.intendedMs } : { kind: 'duplicate' };
+    return count === 1 ? { outcome: 'first', latencyMs: nowMs - message.intendedMs } : { outcome: 'duplicate' };
   }
 
   /**

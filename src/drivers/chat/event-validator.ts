@@ -1,6 +1,6 @@
 /**
  * Validates every event a stream carries: JSON, known eventType, and the API's payload
- * shapes. Returns a parsed event or a violation kind; never throws (a target that answers
+ * shapes. Returns a parsed event or the violation; never throws (a target that answers
  * garbage is counted, and the run goes on).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -25,15 +25,15 @@ export type ValidatedEvent =
   | { ok: true; eventType: 'KEEP_ALIVE' }
   | { ok: true; eventType: 'MESSAGE_SENT'; messages: ChatMessageLike[] }
   | { ok: true; eventType: string; sessionId: string }
-  | { ok: false; kind: ViolationKind; eventType: string | null };
+  | { ok: false; violation: ViolationKind; eventType: string | null };
 
 const ajv = new Ajv({ allErrors: false });
-const payloadValidators = new Map<string, { kind: ViolationKind; validate: ValidateFunction }>();
-payloadValidators.set('MESSAGE_SENT', { kind: 'message-payload', validate: ajv.compile(messageSentPayloadSchema) });
+const payloadValidators = new Map<string, { violation: ViolationKind; validate: ValidateFunction }>();
+payloadValidators.set('MESSAGE_SENT', { violation: 'message-payload', validate: ajv.compile(messageSentPayloadSchema) });
 const memberValidator = ajv.compile(memberPayloadSchema);
-for (const type of MEMBER_EVENT_TYPES) payloadValidators.set(type, { kind: 'member-payload', validate: memberValidator });
+for (const type of MEMBER_EVENT_TYPES) payloadValidators.set(type, { violation: 'member-payload', validate: memberValidator });
 for (const [type, by] of Object.entries(DECISION_EVENT_TYPES)) {
-  payloadValidators.set(type, { kind: 'decision-payload', validate: ajv.compile(decisionPayloadSchema(by)) });
+  payloadValidators.set(type, { violation: 'decision-payload', validate: ajv.compile(decisionPayloadSchema(by)) });
 }
 
 /** Parses and validates one SSE `data` field. */
@@ -42,17 +42,17 @@ export function validateEvent(data: string): ValidatedEvent {
   try {
     event = JSON.parse(data);
   } catch {
-    return { ok: false, kind: 'invalid-json', eventType: null };
+    return { ok: false, violation: 'invalid-json', eventType: null };
   }
   if (typeof event !== 'object' || event === null || typeof (event as { eventType?: unknown }).eventType !== 'string') {
-    return { ok: false, kind: 'envelope', eventType: null };
+    return { ok: false, violation: 'envelope', eventType: null };
   }
   const { eventType, payload } = event as { eventType: string; payload: unknown };
-  if (!KNOWN_EVENT_TYPES.has(eventType)) return { ok: false, kind: 'unknown-event-type', eventType };
+  if (!KNOWN_EVENT_TYPES.has(eventType)) return { ok: false, violation: 'unknown-event-type', eventType };
   // KEEP_ALIVE's payload is "not used by clients": any value is acceptable.
   if (eventType === 'KEEP_ALIVE') return { ok: true, eventType };
   const validator = payloadValidators.get(eventType);
-  if (validator && !validator.validate(payload)) return { ok: false, kind: validator.kind, eventType };
+  if (validator && !validator.validate(payload)) return { ok: false, violation: validator.violation, eventType };
   if (eventType === 'MESSAGE_SENT') return { ok: true, eventType, messages: payload as ChatMessageLike[] };
   return { ok: true, eventType, sessionId: (payload as { sessionId: string }).sessionId };
 }

@@ -1,7 +1,8 @@
 /**
  * What the driver learns from each frame: KEEP_ALIVE cadence, schema validity, session
- * isolation and message delivery. Called for every frame of every stream, so it allocates
- * nothing per KEEP_ALIVE and keeps its counters in the interval MetricSet.
+ * isolation and message delivery, and at each stream's end whether it lived long enough to
+ * have shown a stall. Called for every frame of every stream, so it allocates nothing per
+ * KEEP_ALIVE and keeps its counters in the interval MetricSet.
  */
 import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
 import type { SseStream } from '../../engine/sse-reader.js';
@@ -31,12 +32,12 @@ export class StreamObserver {
   onData(stream: SseStream, data: string, nowMs: number): boolean {
     const m = this.metrics;
     const event = validateEvent(data);
-    const chat = stream.kind === 'chat';
+    const chat = stream.role === 'chat';
     if (!event.ok) {
       m.inc(chat ? CHAT.event('<invalid>') : MAIN.event('<invalid>'));
       m.inc(CHAT.schemaViolations);
-      m.inc(CHAT.schemaViolation(event.kind));
-      m.sample(CHAT.samples, `${stream.kind} stream ${stream.sessionId ?? ''}: ${event.kind} ${data.slice(0, 80)}`);
+      m.inc(CHAT.schemaViolation(event.violation));
+      m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''}: ${event.violation} ${data.slice(0, 80)}`);
       return false;
     }
     m.inc(chat ? CHAT.event(event.eventType) : MAIN.event(event.eventType));
@@ -63,8 +64,10 @@ export class StreamObserver {
     if (Number.isNaN(stream.lastKeepAliveAtMs)) {
       const firstMs = nowMs - stream.openedAtMs;
       recordMs(m.histogram(CHAT.firstKeepAliveUs), firstMs);
-      if (firstMs > expectKeepAliveMs + toleranceMs) {
-        m.inc(CHAT.firstKeepAliveLate);
+      // Early counts as much as late: a KEEP_ALIVE sent with the headers proves no cadence.
+      const late = firstMs > expectKeepAliveMs + toleranceMs;
+      if (late || firstMs < expectKeepAliveMs - toleranceMs) {
+        m.inc(late ? CHAT.firstKeepAliveLate : CHAT.firstKeepAliveEarly);
         m.sample(CHAT.samples, `first KEEP_ALIVE after ${firstMs.toFixed(0)} ms (expected ${expectKeepAliveMs} ± ${toleranceMs})`);
       }
     } else {
@@ -89,18 +92,20 @@ export class StreamObserver {
     const match = TOKEN.exec(text);
     if (!match || match[1] !== this.settings.runTag) return;
     const receipt = this.tracker.receipt(Number(match[2]), stream, nowMs);
-    if (receipt.kind === 'first') {
+    if (receipt.outcome === 'first') {
       this.metrics.inc(CHAT.deliveriesReceived);
       recordMs(this.metrics.histogram(CHAT.eventLatencyUs), receipt.latencyMs);
-    } else if (receipt.kind === 'duplicate') {
+    } else if (receipt.outcome === 'duplicate') {
       this.metrics.inc(CHAT.duplicates);
       this.metrics.sample(CHAT.samples, `message ${match[0]} delivered twice on session ${stream.sessionId}`);
     }
   }
 
   /** Called when a stream's lifetime ends, whatever the reason. */
-  onClosed(stream: SseStream): void {
+  onClosed(stream: SseStream, nowMs: number): void {
     if (stream.keepAlives >= 2) recordMs(this.metrics.histogram(CHAT.worstGapUs), stream.worstGapMs);
+    // Only a stream open longer than the stall window could have shown a stall (stream.stall's evidence).
+    if (nowMs - stream.openedAtMs > 2 * this.settings.keepAlive.intervalMs) this.metrics.inc(CHAT.streamsPastStallWindow);
   }
 }
 

@@ -15,13 +15,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { sendSharedBodies, sharedBodiesSupported } from './autocannon-requests.js';
-import { failureKind, type HttpRequestSpec } from './http-exchange.js';
+import type { HttpRequestSpec } from './http-exchange.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 
@@ -108,13 +109,8 @@ export async function runClosedModel<M>(
       metrics.peak(names.activeMs, performance.now() - startMs);
     });
     instance.on('reqError', (error) => {
-      recordFailure(ctx.metrics, workload, undefined, failureKindOf(error), error.message);
+      recordFailure(ctx.metrics, workload, undefined, failureOfError(error), error.message);
     });
   });
   ctx.metrics.peak(names.activeMs, performance.now() - startMs);
-}
-
-/** autocannon's own timeout is a plain Error with this message. */
-function failureKindOf(error: Error): string {
-  return error.message === 'request timed out' ? 'timeout' : failureKind(error);
 }

@@ -1,9 +1,10 @@
 /**
  * One HTTP exchange through the run's undici dispatcher, returned as data: a response view
- * with its timing, or a failure kind (`timeout`, `network:<code>`). Never throws.
+ * with its timing, or a failure code (`timeout:<phase>`, `net:<errno>`). Never throws.
  */
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { type FailureCode, failureOfError } from '../../contract/failure-codes.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 
 /** One request as both clients (undici, autocannon) take it. */
@@ -16,20 +17,10 @@ export interface HttpRequestSpec {
   body: Buffer | string;
 }
 
-/** An answered exchange, or a failure kind; times are performance.now() ms. */
+/** An answered exchange, or why there was no answer; times are performance.now() ms. */
 export type ExchangeResult =
   | { ok: true; view: ResponseView; startMs: number; endMs: number }
-  | { ok: false; kind: string; detail: string; startMs: number; endMs: number };
-
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-
-/** Classifies a client error as a stable failure kind. */
-export function failureKind(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return 'timeout';
-  if (typeof code === 'string') return `network:${code}`;
-  return `network:${(error as Error | null)?.name ?? 'unknown'}`;
-}
+  | { ok: false; failure: FailureCode; detail: string; startMs: number; endMs: number };
 
 /**
  * Sends one request and reads the whole body. `timeoutMs` bounds the wait for headers and
@@ -51,7 +42,7 @@ export async function exchange(dispatcher: Dispatcher, origin: string, spec: Htt
     const view: ResponseView = { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
     return { ok: true, view, startMs, endMs: performance.now() };
   } catch (error) {
-    const kind = failureKind(error);
-    return { ok: false, kind, detail: `${kind}: ${(error as Error).message ?? String(error)}`, startMs, endMs: performance.now() };
+    const failure = failureOfError(error);
+    return { ok: false, failure, detail: `${failure}: ${(error as Error).message ?? String(error)}`, startMs, endMs: performance.now() };
   }
 }

@@ -46,7 +46,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
         const timing = { latencyMs: result.endMs - intendedMs, serviceMs: result.endMs - result.startMs };
         recordResponse(metrics, workload, memo, result.view, timing);
       } else {
-        recordFailure(metrics, workload, memo, result.kind, result.detail);
+        recordFailure(metrics, workload, memo, result.failure, result.detail);
       }
       metrics.peak(names.activeMs, result.endMs - startMs);
     },

@@ -8,7 +8,8 @@ import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { buildImageCorpus, type ImageFormat } from './image-corpus.js';
 import { buildMultipart, DEFAULT_PART, defaultPhotoBody, OVERRIDE_PART } from './multipart-body.js';
-import { judgePhoto, photoHeaders, photoPath } from './photo-workload.js';
+import { judgePhoto } from './photo-judge.js';
+import { photoHeaders, photoPath } from './photo-workload.js';
 import type { ProbeClient } from './probe-client.js';
 
 /** Probe images stay small: probes check behaviour, not throughput. */
@@ -32,7 +33,7 @@ export async function runPhotoProbes(probe: ProbeClient, participant: FixturePar
     const label = `probe PATCH profile_photo (\`filename\` part, ${image.format})`;
     const outcome = await probe.send(patch(body.contentType, body.body), label);
     if (!outcome.ok) probe.fail('photo.upload', `${label}: no answer (${outcome.detail})`);
-    else judgePhoto(probe.metrics, false, outcome.inspection, label);
+    else judgePhoto(probe.metrics, { override: false, format: image.format }, outcome.inspection, label);
   }
 
   const first = images[0];
@@ -45,7 +46,7 @@ export async function runPhotoProbes(probe: ProbeClient, participant: FixturePar
   const overrideLabel = 'probe PATCH profile_photo (`name` override, decoy `filename` field)';
   const outcome = await probe.send(patch(override.contentType, override.body), overrideLabel);
   if (!outcome.ok) probe.fail('photo.fieldname.override', `${overrideLabel}: no answer (${outcome.detail})`);
-  else judgePhoto(probe.metrics, true, outcome.inspection, overrideLabel);
+  else judgePhoto(probe.metrics, { override: true, format: first.format }, outcome.inspection, overrideLabel);
 
   // Refusals: their value is the problem+json evidence the client records for every error answer.
   const notImage = buildMultipart([{ name: DEFAULT_PART, fileName: 'not-an-image.txt', contentType: 'image/jpeg', data: NOT_AN_IMAGE }]);

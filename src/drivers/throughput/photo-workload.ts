@@ -5,13 +5,11 @@
  */
 
 import type { FixtureParticipant } from '../../contract/fixtures.js';
-import { recordEvidence } from '../../metrics/checks/evidence.js';
-import type { MetricSet } from '../../metrics/metric-set.js';
 import { PHOTO_EXTRA } from '../../metrics/throughput-extra-names.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import type { CorpusImage } from './image-corpus.js';
 import { defaultPhotoBody, type MultipartBody, overridePhotoBody } from './multipart-body.js';
-import { describeInspection, type Inspection } from './response-check.js';
+import { judgePhoto } from './photo-judge.js';
 import { mixedIndex, shareHit, type Workload } from './workload.js';
 
 /** The Accept header of API endpoint 2 (sent on tag requests too). */
@@ -68,7 +66,7 @@ export function createPhotoWorkload(options: PhotoWorkloadOptions): Workload<Pho
       return { spec, memo: { override, bytes: body.body.length, image: corpus[imageIndex] as CorpusImage } };
     },
     judge(metrics, memo, inspection) {
-      return judgePhoto(metrics, memo.override, inspection, photoLabel(memo));
+      return judgePhoto(metrics, { override: memo.override, format: memo.image.format }, inspection, photoLabel(memo));
     },
     account(metrics, memo) {
       metrics.inc(PHOTO_EXTRA.bytesSent, memo.bytes);
@@ -79,24 +77,3 @@ export function createPhotoWorkload(options: PhotoWorkloadOptions): Workload<Pho
 }
 
 const photoLabel = (memo: PhotoMemo): string => `PATCH profile_photo (${memo.override ? '`name` override' : '`filename` part'}, ${memo.image.fileName})`;
-
-/**
- * photo.upload: the default-part upload is 200 with the five headers and a JSON body.
- * photo.fieldname.override: the override upload is 200 (docs/design.md §5).
- * Returns extra failure kinds (a 200 whose JSON body is not an object).
- */
-export function judgePhoto(metrics: MetricSet, override: boolean, inspection: Inspection, label: string): string[] {
-  const extra: string[] = [];
-  const json = inspection.json;
-  if (inspection.status === 200 && json !== undefined && (typeof json !== 'object' || json === null || Array.isArray(json))) {
-    extra.push('body-invalid');
-  }
-  if (override) {
-    recordEvidence(metrics, 'photo.fieldname.override', inspection.status === 200 ? null : `${label}: status ${inspection.status} (expected 200)`);
-  } else {
-    const failed = inspection.kinds.length > 0 || extra.length > 0;
-    const reason = describeInspection(inspection) || 'JSON body is not an object';
-    recordEvidence(metrics, 'photo.upload', failed ? `${label}: ${reason}` : null);
-  }
-  return extra;
-}

@@ -1,8 +1,10 @@
 /**
  * The checks every photo/tag response gets, whichever client (undici or autocannon) carried
  * it: status, the five headers docs/design.md §4 requires on every response, a JSON body on success
- * and a problem+json body on error. A failure is a kind to count, never an exception.
+ * and a problem+json body on error. A failure is a code to count (docs/failure-codes.md),
+ * never an exception.
  */
+import { type FailureCode, statusFailure } from '../../contract/failure-codes.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
@@ -26,8 +28,8 @@ export interface ResponseView {
 /** The generic verdict on one answer. */
 export interface Inspection {
   status: number;
-  /** Failure kinds seen (empty when healthy): status-4xx, headers-missing, content-type, body-invalid, problem-json. */
-  kinds: string[];
+  /** Failure codes seen (empty when healthy): status:<nnn>, headers-missing, content-type, body-invalid, problem-json. */
+  failures: FailureCode[];
   missingHeaders: string[];
   /** The parsed body, or undefined when it is not JSON. */
   json: unknown;
@@ -55,22 +57,22 @@ const isJsonMediaType = (type: string): boolean => type === 'application/json' |
 
 /** Generic checks; scenario-specific body shapes are judged by the caller on `json`. */
 export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspection {
-  const kinds: string[] = [];
-  if (view.status !== expectedStatus) kinds.push(`status-${Math.floor(view.status / 100)}xx`);
+  const failures: FailureCode[] = [];
+  if (view.status !== expectedStatus) failures.push(statusFailure(view.status));
   const missingHeaders = REQUIRED_HEADERS.filter((name) => !view.headers[name]);
-  if (missingHeaders.length > 0) kinds.push('headers-missing');
+  if (missingHeaders.length > 0) failures.push('headers-missing');
   const parsed = parseJson(view.body);
   const json = parsed === NO_JSON ? undefined : parsed;
   const type = mediaType(view.headers['content-type']);
   let problemFailure: string | null | undefined;
   if (view.status === expectedStatus) {
-    if (!isJsonMediaType(type)) kinds.push('content-type');
-    if (parsed === NO_JSON) kinds.push('body-invalid');
+    if (!isJsonMediaType(type)) failures.push('content-type');
+    if (parsed === NO_JSON) failures.push('body-invalid');
   } else if (view.status >= 400) {
     problemFailure = problemJsonFailure(view.status, type, parsed);
-    if (problemFailure !== null) kinds.push('problem-json');
+    if (problemFailure !== null) failures.push('problem-json');
   }
-  return { status: view.status, kinds, missingHeaders, json, problemFailure };
+  return { status: view.status, failures, missingHeaders, json, problemFailure };
 }
 
 function problemJsonFailure(status: number, type: string, parsed: unknown): string | null {
@@ -86,9 +88,9 @@ export function describeInspection(inspection: Inspection, expectedStatus = 200)
   const parts: string[] = [];
   if (inspection.status !== expectedStatus) parts.push(`status ${inspection.status} (expected ${expectedStatus})`);
   if (inspection.missingHeaders.length > 0) parts.push(`missing ${inspection.missingHeaders.join(', ')}`);
-  for (const kind of inspection.kinds) {
-    if (kind === 'content-type') parts.push('Content-Type is not JSON');
-    if (kind === 'body-invalid') parts.push('body is not valid JSON');
+  for (const failure of inspection.failures) {
+    if (failure === 'content-type') parts.push('Content-Type is not JSON');
+    if (failure === 'body-invalid') parts.push('body is not valid JSON');
   }
   return parts.join('; ');
 }

@@ -4,6 +4,7 @@
  * `seq mod n`; the answer must hold one id per new name and none for an existing one.
  */
 
+import type { FailureCode } from '../../contract/failure-codes.js';
 import type { FixtureParticipant } from '../../contract/fixtures.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
@@ -55,7 +56,7 @@ export function createTagWorkload(options: TagWorkloadOptions): Workload<TagMemo
     judge(metrics, memo, inspection) {
       const verdict = judgeTags(metrics, memo, inspection, tagLabel(memo));
       if (verdict.created) pool.confirm(memo.newNames);
-      return verdict.kinds;
+      return verdict.failures;
     },
     account(metrics, memo) {
       metrics.inc(TAG_EXTRA.existingSent, memo.existing.length);
@@ -77,44 +78,45 @@ export function tagIds(json: unknown): Array<string | number> | null {
 export interface TagVerdict {
   /** The target created every new name (so they exist from now on). */
   created: boolean;
-  kinds: string[];
+  failures: FailureCode[];
 }
 
 /**
  * tags.link: 200 and an array of ids, at least one per new name (and exactly that many when
- * no existing name was sent). tags.existing.ignored (only when existing names were sent):
- * no more ids than new names.
+ * no existing name was sent); an answer holds for it only when it linked a new name, since
+ * an empty array for existing names alone shows nothing was created. tags.existing.ignored
+ * (only when existing names were sent): no more ids than new names.
  */
 export function judgeTags(metrics: MetricSet, memo: TagMemo, inspection: Inspection, label: string): TagVerdict {
   if (inspection.status !== 200) {
     recordEvidence(metrics, 'tags.link', `${label}: status ${inspection.status} (expected 200)`);
-    return { created: false, kinds: [] };
+    return { created: false, failures: [] };
   }
   const ids = tagIds(inspection.json);
   const wanted = memo.newNames.length;
   if (ids === null) {
     recordEvidence(metrics, 'tags.link', `${label}: answer is not an array of distinct tag ids`);
-    return { created: false, kinds: ['body-invalid'] };
+    return { created: false, failures: ['body-invalid'] };
   }
-  const kinds: string[] = [];
+  const failures: FailureCode[] = [];
   if (ids.length < wanted) {
     recordEvidence(metrics, 'tags.link', `${label}: ${ids.length} ids for ${wanted} new names`);
-    kinds.push('body-invalid');
+    failures.push('body-invalid');
   } else if (memo.existing.length === 0 && ids.length > wanted) {
     recordEvidence(metrics, 'tags.link', `${label}: ${ids.length} ids for ${wanted} new names`);
-    kinds.push('body-invalid');
-  } else {
+    failures.push('body-invalid');
+  } else if (wanted > 0) {
     recordEvidence(metrics, 'tags.link', null);
   }
   if (memo.existing.length > 0) {
     const extra = Math.max(0, ids.length - wanted);
     if (extra > 0) {
       metrics.inc(TAG_EXTRA.existingReturned, extra);
-      kinds.push('existing-returned');
+      failures.push('existing-returned');
     }
     recordEvidence(metrics, 'tags.existing.ignored', extra > 0 ? `${label}: ${extra} id(s) returned for existing names` : null);
   }
   const created = ids.length >= wanted;
   if (created) metrics.inc(TAG_EXTRA.tagsCreated, wanted);
-  return { created, kinds };
+  return { created, failures };
 }

@@ -3,6 +3,7 @@
  * share: a Workload builds request `seq` and judges its answer; `recordResponse` and
  * `recordFailure` turn one exchange into counters, histograms and check evidence.
  */
+import type { FailureCode } from '../../contract/failure-codes.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { type ThroughputScenario, throughputNames } from '../../metrics/names.js';
@@ -15,8 +16,8 @@ export interface Workload<M> {
   readonly scenario: ThroughputScenario;
   /** Builds request `seq` (0, 1, 2, ... in the order they are sent). */
   next(seq: number): { spec: HttpRequestSpec; memo: M };
-  /** Scenario-specific judgement of a response: records check evidence, returns extra failure kinds. */
-  judge(metrics: MetricSet, memo: M, inspection: Inspection): string[];
+  /** Scenario-specific judgement of a response: records check evidence, returns extra failure codes. */
+  judge(metrics: MetricSet, memo: M, inspection: Inspection): FailureCode[];
   /** Counts what a sent request cost, answered or not (bytes, override share). */
   account?(metrics: MetricSet, memo: M): void;
   /** Short label for failure samples, e.g. "PATCH profile_photo (filename part)". */
@@ -34,19 +35,19 @@ export interface SampleTiming {
   serviceMs: number;
 }
 
-/** Records one answered request. A non-200, a missing header or a bad body is an error of that kind. */
+/** Records one answered request. A non-200, a missing header or a bad body is an error under its failure code. */
 export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, memo: M, view: ResponseView, timing: SampleTiming): void {
   const names = NAMES[workload.scenario];
   const inspection = inspectResponse(view);
-  const kinds = [...inspection.kinds, ...workload.judge(metrics, memo, inspection)];
+  const failures = [...inspection.failures, ...workload.judge(metrics, memo, inspection)];
   recordProblemEvidence(metrics, inspection, workload.label(memo));
   metrics.inc(names.requests);
   metrics.inc(names.status(view.status));
-  if (kinds.length > 0) {
+  if (failures.length > 0) {
     metrics.inc(names.errors);
-    // A request counts once in `errors` and once under each distinct kind it showed.
-    for (const kind of new Set(kinds)) metrics.inc(names.errorKind(kind));
-    metrics.sample(workload.scenario, redact(`${workload.label(memo)}: ${view.status} ${kinds.join(', ')}`));
+    // A request counts once in `errors` and once under each distinct code it showed.
+    for (const failure of new Set(failures)) metrics.inc(names.errorKind(failure));
+    metrics.sample(workload.scenario, redact(`${workload.label(memo)}: ${view.status} ${failures.join(', ')}`));
   }
   recordMs(metrics.histogram(names.latencyUs), timing.latencyMs);
   recordMs(metrics.histogram(names.serviceTimeUs), timing.serviceMs);
@@ -59,11 +60,11 @@ export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, mem
  * the error rate. No latency is recorded (there is none to record, and a timeout value would
  * describe the client's bound, not the target).
  */
-export function recordFailure<M>(metrics: MetricSet, workload: Workload<M>, memo: M | undefined, kind: string, detail: string): void {
+export function recordFailure<M>(metrics: MetricSet, workload: Workload<M>, memo: M | undefined, failure: FailureCode, detail: string): void {
   const names = NAMES[workload.scenario];
   metrics.inc(names.requests);
   metrics.inc(names.errors);
-  metrics.inc(names.errorKind(kind));
+  metrics.inc(names.errorKind(failure));
   const where = memo === undefined ? workload.scenario : workload.label(memo);
   metrics.sample(workload.scenario, redact(`${where}: ${detail}`));
   if (memo !== undefined) workload.account?.(metrics, memo);

@@ -89,7 +89,7 @@ export interface RunIdentity {
   profile: string;
   startedAt: string;
   durationMs: number;
-  verdict: 'pass' | 'fail';
+  verdict: Report['verdict'];
 }
 
 export interface Comparison {

@@ -30,7 +30,11 @@ function chatDetails(chat: ChatStreamsSummary): string {
       ['KEEP_ALIVE expected', formatMs(chat.expectedKeepAliveMs)],
       ['KEEP_ALIVE tolerance', `± ${formatMs(chat.keepAliveToleranceMs)}`],
       ['KEEP_ALIVE violations', formatCount(chat.keepAliveViolations)],
-      ['First KEEP_ALIVE late', formatCount(chat.firstKeepAliveLate)],
+      // Early counts since report schema 1.1.0; an older report has none to show.
+      [
+        'First KEEP_ALIVE late / early',
+        `${formatCount(chat.firstKeepAliveLate)} / ${chat.firstKeepAliveEarly === undefined ? '—' : formatCount(chat.firstKeepAliveEarly)}`,
+      ],
       ['Isolation violations', formatCount(chat.isolationViolations)],
       ['Schema violations', `${formatCount(chat.schemaViolations)}${chat.schemaViolations ? ` (${formatCounts(chat.schemaViolationKinds)})` : ''}`],
       ['Messages sent / failed', `${formatCount(chat.messagesSent)} / ${formatCount(chat.messagesFailed)}`],

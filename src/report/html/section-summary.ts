@@ -2,7 +2,7 @@
 
 import type { Report } from '../../contract/report.js';
 import { escapeXml } from '../escape.js';
-import { checkTally, failedItems, runLength, thresholdTally } from '../report-facts.js';
+import { checksWithoutEvidence, checkTally, failedItems, noEvidenceText, runLength, thresholdTally } from '../report-facts.js';
 
 function fact(label: string, value: string): string {
   return `<div><dt>${escapeXml(label)}</dt><dd>${escapeXml(value)}</dd></div>`;
@@ -27,8 +27,9 @@ function verdictBox(report: Report): string {
   if (report.shard) facts.push(fact('Shard', `${report.shard.index + 1} of ${report.shard.count}`));
   if (report.mergedFrom?.length) facts.push(fact('Merged from', `${report.mergedFrom.length} shard reports`));
   const interrupted = report.interrupted ? '<span class="badge fail">INTERRUPTED</span>' : '';
-  // Anything but an explicit pass reads as a failure: a reader must never see a false green.
-  const verdict = report.verdict === 'pass' ? 'pass' : 'fail';
+  // Anything but an explicit pass or incomplete reads as a failure: a reader must never see a false green.
+  const verdict = report.verdict === 'pass' || report.verdict === 'incomplete' ? report.verdict : 'fail';
+  if (verdict === 'incomplete') facts.unshift(fact('Why', noEvidenceText(report)));
   return `<div class="verdict ${verdict}" data-verdict="${verdict}"><span class="word">${verdict.toUpperCase()}</span>${interrupted}<dl class="facts">${facts.join('')}</dl></div>`;
 }
 
@@ -40,6 +41,13 @@ function failuresBox(report: Report): string {
   });
   if (items.length === 0) return '';
   return `<div class="failures" id="failed"><strong>Failed (${items.length})</strong><ul>${items.join('')}</ul></div>`;
+}
+
+/** An incomplete run: each core check it has no evidence for, and why. */
+function noEvidenceBox(report: Report): string {
+  if (report.verdict !== 'incomplete') return '';
+  const items = checksWithoutEvidence(report).map((check) => `<li><strong><code>${escapeXml(check.id)}</code></strong>: ${escapeXml(check.detail)}</li>`);
+  return `<div class="no-evidence" id="no-evidence"><strong>No evidence (${items.length})</strong><ul>${items.join('')}</ul></div>`;
 }
 
 function warningsBox(report: Report): string {
@@ -55,5 +63,5 @@ function warningsBox(report: Report): string {
 export function summarySection(report: Report): string {
   const title = `coachbench report: ${report.profile.name}`;
   const sub = `run ${report.runId} · coachbench ${report.tool.version} · report schema ${report.schemaVersion}`;
-  return `<header><h1>${escapeXml(title)}</h1><p class="muted">${escapeXml(sub)}</p>${verdictBox(report)}${failuresBox(report)}${warningsBox(report)}</header>`;
+  return `<header><h1>${escapeXml(title)}</h1><p class="muted">${escapeXml(sub)}</p>${verdictBox(report)}${failuresBox(report)}${noEvidenceBox(report)}${warningsBox(report)}</header>`;
 }

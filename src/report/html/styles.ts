@@ -3,7 +3,7 @@
  * for projectors, a 1200 px column and wrapping tables so 1280 px never scrolls sideways.
  */
 export const REPORT_CSS = `
-:root { --fg: #111; --muted: #444; --line: #c8c8c8; --pass: #0b6b2f; --pass-bg: #e3f4e8; --fail: #a4111b; --fail-bg: #fde8e8; --skip: #5a5a5a; --skip-bg: #eee; --warn-bg: #fff4d6; }
+:root { --fg: #111; --muted: #444; --line: #c8c8c8; --pass: #0b6b2f; --pass-bg: #e3f4e8; --fail: #a4111b; --fail-bg: #fde8e8; --skip: #5a5a5a; --skip-bg: #eee; --warn-bg: #fff4d6; --incomplete: #7a4f00; }
 * { box-sizing: border-box; }
 html { background: #fff; }
 body { margin: 0; color: var(--fg); background: #fff; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
@@ -20,6 +20,8 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", M
 .verdict .word { font-size: 34px; font-weight: 800; letter-spacing: 0.04em; }
 .verdict.pass .word { color: var(--pass); }
 .verdict.fail .word { color: var(--fail); }
+.verdict.incomplete { background: var(--warn-bg); border-color: var(--incomplete); }
+.verdict.incomplete .word { color: var(--incomplete); }
 .facts { display: flex; flex-wrap: wrap; gap: 4px 20px; margin: 0; }
 .facts div { min-width: 0; overflow-wrap: anywhere; }
 .facts dt { display: inline; color: var(--muted); }
@@ -27,6 +29,9 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", M
 .failures { border-left: 6px solid var(--fail); background: var(--fail-bg); padding: 10px 16px; margin: 12px 0; }
 .failures ul { margin: 4px 0; padding-left: 20px; }
 .failures li { margin: 4px 0; overflow-wrap: anywhere; }
+.no-evidence { border-left: 6px solid var(--incomplete); background: var(--warn-bg); padding: 10px 16px; margin: 12px 0; }
+.no-evidence ul { margin: 4px 0; padding-left: 20px; }
+.no-evidence li { margin: 4px 0; overflow-wrap: anywhere; }
 .warnings { border-left: 6px solid #b07d00; background: var(--warn-bg); padding: 10px 16px; margin: 12px 0; }
 .warnings ul { margin: 4px 0; padding-left: 20px; }
 .warnings li { overflow-wrap: anywhere; }

@@ -5,6 +5,7 @@
  */
 
 import type { CheckResult, Report } from '../../contract/report.js';
+import { judgeVerdict } from '../../metrics/checks/verdict.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { ConfigError } from '../../util/errors.js';
 import { buildReport } from '../build-report.js';
@@ -124,7 +125,7 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
 
   report.checks = combineChecks(report.checks, plan.shards);
   if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
-  const failed = report.checks.some((c) => c.status === 'fail') || report.thresholds.some((t) => t.status === 'fail');
-  report.verdict = failed || plan.missing.length > 0 || shardReports.some(failedOutsideChecks) ? 'fail' : 'pass';
+  const failedOutside = plan.missing.length > 0 || shardReports.some(failedOutsideChecks);
+  report.verdict = failedOutside ? 'fail' : judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
   return report;
 }

@@ -13,7 +13,7 @@ describe('DeliveryTracker', () => {
     const tracker = new DeliveryTracker(1_000);
     const a = openStream('s1');
     const seq = tracker.register('s1', 100, [a]);
-    expect(tracker.receipt(seq, a, 142)).toEqual({ kind: 'first', latencyMs: 42 });
+    expect(tracker.receipt(seq, a, 142)).toEqual({ outcome: 'first', latencyMs: 42 });
     expect(tracker.sweep(150)).toEqual({ expected: 1, received: 1, missing: 0 });
     expect(tracker.unresolved).toBe(0);
   });
@@ -24,7 +24,7 @@ describe('DeliveryTracker', () => {
     const seq = tracker.register('s1', 0, [a]);
     tracker.receipt(seq, a, 5);
     tracker.sweep(10);
-    expect(tracker.receipt(seq, a, 20)).toEqual({ kind: 'duplicate' });
+    expect(tracker.receipt(seq, a, 20)).toEqual({ outcome: 'duplicate' });
   });
 
   it('counts a stream open for the whole window that never received as missing', () => {
@@ -49,8 +49,8 @@ describe('DeliveryTracker', () => {
     const tracker = new DeliveryTracker(1_000);
     const connecting = new SseStream('chat', 0, 's1');
     const seq = tracker.register('s1', 0, [connecting]);
-    expect(tracker.receipt(seq, connecting, 3)).toEqual({ kind: 'unexpected' });
-    expect(tracker.receipt(999, connecting, 3)).toEqual({ kind: 'unexpected' });
+    expect(tracker.receipt(seq, connecting, 3)).toEqual({ outcome: 'unexpected' });
+    expect(tracker.receipt(999, connecting, 3)).toEqual({ outcome: 'unexpected' });
   });
 
   it('a forced sweep at the end of a run does not count windows that have not passed as missing', () => {

@@ -32,10 +32,10 @@ describe('validateEvent', () => {
     [frame('CHAT_SESSION_MEMBER_APPROVED', decision), 'decision-payload'],
     [frame('CHAT_SESSION_MEMBER_APPROVED', { ...decision, approvedBy: 'p1', rejectedBy: 'p1' }), 'decision-payload'],
     [frame('CHAT_SESSION_MEMBER_REJECTED', { ...decision, approvedBy: 'p1' }), 'decision-payload'],
-  ])('flags %s as %s', (data, kind) => {
+  ])('flags %s as %s', (data, violation) => {
     const result = validateEvent(data);
     expect(result.ok).toBe(false);
-    expect(result.ok ? null : result.kind).toBe(kind);
+    expect(result.ok ? null : result.violation).toBe(violation);
   });
 
   it('returns the messages and session of valid events for isolation checks', () => {

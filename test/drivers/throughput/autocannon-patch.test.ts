@@ -20,7 +20,7 @@ import { buildImageCorpus } from '../../../src/drivers/throughput/image-corpus.j
 import { defaultPhotoBody } from '../../../src/drivers/throughput/multipart-body.js';
 import { createPhotoWorkload, photoHeaders } from '../../../src/drivers/throughput/photo-workload.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
-import { GOOD_HEADERS, readBody, sendJson, startServer, type TestServer, testProfile, testRun } from './helpers.js';
+import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, type TestServer, testProfile, testRun } from './helpers.js';
 
 const [image] = buildImageCorpus(['jpeg'], [32 * 1024]);
 const shared = defaultPhotoBody(image!);
@@ -48,7 +48,7 @@ async function startBodyCheckingServer(): Promise<{ server: TestServer; connecti
         Number(req.headers['content-length']) === shared.body.length &&
         body.equals(shared.body);
       if (!exact) log.wrong++;
-      sendJson(res, 200, { userId: participant.userId }, 'application/json', GOOD_HEADERS);
+      sendJson(res, 200, photoAnswer(body, participant.userId), 'application/json', GOOD_HEADERS);
     });
   });
   const total = (): number => [...connections.values()].reduce((n, log) => n + log.requests, 0);

@@ -47,7 +47,7 @@ describe('against the reference target', () => {
     expect(failing).toEqual(['photo.upload', 'photo.fieldname.override', 'tags.link']);
     expect(checks['errors.problem_json'].status).toBe('pass');
     expect(photo.statusCodes['500']).toBeGreaterThan(10);
-    expect(photo.errorsByKind['status-5xx']).toBe(photo.statusCodes['500']);
+    expect(photo.errorsByKind['status:500']).toBe(photo.statusCodes['500']);
     expect(photo.errorRate).toBeGreaterThan(0.3);
     expect(photo.errorRate).toBeLessThan(0.7);
     expect(tags.statusCodes['500']).toBeGreaterThan(10);

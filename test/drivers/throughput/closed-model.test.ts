@@ -10,7 +10,7 @@ import { throughputNames } from '../../../src/metrics/names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { checksOf, GOOD_HEADERS, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
+import { checksOf, GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
 
 const fixtures = {
   apiKey: 'key-0001',
@@ -31,10 +31,10 @@ describe('closed model (autocannon)', () => {
   it('records every answer into our HDR histograms with fractional-ms precision', async () => {
     let answered = 0;
     const server = await startServer((req, res) => {
-      void readBody(req).then(() =>
+      void readBody(req).then((body) =>
         setTimeout(() => {
           answered++;
-          sendJson(res, 200, { ok: true }, 'application/json', GOOD_HEADERS);
+          sendJson(res, 200, photoAnswer(body), 'application/json', GOOD_HEADERS);
         }, 20),
       );
     });
@@ -80,7 +80,7 @@ describe('closed model (autocannon)', () => {
         if (!expected.has(sha(body)) || !tokenOk || req.method !== 'PATCH' || Number(req.headers['content-length']) !== body.length) seen.bad++;
         seen.bodies.add(sha(body));
         seen.users.add(user);
-        sendJson(res, 200, { ok: true }, 'application/json', GOOD_HEADERS);
+        sendJson(res, 200, photoAnswer(body, user), 'application/json', GOOD_HEADERS);
       });
     });
     try {
@@ -102,7 +102,7 @@ describe('closed model (autocannon)', () => {
 
   it('checks every answer: a missing header fails photo.upload under the closed model too', async () => {
     const server = await startServer((req, res) => {
-      void readBody(req).then(() => sendJson(res, 200, { ok: true }, 'application/json', { ...GOOD_HEADERS, 'cache-control': '' }));
+      void readBody(req).then((body) => sendJson(res, 200, photoAnswer(body), 'application/json', { ...GOOD_HEADERS, 'cache-control': '' }));
     });
     try {
       const profile = testProfile(600, { model: 'closed', connections: 2, overrideShare: 0 });
@@ -144,6 +144,6 @@ describe('closed model (autocannon)', () => {
     // autocannon reconnects at once after a refusal; each attempt is a failed request.
     expect(summary.requests).toBeGreaterThan(0);
     expect(summary.errors).toBe(summary.requests);
-    expect(Object.keys(summary.errorsByKind)).toEqual(['network:ECONNREFUSED']);
+    expect(Object.keys(summary.errorsByKind)).toEqual(['net:ECONNREFUSED']);
   });
 });

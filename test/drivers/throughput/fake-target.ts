@@ -75,10 +75,11 @@ export async function startFakeTarget(bad: Misbehaviour = {}): Promise<FakeTarge
       if (who !== photo[1]) return problem(res, 403, 'not your profile');
       const image = await readPhotoPart(req, bad.ignoreOverride === true);
       if (image === null) return problem(res, 400, 'no image part');
-      if (!(image[0] === 0xff || image[0] === 0x89 || image.toString('latin1', 0, 4) === 'RIFF')) return problem(res, 415, 'not an image');
+      const extension = image[0] === 0xff ? 'jpg' : image[0] === 0x89 ? 'png' : image.toString('latin1', 0, 4) === 'RIFF' ? 'webp' : null;
+      if (extension === null) return problem(res, 415, 'not an image');
       const headers: Record<string, string> = { ...GOOD_HEADERS };
       if (bad.photoWithoutCacheControl) delete headers['cache-control'];
-      return sendJson(res, 200, { userId: who, photoUrl: `https://photos.example/${who}.jpg` }, 'application/json', headers);
+      return sendJson(res, 200, { userId: who, photoUrl: `https://photos.example/${who}.${extension}` }, 'application/json', headers);
     }
     if (req.method === 'POST' && req.url === '/api/v1/admin/tags/new_and_link/participant') {
       const body = JSON.parse((await readBody(req)).toString('utf8')) as { tags: string[] };

@@ -126,6 +126,18 @@ export function sendJson(
   res.end(text);
 }
 
+const EXTENSION_BY_MIME: Readonly<Record<string, string>> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
+
+/**
+ * A correct photo answer for an upload: `{ userId, photoUrl }` whose extension names the
+ * format of the uploaded image, read from its part's Content-Type (the only image part in
+ * the bodies these test servers receive). photo.* checks hold only on such an answer.
+ */
+export function photoAnswer(upload: Buffer, userId = 'p'): { userId: string; photoUrl: string } {
+  const mime = /Content-Type: (image\/[a-z]+)/i.exec(upload.toString('latin1'))?.[1]?.toLowerCase() ?? '';
+  return { userId, photoUrl: `https://photos.example/${userId}.${EXTENSION_BY_MIME[mime] ?? 'bin'}` };
+}
+
 export function sendProblem(res: ServerResponse, status: number, detail: string, contentType = 'application/problem+json'): void {
   sendJson(res, status, { type: 'about:blank', title: 'Error', status, detail, instance: '' }, contentType);
 }

@@ -3,7 +3,7 @@ import { photoUploadScenario } from '../../../src/drivers/throughput/index.js';
 import { throughputNames } from '../../../src/metrics/names.js';
 import { scheduledSlotsName } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
-import { GOOD_HEADERS, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
+import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
 
 const names = throughputNames('photoUpload');
 const fixtures = {
@@ -19,7 +19,7 @@ async function photoServer(delayMs: number) {
       seen.requests++;
       seen.bytes += body.length;
       seen.users.add(req.url?.split('/')[4] ?? '');
-      const answer = (): void => sendJson(res, 200, { ok: true }, 'application/json', GOOD_HEADERS);
+      const answer = (): void => sendJson(res, 200, photoAnswer(body), 'application/json', GOOD_HEADERS);
       if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();
     });
@@ -111,7 +111,7 @@ describe('open model', () => {
     }
   });
 
-  it('counts a refused connection as a request error of kind network:<code>, not an exception', async () => {
+  it('counts a refused connection as a request error under net:<errno>, not an exception', async () => {
     const server = await photoServer(0);
     const url = server.url;
     await server.close();
@@ -119,7 +119,7 @@ describe('open model', () => {
     const total = await testRun(url, fixtures, profile).run(photoUploadScenario);
     const summary = buildPhotoUploadSummary(total, profile.photoUpload);
     expect(summary.requests).toBe(6);
-    expect(summary.errorsByKind).toEqual({ 'network:ECONNREFUSED': 6 });
+    expect(summary.errorsByKind).toEqual({ 'net:ECONNREFUSED': 6 });
     expect(summary.latencyMs.count).toBe(0);
   });
 });

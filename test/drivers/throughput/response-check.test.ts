@@ -15,15 +15,15 @@ const view = (status: number, body: string, contentType = 'application/json', ex
 describe('inspectResponse', () => {
   it.each([
     ['healthy 200', view(200, '{"a":1}'), []],
-    ['500 problem+json', view(500, '{"status":500}', 'application/problem+json; charset=utf-8'), ['status-5xx']],
-    ['401 as text/plain', view(401, 'nope', 'text/plain'), ['status-4xx', 'problem-json']],
-    ['problem+json with a non-JSON body', view(403, '<html>', 'application/problem+json'), ['status-4xx', 'problem-json']],
+    ['500 problem+json', view(500, '{"status":500}', 'application/problem+json; charset=utf-8'), ['status:500']],
+    ['401 as text/plain', view(401, 'nope', 'text/plain'), ['status:401', 'problem-json']],
+    ['problem+json with a non-JSON body', view(403, '<html>', 'application/problem+json'), ['status:403', 'problem-json']],
     ['200 with text/html', view(200, '{"a":1}', 'text/html'), ['content-type']],
     ['200 with a broken body', view(200, '{"a":', 'application/json'), ['body-invalid']],
     ['200 without Cache-Control', view(200, '{}', 'application/json', { ...GOOD_HEADERS, 'cache-control': '' }), ['headers-missing']],
     ['200 with +json', view(200, '[]', 'application/vnd.x+json'), []],
-  ])('%s → %j', (_name, response, kinds) => {
-    expect(inspectResponse(response).kinds).toEqual(kinds);
+  ])('%s → %j', (_name, response, failures) => {
+    expect(inspectResponse(response).failures).toEqual(failures);
   });
 
   it('names missing headers and judges problem+json only on errors', () => {
@@ -66,7 +66,9 @@ describe('tag answers', () => {
     ['extra ids without existing names', { newNames: ['a'], existing: [] }, 200, ['1', '2'], 'fail', 'none', true],
     ['existing names ignored', { newNames: ['c'], existing: ['a', 'b'] }, 200, ['3'], 'pass', 'pass', true],
     ['existing names returned again', { newNames: ['c'], existing: ['a', 'b'] }, 200, ['1', '2', '3'], 'pass', 'fail', true],
-    ['only existing, none returned', { newNames: [], existing: ['a'] }, 200, [], 'pass', 'pass', true],
+    // Linking nothing new shows no link: it is tags.existing.ignored evidence only.
+    ['only existing, none returned', { newNames: [], existing: ['a'] }, 200, [], 'none', 'pass', true],
+    ['only existing, refused', { newNames: [], existing: ['a'] }, 500, {}, 'fail', 'none', false],
     ['not an array', { newNames: ['a'], existing: ['b'] }, 200, { id: '1' }, 'fail', 'none', false],
     ['injected 500', { newNames: ['a'], existing: ['b'] }, 500, {}, 'fail', 'none', false],
   ] as const)('%s', (_name, memo, status, body, link, existing, created) => {

@@ -14,7 +14,7 @@ function shard(requests: number, errors: number, activeMs: number): MetricSet {
   set.inc(photo.errors, errors);
   set.inc(photo.status(200), requests - errors);
   set.inc(photo.status(500), errors);
-  set.inc(photo.errorKind('status-5xx'), errors);
+  set.inc(photo.errorKind('status:500'), errors);
   set.inc(photo.lateSlots, 2);
   set.inc(PHOTO_EXTRA.bytesSent, requests * 1_000);
   set.inc(PHOTO_EXTRA.overrideRequests, 3);
@@ -34,7 +34,7 @@ describe('throughput summaries', () => {
       errors: 5,
       errorRate: 0.05,
       statusCodes: { '200': 95, '500': 5 },
-      errorsByKind: { 'status-5xx': 5 },
+      errorsByKind: { 'status:500': 5 },
       throughputPerSec: 25,
       requestedRatePerSec: 60,
       lateSlots: 2,

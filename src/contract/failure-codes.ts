@@ -1,0 +1,77 @@
+/**
+ * The one failure vocabulary (docs/failure-codes.md): every stream that fails to open or is
+ * cut, and every request that fails, is counted under one of these codes, whichever driver
+ * saw it; report.json keys `openFailures`, `drops` and `errorsByKind` by them.
+ */
+
+/** An answer arrived but is not what the exchange expected (one code per finding). */
+export const FINDING_CODES = [
+  /** A stream answered without `text/event-stream`, or a request's 2xx answer is not JSON. */
+  'content-type',
+  /** An answer lacks one of the five headers every response must carry. */
+  'headers-missing',
+  /** A 2xx body is not the JSON the operation promises (not JSON, not an object, not an array of ids). */
+  'body-invalid',
+  /** A 4xx/5xx answer is not application/problem+json with a JSON object body. */
+  'problem-json',
+  /** A photo answer's `photoUrl` is missing or does not name the format of the image uploaded. */
+  'photo-url',
+  /** Create-and-link returned ids for names that already existed. */
+  'existing-returned',
+] as const;
+
+/** Why a stream stopped without the driver closing it. */
+export const STREAM_END_CODES = [
+  /** The target ended a stream cleanly (a zero-length chunk / FIN). */
+  'end',
+  /** An SSE line or event grew beyond `chatStreams.maxFrameBytes`. */
+  'frame-too-large',
+] as const;
+
+/** Which wait ran out: the TCP connect, the response headers, the body, or (autocannon) the whole answer. */
+export const TIMEOUT_PHASES = ['connect', 'headers', 'body', 'response'] as const;
+
+export type FindingCode = (typeof FINDING_CODES)[number];
+export type StreamEndCode = (typeof STREAM_END_CODES)[number];
+export type TimeoutPhase = (typeof TIMEOUT_PHASES)[number];
+
+/**
+ * A failure code: `status:<nnn>` (an unexpected HTTP status), `net:<errno>` (the connection
+ * failed, was reset, or did not carry HTTP), `timeout:<phase>`, or one of the fixed codes.
+ */
+export type FailureCode = `status:${number}` | `net:${string}` | `timeout:${TimeoutPhase}` | FindingCode | StreamEndCode;
+
+/** The code of an unexpected HTTP status. */
+export const statusFailure = (status: number): FailureCode => `status:${status}`;
+
+/** `net:<errno>` keeps the client's own code, restricted to the characters a code has. */
+const netFailure = (code: string): FailureCode => `net:${code.replace(/[^A-Za-z0-9_]/g, '_') || 'unknown'}`;
+
+const TIMEOUT_BY_CODE: Readonly<Record<string, FailureCode>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'timeout:connect',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout:headers',
+  UND_ERR_BODY_TIMEOUT: 'timeout:body',
+};
+
+/** autocannon reports its own whole-answer timer as a plain Error with this message. */
+const AUTOCANNON_TIMEOUT_MESSAGE = 'request timed out';
+
+/**
+ * Classifies a client error (undici, autocannon, node:net) as a failure code. The one
+ * classifier every driver uses: undici's timeouts name their phase, anything else with a
+ * `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, HPE_INVALID_CONSTANT ...) is `net:<code>`.
+ */
+export function failureOfError(error: unknown): FailureCode {
+  const { code, message, name } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown };
+  if (typeof code === 'string') return TIMEOUT_BY_CODE[code] ?? netFailure(code);
+  if (message === AUTOCANNON_TIMEOUT_MESSAGE) return 'timeout:response';
+  return netFailure(typeof name === 'string' ? name : 'unknown');
+}
+
+const FIXED_CODES = [...FINDING_CODES, ...STREAM_END_CODES].join('|');
+
+/** Matches exactly the failure codes (also the `propertyNames` pattern in schemas/report.schema.json). */
+export const FAILURE_CODE_PATTERN = new RegExp(`^(status:[0-9]{3}|net:[A-Za-z0-9_]+|timeout:(${TIMEOUT_PHASES.join('|')})|${FIXED_CODES})$`);
+
+/** True when `text` is a code of this vocabulary. */
+export const isFailureCode = (text: string): text is FailureCode => FAILURE_CODE_PATTERN.test(text);

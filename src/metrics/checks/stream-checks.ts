@@ -1,0 +1,108 @@
+/**
+ * The stream.* checks (docs/design.md §5.4), read from the chat summary. Each one passes
+ * only on its own evidence: a KEEP_ALIVE gap for the cadence, a stream that outlived the
+ * stall window for stalls, an event other than KEEP_ALIVE for isolation and schema, an
+ * expected delivery for delivery. Without it the check is a skip that says what was missing.
+ */
+import type { ChatStreamsSummary, CheckResult } from '../../contract/report.js';
+import { fail, passOnEvidence, sum, top } from './check-result.js';
+
+const INVALID = '<invalid>';
+const KEEP_ALIVE = 'KEEP_ALIVE';
+
+function streamOpen(chat: ChatStreamsSummary): CheckResult {
+  const failedOpens = chat.openFailed + chat.mainStreams.openFailed;
+  const drops = chat.dropped + chat.mainStreams.dropped;
+  const opens = chat.opened + chat.mainStreams.opened;
+  if (failedOpens + drops > 0) {
+    const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by the target (${top(chat.drops) || 'none'})`;
+    return fail('stream.open', failedOpens + drops, detail);
+  }
+  // Streams were asked for during the whole run and none opened: that is the failure itself.
+  if (opens === 0 && chat.participants > 0) return fail('stream.open', 0, 'no stream opened: every open was still waiting for its headers when the run ended');
+  return passOnEvidence('stream.open', opens, `${opens} streams opened with 200 text/event-stream and stayed open`, 'no participant to open a stream for');
+}
+
+function keepAliveCadence(chat: ChatStreamsSummary): CheckResult {
+  const { expectedKeepAliveMs: expected, keepAliveToleranceMs: tol } = chat;
+  const early = chat.firstKeepAliveEarly ?? 0;
+  const bad = chat.keepAliveViolations + chat.firstKeepAliveLate + early;
+  if (bad > 0) {
+    return fail(
+      'stream.keepalive.cadence',
+      bad,
+      `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms), ` +
+        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early`,
+    );
+  }
+  const gaps = chat.keepAliveGapMs.count;
+  const firsts = chat.firstKeepAliveMs.count;
+  return passOnEvidence(
+    'stream.keepalive.cadence',
+    gaps,
+    `${gaps} KEEP_ALIVE gaps and ${firsts} first KEEP_ALIVEs within ${expected} ± ${tol} ms`,
+    `no gap between two KEEP_ALIVEs on one stream (${firsts} first KEEP_ALIVEs seen): no stream lived through two ${expected} ms intervals`,
+  );
+}
+
+function stall(chat: ChatStreamsSummary): CheckResult {
+  const windowMs = 2 * chat.expectedKeepAliveMs;
+  const watched = chat.streamsPastStallWindow ?? 0;
+  if (chat.stalled > 0) return fail('stream.stall', chat.stalled, `${chat.stalled} streams silent for more than ${windowMs} ms`);
+  return passOnEvidence(
+    'stream.stall',
+    watched,
+    `${watched} streams watched for longer than ${windowMs} ms, none silent that long`,
+    `no stream stayed open longer than the ${windowMs} ms stall window`,
+  );
+}
+
+/** Valid events other than KEEP_ALIVE among `events` (by eventType, `<invalid>` for violations). */
+const validNonKeepAlive = (events: Readonly<Record<string, number>>): number => sum(events) - (events[INVALID] ?? 0) - (events[KEEP_ALIVE] ?? 0);
+
+function sessionIsolation(chat: ChatStreamsSummary): CheckResult {
+  if (chat.isolationViolations > 0) {
+    return fail('stream.session.isolation', chat.isolationViolations, `${chat.isolationViolations} events arrived on a stream of another session`);
+  }
+  // Every valid event but KEEP_ALIVE names its session (a message's chatSessionId, a member event's sessionId).
+  const checked = validNonKeepAlive(chat.events);
+  return passOnEvidence(
+    'stream.session.isolation',
+    checked,
+    `${checked} events on chat-session streams, every one of its stream's session`,
+    'no event other than KEEP_ALIVE arrived on a chat-session stream',
+  );
+}
+
+function eventSchema(chat: ChatStreamsSummary): CheckResult {
+  const all = sum(chat.events) + sum(chat.mainStreams.events);
+  if (chat.schemaViolations > 0) {
+    return fail('stream.event.schema', chat.schemaViolations, `${chat.schemaViolations} of ${all} events invalid (${top(chat.schemaViolationKinds)})`);
+  }
+  const keepAlives = (chat.events[KEEP_ALIVE] ?? 0) + (chat.mainStreams.events[KEEP_ALIVE] ?? 0);
+  const judged = validNonKeepAlive(chat.events) + validNonKeepAlive(chat.mainStreams.events);
+  return passOnEvidence(
+    'stream.event.schema',
+    judged,
+    `${judged} events valid, besides ${keepAlives} KEEP_ALIVEs`,
+    `no event other than KEEP_ALIVE arrived (${keepAlives} KEEP_ALIVEs)`,
+  );
+}
+
+function messageDelivery(chat: ChatStreamsSummary): CheckResult {
+  const bad = chat.deliveriesMissing + chat.duplicates;
+  if (bad > 0) {
+    return fail('stream.message.delivery', bad, `${chat.deliveriesMissing} of ${chat.deliveriesExpected} deliveries missing, ${chat.duplicates} duplicates`);
+  }
+  return passOnEvidence(
+    'stream.message.delivery',
+    chat.deliveriesExpected,
+    `${chat.deliveriesReceived} of ${chat.deliveriesExpected} expected deliveries arrived exactly once`,
+    `no message was injected while a stream of its session was open (${chat.messagesSent} posted, ${chat.messagesFailed} posts failed)`,
+  );
+}
+
+/** The six stream checks, in report order. */
+export function streamChecks(chat: ChatStreamsSummary): CheckResult[] {
+  return [streamOpen(chat), keepAliveCadence(chat), stall(chat), sessionIsolation(chat), eventSchema(chat), messageDelivery(chat)];
+}

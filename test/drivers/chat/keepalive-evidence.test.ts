@@ -1,0 +1,147 @@
+/**
+ * The chat driver against small SSE servers on 127.0.0.1 (real sockets, real frames): the
+ * cadence check judges the first KEEP_ALIVE early as well as late, and passes only when a
+ * gap between two KEEP_ALIVEs was observed; streams cut by the target count under failure
+ * codes; the stall check passes only on streams that outlived its window.
+ */
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckId } from '../../../src/contract/check-ids.js';
+import { resolveProfile } from '../../../src/contract/profile/resolve-profile.js';
+import type { ChatStreamsSummary, CheckResult } from '../../../src/contract/report.js';
+import { chatStreamsScenario } from '../../../src/drivers/chat/chat-scenario.js';
+import { runScenarios } from '../../../src/engine/run-scenarios.js';
+import { buildChatSummary } from '../../../src/metrics/chat-summary.js';
+import { evaluateChecks } from '../../../src/metrics/checks/evaluate-checks.js';
+import { buildGeneratorSummary } from '../../../src/metrics/generator-summary.js';
+import { MetricSet } from '../../../src/metrics/metric-set.js';
+import { startServer, type TestServer } from '../throughput/helpers.js';
+
+const KEEP_ALIVE_FRAME = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
+const KEEP_ALIVE = { intervalMs: 300, toleranceMs: 100 };
+
+/** Answers every stream with SSE headers, then lets `behave` write (or not) on it. */
+async function sseServer(behave: (res: ServerResponse, timers: Set<NodeJS.Timeout>) => void): Promise<TestServer> {
+  const timers = new Set<NodeJS.Timeout>();
+  const server = await startServer((req, res) => {
+    if (!req.url?.endsWith('/stream')) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    res.flushHeaders();
+    behave(res, timers);
+    res.on('close', () => {
+      for (const timer of timers) clearTimeout(timer);
+    });
+  });
+  return server;
+}
+
+/** Writes a KEEP_ALIVE every `everyMs`, the first one `firstMs` after the headers. */
+const keepAliveEvery =
+  (firstMs: number, everyMs: number, thenEndAfterMs = Infinity) =>
+  (res: ServerResponse, timers: Set<NodeJS.Timeout>): void => {
+    const tick = (delayMs: number): void => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (res.destroyed) return;
+        res.write(KEEP_ALIVE_FRAME);
+        tick(everyMs);
+      }, delayMs);
+      timers.add(timer);
+    };
+    tick(firstMs);
+    if (Number.isFinite(thenEndAfterMs)) timers.add(setTimeout(() => res.end(), thenEndAfterMs));
+  };
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Runs the chat scenario alone for `durationMs` against `url`; returns its checks and summary. */
+async function runChat(url: string, durationMs: number): Promise<{ checks: Record<CheckId, CheckResult>; chat: ChatStreamsSummary }> {
+  const profile = resolveProfile(
+    {
+      name: 'keepalive-evidence',
+      duration: `${durationMs}ms`,
+      chatStreams: { participants: 3, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0, reopenBase: '100ms', reopenMax: '300ms' },
+    },
+    'test',
+  );
+  const fixtures = {
+    apiKey: 'key-0001',
+    participants: [1, 2, 3].map((i) => ({ userId: `p-${i}`, token: `token-${i}`, chatSessionIds: [`cs-${i}`] })),
+  };
+  const total = new MetricSet();
+  await runScenarios({
+    scenarios: [chatStreamsScenario('evidence')],
+    profile,
+    targetUrl: url,
+    fixtures,
+    keepAlive: KEEP_ALIVE,
+    stop: new AbortController(),
+    sink: (interval) => total.add(interval),
+    intervalMs: 100,
+  });
+  const chat = buildChatSummary(total, { participants: 3, keepAlive: KEEP_ALIVE });
+  const generator = buildGeneratorSummary(total, { maxEventLoopDelayP99Ms: 1_000, processes: 1, rssBytes: 0 });
+  const checks = Object.fromEntries(evaluateChecks({ total, chat, generator }).map((r) => [r.id, r])) as Record<CheckId, CheckResult>;
+  return { checks, chat };
+}
+
+const passesWithoutEvidence = (checks: Record<CheckId, CheckResult>): string[] =>
+  Object.values(checks)
+    .filter((check) => check.status === 'pass' && !(typeof check.observed === 'number' && check.observed > 0))
+    .map((check) => check.id);
+
+describe('KEEP_ALIVE evidence against real SSE servers', () => {
+  it('a KEEP_ALIVE right after the headers, then a reset within a second: cadence and open fail, nothing passes unseen', async () => {
+    server = await sseServer((res) => {
+      res.write(KEEP_ALIVE_FRAME);
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.keepAliveGapMs.count).toBe(0);
+    expect(chat.firstKeepAliveEarly).toBeGreaterThan(5);
+    expect(checks['stream.keepalive.cadence'].status).toBe('fail');
+    expect(checks['stream.keepalive.cadence'].detail).toMatch(/ early$/);
+    expect(checks['stream.open'].status).toBe('fail');
+    expect(
+      Object.keys(chat.drops).every((code) => code.startsWith('net:')),
+      JSON.stringify(chat.drops),
+    ).toBe(true);
+    expect(checks['stream.stall'].status).toBe('skip');
+    expect(passesWithoutEvidence(checks)).toEqual([]);
+  });
+
+  it('a healthy cadence passes on the gaps it observed, and stalls on the streams that outlived the window', async () => {
+    server = await sseServer(keepAliveEvery(300, 300));
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.firstKeepAliveEarly).toBe(0);
+    expect(chat.keepAliveGapMs.count).toBeGreaterThan(6);
+    expect(checks['stream.keepalive.cadence']).toMatchObject({ status: 'pass', observed: chat.keepAliveGapMs.count });
+    // Six streams (main and chat of three participants) held for the whole run, longer than 600 ms.
+    expect(checks['stream.stall']).toMatchObject({ status: 'pass', observed: 6 });
+    expect(checks['stream.open'].status).toBe('pass');
+    // No message was injected: no delivery, isolation or schema evidence, and no pass for them.
+    for (const id of ['stream.message.delivery', 'stream.session.isolation', 'stream.event.schema'] as const) expect(checks[id].status, id).toBe('skip');
+    expect(passesWithoutEvidence(checks)).toEqual([]);
+  });
+
+  it('streams that end before their second KEEP_ALIVE: no gap, so cadence is a skip; the clean end is `end`', async () => {
+    server = await sseServer(keepAliveEvery(300, 300, 450));
+    const { checks, chat } = await runChat(server.url, 1_200);
+    expect(chat.firstKeepAliveMs.count).toBeGreaterThan(0);
+    expect(chat.keepAliveGapMs.count).toBe(0);
+    expect(checks['stream.keepalive.cadence'].status).toBe('skip');
+    expect(chat.drops.end).toBeGreaterThan(0);
+    expect(checks['stream.open'].status).toBe('fail');
+  });
+
+  it('a first KEEP_ALIVE late by more than the tolerance fails the cadence', async () => {
+    server = await sseServer(keepAliveEvery(550, 300));
+    const { checks, chat } = await runChat(server.url, 1_200);
+    expect(chat.firstKeepAliveLate).toBeGreaterThan(0);
+    expect(checks['stream.keepalive.cadence'].status).toBe('fail');
+  });
+});

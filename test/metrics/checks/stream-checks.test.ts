@@ -1,0 +1,165 @@
+/**
+ * The stream checks pass only on their own evidence, read from a chat summary built the way
+ * a run builds it (counters and histograms in a MetricSet): zero observations is a skip that
+ * says what was missing, and a KEEP_ALIVE sent right after the headers is a violation.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckId } from '../../../src/contract/check-ids.js';
+import type { CheckResult } from '../../../src/contract/report.js';
+import { buildChatSummary } from '../../../src/metrics/chat-summary.js';
+import { streamChecks } from '../../../src/metrics/checks/stream-checks.js';
+import { recordMs } from '../../../src/metrics/histogram.js';
+import { MetricSet } from '../../../src/metrics/metric-set.js';
+import { CHAT, MAIN } from '../../../src/metrics/names.js';
+
+const KEEP_ALIVE = { intervalMs: 15_000, toleranceMs: 3_750 };
+
+/** The six stream checks over what `record` counted, for `participants` planned participants. */
+function checksAfter(record: (m: MetricSet) => void, participants = 10): Record<string, CheckResult> {
+  const metrics = new MetricSet();
+  record(metrics);
+  const results = streamChecks(buildChatSummary(metrics, { participants, keepAlive: KEEP_ALIVE }));
+  return Object.fromEntries(results.map((result) => [result.id, result]));
+}
+
+/** A stream's worth of healthy KEEP_ALIVE evidence: its first KEEP_ALIVE on time, then `gaps` gaps. */
+function healthyKeepAlives(m: MetricSet, streams: number, gaps: number): void {
+  m.inc(CHAT.opened, streams);
+  for (let s = 0; s < streams; s++) {
+    recordMs(m.histogram(CHAT.firstKeepAliveUs), 15_010);
+    for (let g = 0; g < gaps; g++) recordMs(m.histogram(CHAT.keepAliveGapUs), 15_000);
+  }
+  m.inc(CHAT.event('KEEP_ALIVE'), streams * (gaps + 1));
+}
+
+describe('stream checks with no evidence', () => {
+  it('skip, each saying what was missing; stream.open fails when no stream opened at all', () => {
+    const checks = checksAfter(() => undefined);
+    expect(checks['stream.open']).toMatchObject({ status: 'fail', detail: expect.stringMatching(/no stream opened/) });
+    const skipped: Array<[CheckId, RegExp]> = [
+      ['stream.keepalive.cadence', /no gap between two KEEP_ALIVEs/],
+      ['stream.stall', /no stream stayed open longer than the 30000 ms stall window/],
+      ['stream.session.isolation', /no event other than KEEP_ALIVE arrived on a chat-session stream/],
+      ['stream.event.schema', /no event other than KEEP_ALIVE arrived/],
+      ['stream.message.delivery', /no message was injected while a stream of its session was open/],
+    ];
+    for (const [id, reason] of skipped) {
+      expect(checks[id]?.status, id).toBe('skip');
+      expect(checks[id]?.observed, id).toBeNull();
+      expect(checks[id]?.detail, id).toMatch(reason);
+    }
+  });
+
+  it('stream.open is a skip, not a fail, when there was no participant to open a stream for', () => {
+    expect(checksAfter(() => undefined, 0)['stream.open']?.status).toBe('skip');
+  });
+});
+
+describe('stream.keepalive.cadence', () => {
+  it('fails the reset-after-first-frame target: 1776 first KEEP_ALIVEs right after the headers, no gap', () => {
+    // Today's report said "1776 gaps within 15000 ± 3750 ms": none was a gap, and every first one came ~15 s early.
+    const checks = checksAfter((m) => {
+      m.inc(CHAT.opened, 1_776);
+      m.inc(CHAT.dropped, 1_776);
+      m.inc(CHAT.drop('net:UND_ERR_SOCKET'), 1_776);
+      for (let i = 0; i < 1_776; i++) recordMs(m.histogram(CHAT.firstKeepAliveUs), 2);
+      m.inc(CHAT.firstKeepAliveEarly, 1_776);
+    });
+    expect(checks['stream.keepalive.cadence']).toMatchObject({ status: 'fail', observed: 1_776 });
+    expect(checks['stream.keepalive.cadence']?.detail).toMatch(/1776 early/);
+    expect(checks['stream.open']).toMatchObject({ status: 'fail', observed: 1_776 });
+    expect(checks['stream.open']?.detail).toMatch(/net:UND_ERR_SOCKET: 1776/);
+  });
+
+  it('skips with first KEEP_ALIVEs on time but no gap between two of them', () => {
+    const checks = checksAfter((m) => healthyKeepAlives(m, 40, 0));
+    expect(checks['stream.keepalive.cadence']).toMatchObject({ status: 'skip', observed: null });
+    expect(checks['stream.keepalive.cadence']?.detail).toMatch(/40 first KEEP_ALIVEs seen/);
+  });
+
+  it('passes on gaps, observing the number of gaps', () => {
+    const checks = checksAfter((m) => healthyKeepAlives(m, 40, 3));
+    expect(checks['stream.keepalive.cadence']).toMatchObject({ status: 'pass', observed: 120 });
+  });
+
+  it('fails on a late first KEEP_ALIVE or a gap out of bounds, however many gaps held', () => {
+    expect(
+      checksAfter((m) => {
+        healthyKeepAlives(m, 40, 3);
+        m.inc(CHAT.firstKeepAliveLate);
+      })['stream.keepalive.cadence']?.status,
+    ).toBe('fail');
+    expect(
+      checksAfter((m) => {
+        healthyKeepAlives(m, 40, 3);
+        m.inc(CHAT.keepAliveViolations, 2);
+      })['stream.keepalive.cadence']?.observed,
+    ).toBe(2);
+  });
+});
+
+describe('evidence of the other stream checks', () => {
+  it('stream.stall passes only on streams watched past the stall window', () => {
+    expect(checksAfter((m) => healthyKeepAlives(m, 5, 1))['stream.stall']?.status).toBe('skip');
+    const watched = checksAfter((m) => {
+      healthyKeepAlives(m, 5, 3);
+      m.inc(CHAT.streamsPastStallWindow, 5);
+    });
+    expect(watched['stream.stall']).toMatchObject({ status: 'pass', observed: 5 });
+    expect(checksAfter((m) => m.inc(CHAT.stalled, 2))['stream.stall']).toMatchObject({ status: 'fail', observed: 2 });
+  });
+
+  it('isolation and schema need an event other than KEEP_ALIVE; invalid frames are not evidence', () => {
+    const keepAlivesOnly = checksAfter((m) => {
+      healthyKeepAlives(m, 5, 3);
+      m.inc(MAIN.event('KEEP_ALIVE'), 20);
+    });
+    expect(keepAlivesOnly['stream.session.isolation']?.status).toBe('skip');
+    expect(keepAlivesOnly['stream.event.schema']?.status).toBe('skip');
+    expect(keepAlivesOnly['stream.event.schema']?.detail).toMatch(/40 KEEP_ALIVEs/);
+
+    const withEvents = checksAfter((m) => {
+      healthyKeepAlives(m, 5, 3);
+      m.inc(CHAT.event('MESSAGE_SENT'), 7);
+      m.inc(MAIN.event('MESSAGE_SENT'), 2);
+    });
+    expect(withEvents['stream.session.isolation']).toMatchObject({ status: 'pass', observed: 7 });
+    expect(withEvents['stream.event.schema']).toMatchObject({ status: 'pass', observed: 9 });
+
+    const garbage = checksAfter((m) => {
+      m.inc(CHAT.opened, 1);
+      m.inc(CHAT.event('<invalid>'), 3);
+      m.inc(CHAT.schemaViolations, 3);
+      m.inc(CHAT.schemaViolation('invalid-json'), 3);
+    });
+    expect(garbage['stream.event.schema']).toMatchObject({ status: 'fail', observed: 3 });
+    expect(garbage['stream.session.isolation']?.status).toBe('skip');
+  });
+
+  it('stream.message.delivery with 0 expected deliveries is a skip, not "0 of 0 passed"', () => {
+    const sentButUnseen = checksAfter((m) => m.inc(CHAT.messagesSent, 12));
+    expect(sentButUnseen['stream.message.delivery']).toMatchObject({ status: 'skip', observed: null });
+    expect(sentButUnseen['stream.message.delivery']?.detail).toMatch(/12 posted/);
+    const delivered = checksAfter((m) => {
+      m.inc(CHAT.messagesSent, 12);
+      m.inc(CHAT.deliveriesExpected, 30);
+      m.inc(CHAT.deliveriesReceived, 30);
+    });
+    expect(delivered['stream.message.delivery']).toMatchObject({ status: 'pass', observed: 30 });
+  });
+
+  it('every pass rests on observed > 0, whatever was recorded', () => {
+    const recorders: Array<(m: MetricSet) => void> = [
+      () => undefined,
+      (m) => healthyKeepAlives(m, 1, 0),
+      (m) => healthyKeepAlives(m, 3, 2),
+      (m) => m.inc(MAIN.opened, 4),
+      (m) => m.inc(CHAT.deliveriesExpected, 0),
+    ];
+    for (const record of recorders) {
+      for (const check of Object.values(checksAfter(record))) {
+        if (check.status === 'pass') expect(check.observed, check.id).toBeGreaterThan(0);
+      }
+    }
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * A run that cannot give its core checks evidence is INCOMPLETE, not PASS: against the
+ * embedded target, a 2 s run with a 1.5 s KEEP_ALIVE sees every first KEEP_ALIVE on time
+ * but never a gap between two, and no stream outlives the 3 s stall window. In-process for
+ * the report and its closing lines; through bin/coachbench.js (dist/) for the exit code.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
+import { describeOutcome } from '../../src/orchestration/outcome-line.js';
+import { quickProfile, runProfile, statusOf, writeProfile } from './run-helpers.js';
+
+const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
+
+/** Streams only, no messages: the core checks are stream.open, the cadence and stalls. */
+const tooShortProfile = (): Record<string, unknown> =>
+  quickProfile({
+    duration: '2s',
+    target: { keepAlive: '1500ms', participants: 30, sessionsPerParticipant: 2 },
+    chatStreams: { participants: 12, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+  });
+
+describe('an incomplete run', () => {
+  it('has verdict incomplete, exits 1 and says which core checks have no evidence', async () => {
+    const outcome = await runProfile(tooShortProfile());
+    const { report, exitCode } = outcome;
+    const status = statusOf(report);
+    expect(status['stream.open']).toBe('pass');
+    expect(status['stream.keepalive.cadence']).toBe('skip');
+    expect(status['stream.stall']).toBe('skip');
+    expect(report.scenarios.chatStreams!.firstKeepAliveMs.count).toBeGreaterThan(0);
+    expect(report.coreChecks).toEqual(['stream.open', 'stream.keepalive.cadence', 'stream.stall']);
+    expect(report.verdict).toBe('incomplete');
+    expect(exitCode).toBe(1);
+
+    const lines = describeOutcome(outcome).split('\n');
+    expect(lines[0]).toMatch(
+      /^INCOMPLETE: no evidence for stream\.keepalive\.cadence, stream\.stall; \d+ checks passed, 0 failed, \d+ skipped; 0\/0 thresholds held$/,
+    );
+    expect(lines[1]).toMatch(/^ {2}\? stream\.keepalive\.cadence: no gap between two KEEP_ALIVEs on one stream/);
+    expect(lines[2]).toMatch(/^ {2}\? stream\.stall: no stream stayed open longer than the 3000 ms stall window$/);
+  });
+
+  it('bin/coachbench.js prints INCOMPLETE and exits 1', async () => {
+    const { path, dir } = await writeProfile(tooShortProfile());
+    const out = join(dir, 'bin-report');
+    const child = spawn(process.execPath, [BIN, 'run', '--profile', path, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toMatch(/^INCOMPLETE: no evidence for stream\.keepalive\.cadence, stream\.stall;/m);
+    expect(code, stderr).toBe(1);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.verdict).toBe('incomplete');
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/^## ⚠️ coachbench INCOMPLETE: test-quick/);
+  });
+});
