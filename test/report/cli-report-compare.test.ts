@@ -86,7 +86,7 @@ describe('coachbench report', () => {
   it('exits 2 with one line naming the file when the report is invalid', async () => {
     const path = await saveReport('broken.json', { ...makeReport(), verdict: 'maybe' } as unknown as Report);
     expect(await cli('report', path)).toBe(2);
-    expect(stderr).toMatch(/^coachbench: .*broken\.json: not a valid coachbench report: \/verdict must be one of \["pass","fail"\]\n$/);
+    expect(stderr).toMatch(/^coachbench: .*broken\.json: not a valid coachbench report: \/verdict must be one of \["pass","fail","incomplete"\]\n$/);
   });
 });
 
