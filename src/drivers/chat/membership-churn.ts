@@ -6,6 +6,7 @@
  * or 405 to the first call; churn then stops and the run goes on.
  */
 import type { Dispatcher } from 'undici';
+import { failureOfError } from '../../contract/failure-codes.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -86,7 +87,7 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
       } catch (error) {
         if (ctx.signal.aborted) return;
         m.inc(CHAT.membershipOpsFailed);
-        m.sample(CHAT.samples, `membership call failed: ${(error as { code?: string }).code ?? (error as Error).message}`);
+        m.sample(CHAT.samples, `membership call failed: ${failureOfError(error)} (${(error as Error).message})`);
       }
     },
   });

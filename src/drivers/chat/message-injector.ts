@@ -5,6 +5,7 @@
  * before the POST's own response.
  */
 
+import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -63,10 +64,10 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
           m.inc(CHAT.messagesSent);
           return;
         }
-        m.sample(CHAT.samples, `POST chat_messages answered ${response.statusCode}`);
+        m.sample(CHAT.samples, `POST chat_messages failed: ${statusFailure(response.statusCode)}`);
       } catch (error) {
         if (ctx.signal.aborted) return driver.tracker.cancel(seq);
-        m.sample(CHAT.samples, `POST chat_messages failed: ${(error as { code?: string }).code ?? (error as Error).message}`);
+        m.sample(CHAT.samples, `POST chat_messages failed: ${failureOfError(error)} (${(error as Error).message})`);
       }
       m.inc(CHAT.messagesFailed);
       driver.tracker.cancel(seq);

@@ -20,11 +20,11 @@ import { startServer, type TestServer } from '../throughput/helpers.js';
 const KEEP_ALIVE_FRAME = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 const KEEP_ALIVE = { intervalMs: 300, toleranceMs: 100 };
 
-/** Answers every stream with SSE headers, then lets `behave` write (or not) on it. */
-async function sseServer(behave: (res: ServerResponse, timers: Set<NodeJS.Timeout>) => void): Promise<TestServer> {
+/** Answers every stream with SSE headers, then lets `behave` write (or not) on it; any other request gets `otherStatus`. */
+async function sseServer(behave: (res: ServerResponse, timers: Set<NodeJS.Timeout>) => void, otherStatus = 404): Promise<TestServer> {
   const timers = new Set<NodeJS.Timeout>();
   const server = await startServer((req, res) => {
-    if (!req.url?.endsWith('/stream')) return void res.writeHead(404).end();
+    if (!req.url?.endsWith('/stream')) return void req.resume().on('end', () => res.writeHead(otherStatus).end());
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     res.flushHeaders();
     behave(res, timers);
@@ -59,12 +59,12 @@ afterEach(async () => {
 });
 
 /** Runs the chat scenario alone for `durationMs` against `url`; returns its checks and summary. */
-async function runChat(url: string, durationMs: number): Promise<{ checks: Record<CheckId, CheckResult>; chat: ChatStreamsSummary }> {
+async function runChat(url: string, durationMs: number, messageRatePerSec = 0): Promise<{ checks: Record<CheckId, CheckResult>; chat: ChatStreamsSummary }> {
   const profile = resolveProfile(
     {
       name: 'keepalive-evidence',
       duration: `${durationMs}ms`,
-      chatStreams: { participants: 3, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0, reopenBase: '100ms', reopenMax: '300ms' },
+      chatStreams: { participants: 3, rampPerSec: 100, switchEvery: '0s', messageRatePerSec, churnRatePerSec: 0, reopenBase: '100ms', reopenMax: '300ms' },
     },
     'test',
   );
@@ -143,5 +143,15 @@ describe('KEEP_ALIVE evidence against real SSE servers', () => {
     const { checks, chat } = await runChat(server.url, 1_200);
     expect(chat.firstKeepAliveLate).toBeGreaterThan(0);
     expect(checks['stream.keepalive.cadence'].status).toBe('fail');
+  });
+
+  it('messages whose posts fail give delivery no evidence: a skip naming the failed posts, sampled under their failure code', async () => {
+    server = await sseServer(keepAliveEvery(300, 300), 503);
+    const { checks, chat } = await runChat(server.url, 1_000, 20);
+    expect(chat.messagesFailed).toBeGreaterThan(5);
+    expect(chat.deliveriesExpected).toBe(0);
+    expect(checks['stream.message.delivery'].status).toBe('skip');
+    expect(checks['stream.message.delivery'].detail).toMatch(new RegExp(`0 posted, ${chat.messagesFailed} posts failed`));
+    expect(chat.samples).toContain('POST chat_messages failed: status:503');
   });
 });
