@@ -1,5 +1,7 @@
-// The baseline the driver's memory is compared with: undici request() + eventsource-parser,
-// holding N streams and parsing every frame, nothing else.
+// The ruler bench/streams.js holds `coachbench run`'s memory against: undici request() +
+// eventsource-parser holding N streams and parsing every frame, nothing else. It is the one
+// deliberate exception to "every benchmark drives the engine `run` uses": its own Agent and its
+// own loop are the point, being the least any client holding these streams must pay.
 // Usage: node bench/bare-client.js FIXTURES URL STREAMS RAMP_PER_SEC HOLD_SEC
 import { readFileSync } from 'node:fs';
 import { createParser } from 'eventsource-parser';

@@ -1,19 +1,21 @@
-// Soak memory benchmark (issue 6, run by hand, not in CI): holds streams with messages, churn and
-// background uploads/tags against a separately started reference target for --minutes, samples the
-// driver's RSS every 10 s from /proc, and reports RSS at minute 5 against the rest of the run.
-// Goal: RSS stays within 10% of its minute-5 value. Writes bench/results/soak.json.
+// Soak memory benchmark (run by hand, not by `npm run bench`): `coachbench run` holds streams
+// with messages, churn and background uploads/tags against a separately started reference target
+// for --minutes, samples the driver's RSS every 10 s from /proc, and reports RSS at minute 5
+// against the rest of the run. Goal: RSS stays within 10% of its minute-5 value. Writes
+// bench/results/soak.json.
 //
 //   npm run build && node bench/soak.js --minutes 60 [--participants 2000]
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { flag } from './lib/flags.js';
-import { BIN, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
+import { BIN, benchDir, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
 import { soakStats } from './lib/soak-stats.js';
 
 const MINUTES = flag('minutes', 60);
 const PARTICIPANTS = flag('participants', 2_000);
-const dir = await mkdtemp(join(tmpdir(), 'coachbench-soak-'));
+const begun = beginMeasurement();
+const dir = await benchDir('soak');
 const fixtures = join(dir, 'fixtures.json');
 const profile = join(dir, 'soak.json');
 await writeFile(
@@ -58,8 +60,6 @@ try {
 }
 
 const result = {
-  measuredAt: new Date().toISOString(),
-  node: process.version,
   minutes: MINUTES,
   streams: PARTICIPANTS * 2,
   ...soakStats(samples),
@@ -71,7 +71,6 @@ const result = {
   method:
     'driver VmRSS from /proc/PID/status every 10 s; growth and drop are relative to the RSS at minute 5 over minutes 5..end; trend is the least-squares slope',
 };
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(new URL('./results/soak.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+await writeResults('soak', begun, result);
 const { samples: _s, ...summary } = result;
 console.log(JSON.stringify(summary, null, 2));

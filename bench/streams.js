@@ -1,25 +1,36 @@
-// Benchmark (issue 3): streams held by one driver process with every event parsed and checked,
-// RSS per stream next to a bare client holding the same streams, and the driver's own
-// measurement error against a known injected delay. Writes bench/results/streams.json.
+// Benchmark: streams held by one `coachbench run` process (bin/coachbench.js with a profile
+// written here) with every event parsed and checked, its RSS per stream next to the ruler,
+// bench/bare-client.js holding the same streams, and the driver's own measurement error against
+// a known injected delay. Writes bench/results/streams.json.
 //
-//   npm run build && node bench/streams.js [--streams 19000] [--accuracy-streams 5000] [--only capacity|accuracy]
+//   npm run build && node bench/streams.js [--full] [--streams 5000] [--hold 30] [--accuracy-streams 2000] [--accuracy-hold 20] [--only capacity|accuracy]
 //
+// By default 5,000 streams and a 30 s hold (about 2 minutes in all); `--full` holds the 19,000
+// streams one process is sized for, 45 s, and 5,000 streams for the accuracy runs, and writes
+// bench/results/streams-full.json instead.
 // Every process here is started by this script, talks only to 127.0.0.1, and is stopped by PID.
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
-import { flag } from './lib/flags.js';
-import { BIN, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
+import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { BIN, benchDir, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
 
-const STREAMS = flag('streams', 19_000);
-const ACCURACY_STREAMS = flag('accuracy-streams', 5_000);
+const FULL = hasFlag('full');
+const STREAMS = flag('streams', FULL ? 19_000 : 5_000);
+const ACCURACY_STREAMS = flag('accuracy-streams', FULL ? 5_000 : 2_000);
 const RAMP_PER_SEC = flag('ramp', 1_000);
-const HOLD_SEC = flag('hold', 45);
-/** `--only capacity|accuracy` re-measures one part and keeps the other from the last results. */
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-const RESULTS = new URL('./results/streams.json', import.meta.url);
-const dir = await mkdtemp(join(tmpdir(), 'coachbench-bench-'));
+// The capacity hold gives the first streams two 15 s KEEP_ALIVE gaps (cadence evidence); the
+// accuracy runs need only enough messages after the ramp.
+const HOLD_SEC = flag('hold', FULL ? 45 : 30);
+const ACCURACY_HOLD_SEC = flag('accuracy-hold', FULL ? 45 : 20);
+/** `--only capacity|accuracy` re-measures one part and carries the other over from the last results. */
+const ONLY = textFlag('only');
+// The full sizing run keeps its own file, so the quick default of `npm run bench` never overwrites it.
+const RESULTS_NAME = FULL ? 'streams-full' : 'streams';
+const RESULTS = new URL(`./results/${RESULTS_NAME}.json`, import.meta.url);
+const begun = beginMeasurement();
+const dir = await benchDir('streams');
 
 /** Samples a process's RSS every second; `at(tSec)` gives the median of samples after tSec. */
 function rssSampler(pid) {
@@ -98,7 +109,9 @@ async function bareRun({ url, fixtures, streams, holdSec }) {
 }
 
 const previous = ONLY ? JSON.parse(await readFile(RESULTS, 'utf8').catch(() => '{}')) : {};
-const results = { ...previous, measuredAt: new Date().toISOString(), node: process.version, machine: '2 cores, 24 GiB (see /work/.library/env)', method: {} };
+// A part carried over keeps the record of the run that measured it.
+const carried = (part) => previous[part] && { ...previous[part], measuredWith: previous[part].measuredWith ?? previous.measuredWith };
+const results = { capacity: carried('capacity'), accuracy: carried('accuracy') };
 
 // 1. Capacity and memory: STREAMS streams (main + chat per participant), 15 s KEEP_ALIVE, messages flowing.
 if (ONLY !== 'accuracy') {
@@ -132,6 +145,7 @@ if (ONLY !== 'accuracy') {
       deliveries: { expected: chat.deliveriesExpected, received: chat.deliveriesReceived, missing: chat.deliveriesMissing },
       driverVerdict: driver.report.verdict,
       failedChecks: driver.report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
+      checksWithoutEvidence: driver.report.checks.filter((c) => c.status === 'skip').map((c) => `${c.id}: ${c.detail}`),
       generator: driver.report.generator && {
         cpuPercent: driver.report.generator.cpuPercent,
         eventLoopDelayP99Ms: driver.report.generator.eventLoopDelayMs.p99,
@@ -164,7 +178,7 @@ async function accuracyRun(faults, label) {
       url: target.url,
       fixtures,
       participants,
-      holdSec: HOLD_SEC,
+      holdSec: ACCURACY_HOLD_SEC,
       out: join(dir, label),
       messageRate: 100,
       expectKeepalive: '15s',
@@ -183,7 +197,7 @@ async function accuracyRun(faults, label) {
 }
 if (ONLY !== 'capacity') {
   const baseline = await accuracyRun([], 'accuracy-no-fault');
-  const faulted = await accuracyRun(['--fault', 'latency=50'], 'accuracy-latency-50');
+  const faulted = await accuracyRun(['--fault', 'latency=50ms'], 'accuracy-latency-50');
   results.accuracy = {
     streams: faulted.streams,
     injectedDelayMs: 50,
@@ -196,12 +210,22 @@ if (ONLY !== 'capacity') {
   };
 }
 
-results.method = {
+const method = {
+  command:
+    'each driver is bin/coachbench.js run --profile <file written here> --target <serve URL> --fixtures <its fixtures> --expect-keepalive 15s --out <dir>; numbers from its report.json and histograms.hlog',
+  ruler: 'bench/bare-client.js: undici request() + eventsource-parser holding the same streams and parsing every frame, nothing else',
   rss: 'VmRSS from /proc/PID/status of each process, sampled every second; per-stream = (median RSS during hold - RSS at process start) / streams held',
   streams: 'each participant holds a main stream and one chat-session stream; undici Agent, eventsource-parser, every frame JSON-parsed and schema-checked',
   accuracy:
-    'coachbench serve --fault latency=50 delays every event delivery by 50 ms; eventLatencyMs runs from the intended send time to arrival; "hold" sums the hlog intervals after the ramp and 5 s of settling, "wholeRun" includes the ramp; the same load without the fault gives the target\'s own time, and "beyond" subtracts it',
+    'coachbench serve --fault latency=50ms delays every event delivery by 50 ms; eventLatencyMs runs from the intended send time to arrival; "hold" sums the hlog intervals after the ramp and 5 s of settling, "wholeRun" includes the ramp; the same load without the fault gives the target\'s own time, and "beyond" subtracts it',
 };
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-console.log(JSON.stringify(results, null, 2));
+const streams = {
+  method,
+  streamsTarget: STREAMS,
+  accuracyStreams: ACCURACY_STREAMS,
+  holdSeconds: HOLD_SEC,
+  accuracyHoldSeconds: ACCURACY_HOLD_SEC,
+  ...results,
+};
+await writeResults(RESULTS_NAME, begun, streams);
+console.log(JSON.stringify(streams, null, 2));

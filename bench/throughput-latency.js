@@ -1,58 +1,92 @@
-// Benchmark (issue 4): measurement accuracy against a known delay. The reference target runs
-// with `--fault latency=50` (every answer held 50 ms); coachbench's photo latency p50/p99 must
-// read 50 ms ± 1 ms, in the open model (from the intended start) and the closed model.
-// Writes the `latency` section of bench/results/throughput.json.
+// Benchmark: measurement accuracy against a known delay. The reference target runs with
+// `--fault latency=50` (every answer held 50 ms); `coachbench run`'s photo latency p50/p99
+// (from its report.json) must read 50 ms ± 1 ms, in the open model (from the intended start)
+// and the closed model. The same load against a target without the fault gives the target's
+// own time. In the closed model autocannon's CLI and wrk read the same delayed target with
+// the same connections, as rulers. Writes bench/results/throughput-latency.json.
 //
-//   npm run build && node bench/throughput-latency.js [--seconds 10] [--rate 200] [--connections 16] [--size 2048]
-import { loadavg } from 'node:os';
-import { flag, pinSelf, round, runPhoto, startTargetProcess, writeSection } from './throughput-lib.js';
+//   npm run build && node bench/throughput-latency.js [--seconds 8] [--rate 200] [--connections 16] [--size 2048] [--no-pin]
+import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { flag } from './lib/flags.js';
+import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
+import { benchDir } from './lib/processes.js';
+import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { autocannonCli, wrk, wrkStatus } from './lib/rulers.js';
 
-const SECONDS = flag('seconds', 10);
+const SECONDS = flag('seconds', 8);
 const RATE = flag('rate', 200);
 const CONNECTIONS = flag('connections', 16);
 // Small uploads: the target's own upload handling is part of every reading, the fault is what is measured.
 const SIZE = flag('size', 2_048);
 const DELAY_MS = 50;
 
-pinSelf();
-const baseline = await startTargetProcess();
-const delayed = await startTargetProcess([`latency=${DELAY_MS}`]);
+const begun = beginMeasurement();
+const dir = await benchDir('latency');
+const wrkTool = wrkStatus();
+if (wrkTool.reason) console.log(`skipping wrk: ${wrkTool.reason}`);
+const round = (value, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+const baseline = await startPhotoTarget(dir);
+const delayed = await startPhotoTarget(dir, [`latency=${DELAY_MS}ms`]);
+const body = await photoBody(dir, SIZE);
 const rows = [];
+
+/** One reading of the delayed target, beside the same load on the plain target. */
+function row(tool, model, withFault, withoutFault) {
+  return {
+    tool,
+    model,
+    requests: withFault.requests,
+    errors: withFault.errors,
+    throughputPerSec: withFault.perSec,
+    p50Ms: withFault.p50Ms,
+    p99Ms: withFault.p99Ms,
+    withoutFaultMs: { p50: withoutFault.p50Ms, p99: withoutFault.p99Ms },
+    p50ErrorMs: round(withFault.p50Ms - DELAY_MS),
+    p99ErrorMs: round(withFault.p99Ms - DELAY_MS),
+    // What the reading adds beyond the fault and the target's own no-fault time: the generator's error.
+    p50BeyondTargetMs: round(withFault.p50Ms - DELAY_MS - withoutFault.p50Ms),
+    withinOneMs: Math.abs(withFault.p50Ms - DELAY_MS) <= 1 && Math.abs(withFault.p99Ms - DELAY_MS) <= 1,
+    cpuUsPerRequest: withFault.cpuUsPerRequest,
+    loadavg1: loadavg1(),
+  };
+}
+
 try {
-  const models = [
-    ['open', { model: 'open', ratePerSec: RATE, imageSizes: [SIZE] }],
-    ['closed', { model: 'closed', connections: CONNECTIONS, imageSizes: [SIZE] }],
-  ];
-  for (const [name, photo] of models) {
-    // Same load without the fault: what the target itself adds on top of the 50 ms.
-    const base = await runPhoto({ url: baseline.url, fixtures: baseline.fixtures, durationMs: SECONDS * 1_000, photo });
-    const run = await runPhoto({ url: delayed.url, fixtures: delayed.fixtures, durationMs: SECONDS * 1_000, photo });
-    const { latencyMs, serviceTimeMs } = run.photo;
-    const row = {
-      model: name,
-      requests: run.photo.requests,
-      errors: run.photo.errors,
-      throughputPerSec: round(run.photo.throughputPerSec, 1),
-      latencyMs: { p50: latencyMs.p50, p90: latencyMs.p90, p99: latencyMs.p99, max: latencyMs.max },
-      serviceTimeMs: { p50: serviceTimeMs.p50, p99: serviceTimeMs.p99 },
-      withoutFaultMs: { p50: base.photo.latencyMs.p50, p99: base.photo.latencyMs.p99 },
-      p50ErrorMs: round(latencyMs.p50 - DELAY_MS, 3),
-      // What the reading adds beyond the fault and the target's own no-fault time: the driver's error.
-      p50BeyondTargetMs: round(latencyMs.p50 - DELAY_MS - base.photo.latencyMs.p50, 3),
-      p99ErrorMs: round(latencyMs.p99 - DELAY_MS, 3),
-      withinOneMs: Math.abs(latencyMs.p50 - DELAY_MS) <= 1 && Math.abs(latencyMs.p99 - DELAY_MS) <= 1,
-      eventLoopDelayP99Ms: run.generator.eventLoopDelayMs.p99,
-      loadavg1: round(loadavg()[0] ?? 0, 2),
-    };
-    rows.push(row);
-    console.log(JSON.stringify(row));
+  const coachbench = async (target, model, photo) => {
+    const profile = photoProfile(`bench-latency-${model}`, SECONDS, SIZE, photo);
+    const run = await runCoachbench({ dir, profile, targetUrl: target.url, fixturesPath: target.fixturesPath, cpu: GENERATOR_CPU });
+    return { ...photoFigures(run), serviceP50Ms: run.report.scenarios.photoUpload.serviceTimeMs.p50 };
+  };
+  for (const [model, photo] of [
+    ['open', { model: 'open', ratePerSec: RATE }],
+    ['closed', { model: 'closed', connections: CONNECTIONS }],
+  ]) {
+    const without = await coachbench(baseline, model, photo);
+    const withFault = await coachbench(delayed, model, photo);
+    rows.push({ ...row('coachbench', model, withFault, without), serviceP50Ms: withFault.serviceP50Ms, eventLoopDelayP99Ms: withFault.eventLoopDelayP99Ms });
+    console.log(JSON.stringify(rows.at(-1)));
+  }
+  const rulers = [['autocannon', autocannonCli], ...(wrkTool.version ? [['wrk', wrk]] : [])];
+  for (const [tool, measure] of rulers) {
+    const options = { dir, body, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
+    const without = await measure({ ...options, url: baseline.url, fixtures: baseline.fixtures });
+    const withFault = await measure({ ...options, url: delayed.url, fixtures: delayed.fixtures });
+    rows.push(row(tool, 'closed', withFault, without));
+    console.log(JSON.stringify(rows.at(-1)));
   }
 } finally {
   await Promise.all([baseline.stop(), delayed.stop()]);
 }
 
-await writeSection('latency', {
-  goal: `p50 and p99 read ${DELAY_MS} ms ± 1 ms with the target's latency=${DELAY_MS} fault`,
+await writeResults('throughput-latency', begun, {
+  goal: `p50 and p99 read ${DELAY_MS} ms ± 1 ms with the target's latency=${DELAY_MS}ms fault`,
+  method: {
+    coachbench: `bin/coachbench.js run, a profile of photoUpload only (one ${SIZE}-byte JPEG), ${SECONDS} s: open model at ${RATE}/s (latency from the intended start), closed model with ${CONNECTIONS} connections; p50/p99 from report.json`,
+    rulers: `autocannon CLI (-c ${CONNECTIONS}, latency in whole ms) and ${wrkTool.version ?? 'wrk (not installed: skipped)'} (-t1 -c${CONNECTIONS} --latency), same delayed and plain targets`,
+    targets: `two coachbench serve processes, one with --fault latency=${DELAY_MS}ms, one without (the target's own time)`,
+    pinning: PINNED ? 'targets on CPU 0, every generator on CPU 1 (taskset)' : 'none (--no-pin)',
+  },
   seconds: SECONDS,
   imageBytes: SIZE,
   openRatePerSec: RATE,

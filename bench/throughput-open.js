@@ -1,65 +1,86 @@
-// Benchmark (issue 4): the open model's achieved rate against the requested one, rate after
-// rate, until the driver reports itself saturated (generator.healthy's rule: event-loop delay
-// p99 over the profile bound, 50 ms) or the rate is no longer kept (dropped slots, or achieved
-// more than 1 % short: the target or the driver cannot follow). Goal: achieved within 1 % of
-// requested below saturation. Late slots (> 10 ms behind schedule) are reported per rate.
+// Benchmark: the open model's achieved rate against the requested one, as `coachbench run`
+// (bin/coachbench.js with a profile written here) delivers it, rate after rate, until the run
+// reports its generator saturated (generator.healthy's rule: event-loop delay p99 over the
+// profile bound, 50 ms) or the rate is no longer kept (dropped slots, or achieved more than 1 %
+// short). Goal: achieved within 1 % of requested below saturation. Each rate is one run, one
+// process, as a user runs it (connections opened from cold).
 // Two series: against the reference target (which may stop keeping up before the driver does),
-// then against bench/throughput-sink.js, a photo endpoint that does nothing, to find the
-// driver's own ceiling. Writes the `open` section of bench/results/throughput.json.
+// then against bench/throughput-sink.js, a photo endpoint that does nothing but count, to find
+// the driver's own ceiling; there the sink's count of uploads answered is the ruler the report's
+// count is held to. Writes bench/results/throughput-open.json.
 //
-//   npm run build && node bench/throughput-open.js [--rates 250,...,8000] [--sink-rates 4000,...,20000] [--seconds 10] [--size 16384]
-import { loadavg } from 'node:os';
-import { flag, newAgent, pinSelf, round, runPhoto, startSinkProcess, startTargetProcess, writeSection } from './throughput-lib.js';
+//   npm run build && node bench/throughput-open.js [--rates 500,...,8000] [--sink-rates 6000,...] [--seconds 8] [--size 16384] [--only referenceTarget|sink] [--no-pin]
+import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { flag, textFlag } from './lib/flags.js';
+import { GENERATOR_CPU, PINNED, startPhotoTarget, startSink } from './lib/photo-target.js';
+import { benchDir } from './lib/processes.js';
+import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 
-const RATES = flag('rates', [250, 500, 1_000, 2_000, 3_000, 4_000, 6_000, 8_000]);
-const SINK_RATES = flag('sink-rates', [4_000, 6_000, 8_000, 10_000, 12_000, 15_000, 20_000]);
-const SECONDS = flag('seconds', 10);
+const RATES = flag('rates', [500, 1_000, 2_000, 4_000, 6_000, 8_000]);
+const SINK_RATES = flag('sink-rates', [6_000, 8_000, 10_000, 12_000]);
+const SECONDS = flag('seconds', 8);
 const SIZE = flag('size', 16_384);
 const MAX_IN_FLIGHT = flag('max-in-flight', 512);
+const ONLY = textFlag('only');
+
+const begun = beginMeasurement();
+const dir = await benchDir('open');
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+const openRun = (server, rate, seconds) =>
+  runCoachbench({
+    dir,
+    profile: photoProfile(`bench-open-${rate}`, seconds, SIZE, { model: 'open', ratePerSec: rate, maxInFlight: MAX_IN_FLIGHT }),
+    targetUrl: server.url,
+    fixturesPath: server.fixturesPath,
+    cpu: GENERATOR_CPU,
+  });
 
 /** Runs rate after rate against `server` until a stop reason shows; returns the rows. */
 async function series(server, rates) {
   const rows = [];
-  const dispatcher = newAgent();
   // Warm-up (discarded) so the first measured rate does not pay for the server's JIT.
-  await runPhoto({ url: server.url, fixtures: server.fixtures, durationMs: 3_000, photo: { ratePerSec: 500, imageSizes: [SIZE] }, dispatcher });
+  await openRun(server, 500, 3);
   for (const rate of rates) {
-    const { photo, generator, scheduledSlots } = await runPhoto({
-      url: server.url,
-      fixtures: server.fixtures,
-      durationMs: SECONDS * 1_000,
-      photo: { model: 'open', ratePerSec: rate, maxInFlight: MAX_IN_FLIGHT, imageSizes: [SIZE] },
-      dispatcher,
-    });
-    const lateShare = scheduledSlots > 0 ? photo.lateSlots / scheduledSlots : 0;
+    const answeredBefore = server.answered ? await server.answered() : null;
+    const run = await openRun(server, rate, SECONDS);
+    const photo = run.report.scenarios.photoUpload;
+    const figures = photoFigures(run);
     const reasons = [];
-    if (generator.saturated) reasons.push(`event-loop delay p99 ${generator.eventLoopDelayMs.p99} ms > ${generator.maxEventLoopDelayP99Ms} ms`);
+    if (run.report.generator.saturated)
+      reasons.push(`event-loop delay p99 ${figures.eventLoopDelayP99Ms} ms > ${run.report.generator.maxEventLoopDelayP99Ms} ms`);
     if (photo.droppedSlots > 0) reasons.push(`${photo.droppedSlots} slots dropped at maxInFlight ${MAX_IN_FLIGHT}`);
     if (photo.throughputPerSec < rate * 0.99) reasons.push(`achieved ${round(photo.throughputPerSec)}/s, more than 1% short`);
     const row = {
       requestedPerSec: rate,
       achievedPerSec: round(photo.throughputPerSec, 2),
       achievedVsRequestedPct: round(((photo.throughputPerSec - rate) / rate) * 100, 2),
-      completedOfScheduledPct: round((photo.requests / scheduledSlots) * 100, 3),
       requests: photo.requests,
       errors: photo.errors,
       lateSlots: photo.lateSlots,
-      lateSlotsPct: round(lateShare * 100, 2),
+      lateSlotsPctOfRequests: photo.requests > 0 ? round((photo.lateSlots / photo.requests) * 100, 2) : 0,
       droppedSlots: photo.droppedSlots,
       latencyP50Ms: photo.latencyMs.p50,
       latencyP99Ms: photo.latencyMs.p99,
       serviceP99Ms: photo.serviceTimeMs.p99,
-      eventLoopDelayP99Ms: generator.eventLoopDelayMs.p99,
-      generatorCpuPercent: generator.cpuPercent,
-      loadavg1: round(loadavg()[0] ?? 0, 2),
-      driverSaturated: generator.saturated,
+      eventLoopDelayP99Ms: figures.eventLoopDelayP99Ms,
+      generatorCpuPercent: run.report.generator.cpuPercent,
+      cpuUsPerRequest: figures.cpuUsPerRequest,
+      loadCpuUsPerRequest: figures.loadCpuUsPerRequest,
+      loadavg1: loadavg1(),
+      driverSaturated: run.report.generator.saturated,
       stop: reasons,
     };
+    if (answeredBefore !== null) {
+      // Everything the run sent to the sink: the load, plus the handful of probe uploads at the start.
+      const probes = run.report.metrics.counters['probes.requests'] ?? 0;
+      row.sinkAnswered = (await server.answered()) - answeredBefore;
+      row.reportedRequestsPlusProbes = photo.requests + probes;
+    }
     rows.push(row);
     console.log(JSON.stringify(row));
     if (reasons.length > 0) break;
   }
-  await dispatcher.close();
   const kept = rows.filter((r) => r.stop.length === 0);
   return {
     worstKeptRateDeviationPct: kept.length > 0 ? Math.max(...kept.map((r) => Math.abs(r.achievedVsRequestedPct))) : null,
@@ -68,15 +89,12 @@ async function series(server, rates) {
   };
 }
 
-// `--only sink` or `--only referenceTarget` runs one series (the other keeps its last result).
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-pinSelf();
 const results = {};
 for (const [name, start, rates] of [
-  ['referenceTarget', () => startTargetProcess(), RATES],
-  ['sink', () => startSinkProcess(), SINK_RATES],
+  ['referenceTarget', () => startPhotoTarget(dir), RATES],
+  ['sink', () => startSink(dir), SINK_RATES],
 ]) {
-  if (only !== null && only !== name) continue;
+  if (ONLY !== null && ONLY !== name) continue;
   const server = await start();
   try {
     results[name] = await series(server, rates);
@@ -85,8 +103,17 @@ for (const [name, start, rates] of [
   }
 }
 
-await writeSection('open', {
-  goal: 'achieved within 1% of requested up to the rate where the driver reports itself saturated',
+await writeResults('throughput-open', begun, {
+  goal: 'achieved within 1% of requested up to the rate where the run reports its generator saturated',
+  method: {
+    coachbench: `one bin/coachbench.js run per rate, a profile of photoUpload only (model open, ratePerSec R, maxInFlight ${MAX_IN_FLIGHT}, one ${SIZE}-byte JPEG), ${SECONDS} s; numbers from its report.json; one discarded 3 s run at 500/s first`,
+    stop: 'a series stops at the first rate with generator.saturated, dropped slots, or achieved more than 1% below requested',
+    sinkRuler:
+      'against the sink, sinkAnswered (uploads the sink counted) is held against reportedRequestsPlusProbes (photoUpload.requests + probes.requests from report.json)',
+    cpuUsPerRequest:
+      'utime+stime of the coachbench process from /proc, start to exit, / requests; loadCpuUsPerRequest is the CPU the run counted while load ran',
+    pinning: PINNED ? 'target on CPU 0, coachbench on CPU 1 (taskset)' : 'none (--no-pin)',
+  },
   secondsPerRate: SECONDS,
   imageBytes: SIZE,
   maxInFlight: MAX_IN_FLIGHT,

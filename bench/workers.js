@@ -1,24 +1,31 @@
-// Benchmark (issue 6): how many concurrent streams this machine holds with `run --workers` on the
-// driver and `serve --workers` on the target, every event parsed and checked, with the CPU and
-// peak RSS of every process. Writes bench/results/workers.json.
+// Benchmark: how many concurrent streams this machine holds with `coachbench run --workers` on
+// the driver (bin/coachbench.js with a profile written here) and `serve --workers` on the target,
+// every event parsed and checked, with the CPU and peak RSS of every process. Writes
+// bench/results/workers.json.
 //
-//   npm run build && node bench/workers.js [--streams 40000] [--driver-workers 1,2,3] [--target-workers 3] [--hold 45]
+//   npm run build && node bench/workers.js [--full] [--streams 8000] [--driver-workers 1,2] [--target-workers 2] [--hold 32]
 //
+// By default 8,000 streams with 1 and 2 driver workers, 32 s hold (about a minute and a half);
+// `--full` is the sizing run: 40,000 streams, 1, 2 and 3 driver workers, 3 target workers, 45 s,
+// written to bench/results/workers-full.json.
 // Each process holds at most ~19,000 streams under the 20,000-descriptor limit, so 40,000 streams
 // need three driver workers; the 1- and 2-worker rows show what fewer processes hold.
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { flag } from './lib/flags.js';
-import { BIN, exited, startProcess, startServe, stopProcess, treeSampler } from './lib/processes.js';
+import { flag, hasFlag } from './lib/flags.js';
+import { BIN, benchDir, exited, startProcess, startServe, stopProcess, treeSampler } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
 
-const STREAMS = flag('streams', 40_000);
-const DRIVER_WORKERS = flag('driver-workers', [1, 2, 3]);
-const TARGET_WORKERS = flag('target-workers', 3);
-const HOLD_SEC = flag('hold', 45);
+const FULL = hasFlag('full');
+const STREAMS = flag('streams', FULL ? 40_000 : 8_000);
+const DRIVER_WORKERS = flag('driver-workers', FULL ? [1, 2, 3] : [1, 2]);
+const TARGET_WORKERS = flag('target-workers', FULL ? 3 : 2);
+// At least 2 × the 15 s KEEP_ALIVE after the last stream opens, so every run has cadence evidence.
+const HOLD_SEC = flag('hold', FULL ? 45 : 32);
 const PER_PROCESS = 19_000;
 const RAMP_PER_SEC = 1_000;
-const dir = await mkdtemp(join(tmpdir(), 'coachbench-workers-'));
+const begun = beginMeasurement();
+const dir = await benchDir('workers');
 const rows = [];
 
 for (const workers of DRIVER_WORKERS) {
@@ -87,6 +94,7 @@ for (const workers of DRIVER_WORKERS) {
       eventLatencyMs: { p50: chat.eventLatencyMs.p50, p99: chat.eventLatencyMs.p99 },
       verdict: report.verdict,
       failedChecks: report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
+      checksWithoutEvidence: report.checks.filter((c) => c.status === 'skip').map((c) => `${c.id}: ${c.detail}`),
       processes: [...driverSampler.summary(), ...targetSampler.summary()].map((p) => ({
         ...p,
         peakRssMiB: +(p.peakRssBytes / 2 ** 20).toFixed(1),
@@ -100,14 +108,11 @@ for (const workers of DRIVER_WORKERS) {
   console.log(JSON.stringify(rows.at(-1), null, 2));
 }
 
-const result = {
-  measuredAt: new Date().toISOString(),
-  node: process.version,
+// The full sizing run keeps its own file, so the quick default of `npm run bench` never overwrites it.
+await writeResults(FULL ? 'workers-full' : 'workers', begun, {
   method:
-    'each row: serve --workers T with 15 s KEEP_ALIVE, then run --workers W against it (ramp 1,000 streams/s, 200 messages/s, hold ' +
-    HOLD_SEC +
-    ' s); per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second',
+    `each row: coachbench serve --workers ${TARGET_WORKERS} with 15 s KEEP_ALIVE, then bin/coachbench.js run --workers W --profile <file written here> against it ` +
+    `(ramp 1,000 streams/s, 200 messages/s, hold ${HOLD_SEC} s), numbers from its report.json; per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second`,
+  streams: STREAMS,
   rows,
-};
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(new URL('./results/workers.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+});

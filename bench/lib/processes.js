@@ -1,9 +1,19 @@
 // Shared by the benchmarks: start processes we own, read their RSS/CPU from /proc, stop them by PID.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A temporary folder for profiles, fixtures, bodies and reports, removed when the benchmark exits. */
+export async function benchDir(label) {
+  const dir = await mkdtemp(join(tmpdir(), `coachbench-${label}-`));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /** Spawns `node args...`; resolves with the child once `readyPattern` shows on stdout/stderr (at once when null). */
 export function startProcess(args, readyPattern, env = {}) {

@@ -1,0 +1,70 @@
+// One `coachbench run` exactly as a user runs it (bin/coachbench.js, a profile file written here,
+// --target and --fixtures of a process the benchmark started), its CPU measured from /proc and
+// its numbers read back from the report.json it wrote.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runMeasured } from './measured-command.js';
+import { BIN } from './processes.js';
+
+let runs = 0;
+
+/**
+ * Writes `profile` to a file under `dir`, runs `coachbench run` against `targetUrl` on `cpu`,
+ * and resolves with the report, the exit code, and the process's CPU and wall seconds.
+ * Exit 0 and 1 both leave a report; anything else is the benchmark's error.
+ */
+export async function runCoachbench({ dir, profile, targetUrl, fixturesPath, cpu = null, args = [] }) {
+  const runDir = join(dir, `run-${++runs}-${profile.name}`);
+  await mkdir(runDir, { recursive: true });
+  const profilePath = join(runDir, 'profile.json');
+  await writeFile(profilePath, JSON.stringify(profile, null, 2));
+  const outDir = join(runDir, 'report');
+  const cliArgs = [BIN, 'run', '--profile', profilePath, '--target', targetUrl, '--fixtures', fixturesPath, '--out', outDir, '--quiet', ...args];
+  const result = await runMeasured(process.execPath, cliArgs, { cpu, outFile: join(runDir, 'output.txt') });
+  if (result.code !== 0 && result.code !== 1) throw new Error(`coachbench run exited ${result.code}:\n${result.output}`);
+  const report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8'));
+  return {
+    ...result,
+    report,
+    outDir,
+    command: `coachbench run --profile <${profile.name}> --target <url> --fixtures <file> --out <dir> --quiet ${args.join(' ')}`.trim(),
+  };
+}
+
+/** A profile that runs the photo scenario only, one JPEG of `sizeBytes`, every upload in the `filename` part. */
+export function photoProfile(name, durationSec, sizeBytes, photo) {
+  return {
+    name,
+    duration: `${durationSec}s`,
+    chatStreams: { enabled: false },
+    photoUpload: { enabled: true, formats: ['jpeg'], imageSizes: [sizeBytes], overrideShare: 0, timeout: '10s', ...photo },
+    tagLink: { enabled: false },
+  };
+}
+
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * The figures a throughput benchmark keeps from one photo run. CPU per request is the whole
+ * process (start, corpus, probes, report files included) from /proc, the same measure as for
+ * the other tools; `loadCpuUsPerRequest` is the CPU the run itself counted while load ran
+ * (report.generator.cpuPercent over the run's duration).
+ */
+export function photoFigures({ report, cpuSeconds, wallSeconds }) {
+  const photo = report.scenarios.photoUpload;
+  const loadCpuSeconds = (report.generator.cpuPercent / 100) * (report.durationMs / 1_000);
+  const perRequest = (seconds) => (photo.requests > 0 ? round((seconds * 1e6) / photo.requests) : null);
+  return {
+    perSec: round(photo.throughputPerSec, 1),
+    requests: photo.requests,
+    errors: photo.errors,
+    p50Ms: photo.latencyMs.p50,
+    p99Ms: photo.latencyMs.p99,
+    cpuUsPerRequest: perRequest(cpuSeconds),
+    loadCpuUsPerRequest: perRequest(loadCpuSeconds),
+    processCpuSeconds: round(cpuSeconds, 2),
+    processWallSeconds: round(wallSeconds, 2),
+    eventLoopDelayP99Ms: report.generator.eventLoopDelayMs.p99,
+    generatorSaturated: report.generator.saturated,
+  };
+}

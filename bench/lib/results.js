@@ -1,0 +1,93 @@
+// How a benchmark's numbers were taken, written into every bench/results/*.json: the command,
+// the machine, Node, the dates, and how busy the machine was with work that was not this
+// benchmark (load average at start and end, and CPU seconds of other processes from /proc).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, release, totalmem } from 'node:os';
+import { relative } from 'node:path';
+
+const CLOCK_TICKS_PER_SEC = 100;
+const REPO = new URL('../../', import.meta.url).pathname;
+
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim();
+
+/** The 1-minute load average now, kept beside each run's figures. */
+export const loadavg1 = () => Number(loadavg().split(' ')[0]);
+
+/** Busy and steal CPU seconds of the whole machine so far (/proc/stat, all cores). */
+function machineCpu() {
+  const [user, nice, system, _idle, _iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { busySeconds: (user + nice + system + irq + softirq) / CLOCK_TICKS_PER_SEC, stealSeconds: steal / CLOCK_TICKS_PER_SEC };
+}
+
+/**
+ * CPU seconds of this process and of every descendant it has reaped: each benchmark stops and
+ * waits for every process it starts, and each of those waits for its own, so at the end this
+ * is the benchmark's whole CPU.
+ */
+function benchmarkCpuSeconds() {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SEC;
+}
+
+function machine() {
+  const fdLimit = spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim();
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    kernel: release(),
+    fileDescriptorLimit: fdLimit,
+  };
+}
+
+/** Starts the record of one benchmark run: call first, before any process is started. */
+export function beginMeasurement() {
+  const script = relative(REPO, process.argv[1] ?? 'bench');
+  return {
+    command: ['node', script, ...process.argv.slice(2)].join(' '),
+    startedAt: new Date(),
+    startWallMs: performance.now(),
+    loadavgAtStart: loadavg(),
+    machineCpuAtStart: machineCpu(),
+    benchmarkCpuAtStart: benchmarkCpuSeconds(),
+  };
+}
+
+/** The `measuredWith` block: call last, once every process the benchmark started has exited. */
+export function endMeasurement(begun) {
+  const wallSeconds = (performance.now() - begun.startWallMs) / 1_000;
+  const now = machineCpu();
+  const machineBusy = now.busySeconds - begun.machineCpuAtStart.busySeconds;
+  const ours = benchmarkCpuSeconds() - begun.benchmarkCpuAtStart;
+  const others = Math.max(0, machineBusy - ours);
+  return {
+    command: begun.command,
+    startedAt: begun.startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    node: process.version,
+    machine: machine(),
+    busyness: {
+      loadavgAtStart: begun.loadavgAtStart,
+      loadavgAtEnd: loadavg(),
+      wallSeconds: +wallSeconds.toFixed(1),
+      benchmarkCpuSeconds: +ours.toFixed(1),
+      otherProcessesCpuSeconds: +others.toFixed(1),
+      // Cores' worth of work by other processes while this ran: 0 on a quiet machine.
+      otherProcessesCores: +(others / wallSeconds).toFixed(2),
+      stealSeconds: +(now.stealSeconds - begun.machineCpuAtStart.stealSeconds).toFixed(1),
+      note: 'loadavg from /proc/loadavg (includes this benchmark); CPU seconds from /proc/stat (whole machine) minus /proc/self/stat utime+stime+cutime+cstime (this benchmark and every process it started and reaped)',
+    },
+  };
+}
+
+/** Writes bench/results/<name>.json: `measuredWith` first, then the benchmark's data. */
+export async function writeResults(name, begun, data) {
+  const measuredWith = endMeasurement(begun);
+  await mkdir(new URL('../results/', import.meta.url), { recursive: true });
+  const file = new URL(`../results/${name}.json`, import.meta.url);
+  await writeFile(file, `${JSON.stringify({ measuredWith, ...data }, null, 2)}\n`);
+  console.log(`wrote ${relative(REPO, file.pathname)}; other processes used ${measuredWith.busyness.otherProcessesCores} cores meanwhile`);
+  return measuredWith;
+}
