@@ -10,6 +10,12 @@ import type { ThroughputScenario } from './names.js';
  */
 export const scheduledSlotsName = (scenario: ThroughputScenario): string => `${scenario}.scheduledSlots`;
 
+/**
+ * Requests still unanswered when the drain after the run's end ran out, and cut: neither
+ * requests nor errors nor check evidence (the target was not given its timeout to answer).
+ */
+export const cutAtEndName = (scenario: ThroughputScenario | 'probes'): string => `${scenario}.cutAtEnd`;
+
 /** Photo-upload counters beyond throughputNames('photoUpload'). */
 export const PHOTO_EXTRA = {
   /** Uploads that used the `name` override instead of the default `filename` part. */

@@ -13,6 +13,7 @@ import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
+import { cutAtEndName } from '../metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
 import { VERSION } from '../util/version.js';
 
@@ -53,6 +54,13 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   if (chatStreams && generator.eventLoopDelayMs.max > ctx.keepAlive.toleranceMs) {
     warnings.push(
       `the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`,
+    );
+  }
+  const cut = (['photoUpload', 'tagLink', 'probes'] as const).map((name) => [name, total.count(cutAtEndName(name))] as const).filter(([, n]) => n > 0);
+  if (cut.length > 0) {
+    warnings.push(
+      `requests still unanswered when the drain after the run's end ran out were cut (${cut.map(([name, n]) => `${name} ${n}`).join(', ')}): ` +
+        'they count as neither requests, nor errors, nor check evidence',
     );
   }
   const report: Report = {

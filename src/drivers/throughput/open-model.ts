@@ -11,9 +11,9 @@ import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
-import { scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
+import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
-import { exchange } from './http-exchange.js';
+import { cutAfterStop, DRAIN_GRACE_MS, exchange } from './http-exchange.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 
 /** A slot that starts more than this after its intended time counts as late (timers tick at ~1 ms). */
@@ -30,18 +30,24 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
     durationMs: Math.max(0, ctx.endMs - startMs),
   });
   ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);
+  const cut = cutAfterStop(ctx.signal, Math.min(settings.timeoutMs, DRAIN_GRACE_MS));
   await runOpenLoop({
     pacer,
     maxInFlight: settings.maxInFlight,
     latenessMs: LATE_SLOT_MS,
     startMs,
-    // In-flight requests are not aborted at stop: they drain, so the last second is not all errors.
+    // In-flight requests drain at stop (the last second is not all errors), for a bounded grace.
     signal: ctx.signal,
     fire: async (slot, intendedMs) => {
       const { spec, memo } = workload.next(slot);
-      const result = await exchange(ctx.dispatcher, origin, spec, settings.timeoutMs);
+      const result = await exchange(ctx.dispatcher, origin, spec, settings.timeoutMs, cut);
       // Read ctx.metrics only now: the run swaps in a new interval set every second.
       const metrics = ctx.metrics;
+      if (!result.ok && cut.aborted) {
+        // Cut by the end of the run, not failed by the target: judged as nothing, and no active time.
+        metrics.inc(cutAtEndName(workload.scenario));
+        return;
+      }
       if (result.ok) {
         const timing = { latencyMs: result.endMs - intendedMs, serviceMs: result.endMs - result.startMs };
         recordResponse(metrics, workload, memo, result.view, timing);

@@ -7,19 +7,20 @@
 import type { CheckId } from '../../contract/check-ids.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
-import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
+import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
-import { exchange, type HttpRequestSpec } from './http-exchange.js';
+import { cutAfterStop, DRAIN_GRACE_MS, exchange, type HttpRequestSpec } from './http-exchange.js';
 import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
 
-/** A probe's inspected answer, or why there was none. */
-export type ProbeOutcome = { ok: true; inspection: Inspection } | { ok: false; detail: string };
+/** A probe's inspected answer, or why there was none (`cut`: the run ended first, which is no evidence). */
+export type ProbeOutcome = { ok: true; inspection: Inspection } | { ok: false; detail: string; cut: boolean };
 
 /** Sends probes through the run's dispatcher and records their evidence. */
 export class ProbeClient {
   readonly basePath: string;
   private readonly origin: string;
+  private readonly cut: AbortSignal;
 
   constructor(
     private readonly ctx: ScenarioContext,
@@ -28,6 +29,7 @@ export class ProbeClient {
     const { origin, basePath } = splitApiBase(ctx.apiBase);
     this.origin = origin;
     this.basePath = basePath;
+    this.cut = cutAfterStop(ctx.signal, Math.min(timeoutMs, DRAIN_GRACE_MS));
   }
 
   /** The current interval's metrics (the run swaps the set every second). */
@@ -36,9 +38,14 @@ export class ProbeClient {
   }
 
   async send(spec: HttpRequestSpec, label: string): Promise<ProbeOutcome> {
-    const result = await exchange(this.ctx.dispatcher, this.origin, spec, this.timeoutMs);
+    const result = await exchange(this.ctx.dispatcher, this.origin, spec, this.timeoutMs, this.cut);
     this.metrics.inc(PROBE_NAMES.requests);
-    if (!result.ok) return { ok: false, detail: result.detail };
+    if (!result.ok && this.cut.aborted) {
+      this.metrics.inc(cutAtEndName('probes'));
+      this.log(`${label}: cut by the end of the run before an answer; not evidence`);
+      return { ok: false, detail: result.detail, cut: true };
+    }
+    if (!result.ok) return { ok: false, detail: result.detail, cut: false };
     const inspection = inspectResponse(result.view);
     recordProblemEvidence(this.metrics, inspection, `probe ${label}`);
     return { ok: true, inspection };
@@ -47,7 +54,7 @@ export class ProbeClient {
   /** Records evidence for `check` that the answer was a refusal (401 or 403). */
   async expectRefused(check: CheckId, spec: HttpRequestSpec, label: string): Promise<void> {
     const outcome = await this.send(spec, label);
-    if (!outcome.ok) return this.fail(check, `${label}: probe got no answer (${outcome.detail})`);
+    if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: probe got no answer (${outcome.detail})`);
     const { status } = outcome.inspection;
     const refused = status === 401 || status === 403;
     this.evidence(check, refused ? null : `${label}: answered ${status}, expected 401 or 403`);

@@ -11,6 +11,7 @@ import { judgeTags, type TagMemo, tagRequest } from './tag-workload.js';
 
 /** A participant token on create-and-link must be refused (tags.role.required). */
 export async function runTagRoleProbe(probe: ProbeClient, participant: FixtureParticipant, apiKey: string): Promise<void> {
+  if (probe.stopped) return;
   const names = [`${runTagPrefix()}-probe-role`];
   const spec = tagRequest(probe.basePath, participant.token, apiKey, participant.userId, names);
   await probe.expectRefused('tags.role.required', spec, 'probe POST new_and_link with a participant token');
@@ -30,7 +31,7 @@ export async function runTagProbes(probe: ProbeClient, participant: FixtureParti
     const spec = tagRequest(probe.basePath, coachToken, apiKey, participant.userId, [...memo.existing, ...memo.newNames]);
     const outcome = await probe.send(spec, label);
     if (!outcome.ok) {
-      probe.fail('tags.link', `${label}: no answer (${outcome.detail})`);
+      if (!outcome.cut) probe.fail('tags.link', `${label}: no answer (${outcome.detail})`);
       return;
     }
     const verdict = judgeTags(probe.metrics, memo, outcome.inspection, label);
