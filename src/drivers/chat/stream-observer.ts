@@ -9,6 +9,7 @@ import type { SseStream } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
+import { printable } from '../../util/printable.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
 import { validateEvent } from './event-validator.js';
 
@@ -37,7 +38,8 @@ export class StreamObserver {
       m.inc(chat ? CHAT.event('<invalid>') : MAIN.event('<invalid>'));
       m.inc(CHAT.schemaViolations);
       m.inc(CHAT.schemaViolation(event.violation));
-      m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''}: ${event.violation} ${data.slice(0, 80)}`);
+      // printable() copies characters; a slice would keep the whole frame (up to maxFrameBytes) alive with the sample.
+      m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''}: ${event.violation} "${printable(data, 80)}"`);
       return false;
     }
     m.inc(chat ? CHAT.event(event.eventType) : MAIN.event(event.eventType));

@@ -47,14 +47,14 @@ export class ProbeClient {
     }
     if (!result.ok) return { ok: false, detail: result.detail, cut: false };
     const inspection = inspectResponse(result.view);
-    recordProblemEvidence(this.metrics, inspection, `probe ${label}`);
+    recordProblemEvidence(this.metrics, inspection, label);
     return { ok: true, inspection };
   }
 
   /** Records evidence for `check` that the answer was a refusal (401 or 403). */
   async expectRefused(check: CheckId, spec: HttpRequestSpec, label: string): Promise<void> {
     const outcome = await this.send(spec, label);
-    if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: probe got no answer (${outcome.detail})`);
+    if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: no answer (${outcome.detail})`);
     const { status } = outcome.inspection;
     const refused = status === 401 || status === 403;
     this.evidence(check, refused ? null : `${label}: answered ${status}, expected 401 or 403`);
