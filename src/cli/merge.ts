@@ -7,6 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import type { Report } from '../contract/report.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
+import { prepareOutputDir } from '../orchestration/output-dir.js';
 import { mergeReports } from '../report/merge/merge-reports.js';
 import { writeReportFiles } from '../report/write-report.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
@@ -50,6 +51,8 @@ export const mergeCommand = defineCommand<MergeFlags>({
     checkOutDir(flags.out, paths);
     const reports = await loadAll(paths);
     const report = mergeReports(reports, paths);
+    // Only once the shards are known to merge: a refused merge leaves no folder behind.
+    await prepareOutputDir(flags.out);
     await writeReportFiles(flags.out, report);
     // A shard that was cut short leaves the run incomplete: never a pass. Not 130 either,
     // which says that this process was interrupted (docs/design.md §2.9).

@@ -110,6 +110,8 @@ describe('coachbench merge (e2e)', () => {
       () => ['merge', shard0, shard1, '--out', dirname(shard1)],
       /--out .* holds the shard report .*; write the merged report to another folder/,
     ],
+    ['--out under /proc', () => ['merge', shard0, shard1, '--out', '/proc/coachbench-merge'], /--out \/proc\/coachbench-merge: .*kernel filesystem/],
+    ['--out an existing file', () => ['merge', shard0, shard1, '--out', bench.fixturesPath], /--out .*fixtures\.json: exists and is not a folder/],
   ])('exits 2 for %s', async (_name, args, message) => {
     const result = await coachbench(args());
     expect(result.code).toBe(2);
