@@ -3,8 +3,9 @@
  * With no output flag the three views are written next to the report; with flags, only
  * the named ones. Exit 0 once written (the run's verdict is the run's exit code, not this).
  */
-import { dirname, join } from 'node:path';
-import { REPORT_FILE_NAMES, type ViewKind, writeViews } from '../report/write-report.js';
+import { dirname } from 'node:path';
+import { type ViewKind, viewPathsIn } from '../report/report-views.js';
+import { writeViews } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
 import { defineCommand } from './cli-command.js';
 import { textOption } from './flag-values.js';
@@ -24,8 +25,7 @@ export function reportTargets(flags: ReportFlags): Partial<Record<ViewKind, stri
   if (flags.junit) named.junit = flags.junit;
   if (flags.markdown) named.markdown = flags.markdown;
   if (Object.keys(named).length > 0) return named;
-  const dir = dirname(flags.report);
-  return { html: join(dir, REPORT_FILE_NAMES.html), junit: join(dir, REPORT_FILE_NAMES.junit), markdown: join(dir, REPORT_FILE_NAMES.markdown) };
+  return viewPathsIn(dirname(flags.report));
 }
 
 export const reportCommand = defineCommand<ReportFlags>({

@@ -2,8 +2,10 @@
  * The closing lines of a run: verdict, failed items, the core checks an incomplete run has
  * no evidence for (`INCOMPLETE: no evidence for <checks>`), and where the report is.
  */
+
 import { join } from 'node:path';
 import { checksWithoutEvidence, noEvidenceText } from '../report/report-facts.js';
+import { REPORT_JSON_FILE } from '../report/report-views.js';
 import type { RunOutcome } from './run-session.js';
 
 /** The lines printed when a run ends. */
@@ -21,6 +23,6 @@ export function describeOutcome({ report, outDir }: RunOutcome): string {
   for (const check of failedChecks) lines.push(`  ✗ ${check.id}: ${check.detail}`);
   for (const threshold of failedThresholds) lines.push(`  ✗ ${threshold.expression} (observed ${threshold.observed ?? 'n/a'})`);
   if (incomplete) for (const check of checksWithoutEvidence(report)) lines.push(`  ? ${check.id}: ${check.detail}`);
-  lines.push(`report: ${join(outDir, 'report.json')}`);
+  lines.push(`report: ${join(outDir, REPORT_JSON_FILE)}`);
   return lines.join('\n');
 }

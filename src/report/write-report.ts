@@ -11,26 +11,7 @@ import type { Report } from '../contract/report.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { describeSystemError, systemErrorCode } from '../util/system-error.js';
-import { renderHtml } from './render-html.js';
-import { renderJunit } from './render-junit.js';
-import { renderMarkdown } from './render-markdown.js';
-
-/** File names inside a report folder. */
-export const REPORT_FILE_NAMES = { json: 'report.json', html: 'report.html', junit: 'junit.xml', markdown: 'summary.md' } as const;
-
-export type ViewKind = 'html' | 'junit' | 'markdown';
-
-/** Renders one view of a report. */
-export function renderView(kind: ViewKind, report: Report): string {
-  switch (kind) {
-    case 'html':
-      return renderHtml(report);
-    case 'junit':
-      return renderJunit(report);
-    case 'markdown':
-      return renderMarkdown(report);
-  }
-}
+import { REPORT_JSON_FILE, REPORT_VIEWS, VIEW_KINDS, type ViewKind, viewPathsIn } from './report-views.js';
 
 /**
  * A file of a report that could not be written: the file, and the system's error code
@@ -83,10 +64,10 @@ async function writeReportFile(path: string, data: string): Promise<void> {
 /** Renders and writes the views to the given paths; returns the paths written. Throws ReportWriteError. */
 export async function writeViews(report: Report, targets: Partial<Record<ViewKind, string>>): Promise<string[]> {
   const written: string[] = [];
-  for (const kind of ['html', 'junit', 'markdown'] as const) {
+  for (const kind of VIEW_KINDS) {
     const path = targets[kind];
     if (path === undefined) continue;
-    await writeReportFile(path, renderView(kind, report));
+    await writeReportFile(path, REPORT_VIEWS[kind].render(report));
     written.push(path);
   }
   return written;
@@ -101,12 +82,8 @@ export async function writeReportFiles(dir: string, report: Report): Promise<str
   await makeDirs(dir).catch((error: unknown) => {
     throw asWriteError(dir, error);
   });
-  const jsonPath = join(dir, REPORT_FILE_NAMES.json);
+  const jsonPath = join(dir, REPORT_JSON_FILE);
   await writeReportFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-  const views = await writeViews(report, {
-    html: join(dir, REPORT_FILE_NAMES.html),
-    junit: join(dir, REPORT_FILE_NAMES.junit),
-    markdown: join(dir, REPORT_FILE_NAMES.markdown),
-  });
+  const views = await writeViews(report, viewPathsIn(dir));
   return [jsonPath, ...views];
 }
