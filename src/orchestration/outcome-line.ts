@@ -23,6 +23,6 @@ export function describeOutcome({ report, outDir }: RunOutcome): string {
   for (const check of failedChecks) lines.push(`  ✗ ${check.id}: ${check.detail}`);
   for (const threshold of failedThresholds) lines.push(`  ✗ ${threshold.expression} (observed ${threshold.observed ?? 'n/a'})`);
   if (incomplete) for (const check of checksWithoutEvidence(report)) lines.push(`  ? ${check.id}: ${check.detail}`);
-  lines.push(`report: ${join(outDir, REPORT_JSON_FILE)}`);
+  lines.push(outDir === null ? 'report: none was written (see the warning above)' : `report: ${join(outDir, REPORT_JSON_FILE)}`);
   return lines.join('\n');
 }

@@ -27,8 +27,8 @@ import { runWorkerPool } from './workers/worker-pool.js';
 export interface RunOutcome {
   exitCode: number;
   report: Report;
-  /** The folder holding report.json: the report folder, or its fallback when that could not be written. */
-  outDir: string;
+  /** The folder holding report.json: the report folder, its fallback when that could not be written, or null when neither could. */
+  outDir: string | null;
 }
 
 /** `reports/<profile>-<UTC stamp>` unless --out names the folder. */
@@ -150,7 +150,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });
-  return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir ?? outDir };
+  return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
 }
 
 /**

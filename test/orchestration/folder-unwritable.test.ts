@@ -88,6 +88,8 @@ describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
     expect(warning, result.stderr).toHaveLength(1);
     expect(warning[0]).toContain('nor the fallback folder /proc/coachbench-no-tmp/coachbench-test-quick-');
     expect(warning[0]).toContain('no report was written');
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/^report: .*report\.json$/m);
+    expect(result.stderr).toMatch(/^report: none was written/m);
     expect(result.stdout).toMatch(/^(PASS|FAIL|INCOMPLETE)\b.*: run test-quick-/);
     expect(result.stdout).toContain('stream.open');
   }, 60_000);

@@ -33,10 +33,13 @@ export async function writeProfile(profile: Record<string, unknown>): Promise<{ 
   return { path, dir };
 }
 
+/** Runs a profile in-process; the report folder must have been written where it was asked. */
 export async function runProfile(profile: Record<string, unknown>, flags: RunFlags = {}): Promise<{ report: Report; exitCode: number; outDir: string }> {
   const { path, dir } = await writeProfile(profile);
   const config = await resolveRunConfig({ profile: path, out: join(dir, 'report'), quiet: true, ...flags }, {});
-  return executeRun(config);
+  const outcome = await executeRun(config);
+  if (outcome.outDir === null) throw new Error('the run wrote no report');
+  return { ...outcome, outDir: outcome.outDir };
 }
 
 export function statusOf(report: Report): Record<string, CheckResult['status']> {

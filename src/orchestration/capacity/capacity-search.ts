@@ -89,5 +89,5 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
     report.warnings = [...report.warnings, 'the driver saturated before an SLO broke: add --workers or shards and search again'];
   if (best === null) report.verdict = 'fail';
   const saved = await saveReport(session.outDir, report, session);
-  return { exitCode: exitCodeOf(saved.report, session.stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir ?? session.outDir };
+  return { exitCode: exitCodeOf(saved.report, session.stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
 }
