@@ -22,7 +22,7 @@ describe('parseThreshold: valid expressions', () => {
     ['chatStreams.eventLatencyMs.p9999 < 1m', 'chatStreams.eventLatencyMs.p9999', '<', 60_000, 'ms'],
     ['chatStreams.mainStreams.dropped == 0', 'chatStreams.mainStreams.dropped', '==', 0, 'count'],
     ['photoUpload.statusCodes.503 < 5', 'photoUpload.statusCodes.503', '<', 5, 'count'],
-    ['tagLink.errorsByKind.network:ECONNRESET == 0', 'tagLink.errorsByKind.network:ECONNRESET', '==', 0, 'count'],
+    ['tagLink.errorsByKind.net:ECONNRESET == 0', 'tagLink.errorsByKind.net:ECONNRESET', '==', 0, 'count'],
     ['chatStreams.eventLatencyMs.count >= 1000', 'chatStreams.eventLatencyMs.count', '>=', 1_000, 'count'],
     ['generator.saturated == 0', 'generator.saturated', '==', 0, 'flag'],
   ] as const)('%s', (expression, path, op, limit, unit) => {
