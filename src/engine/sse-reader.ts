@@ -22,7 +22,9 @@ export enum StreamState {
 }
 
 /** Which of a participant's two streams this is: its chat-session stream or its main stream. */
-export type StreamRole = 'chat' | 'main';
+/** Every stream role, main first (a participant opens its main stream first). */
+export const STREAM_ROLES = ['main', 'chat'] as const;
+export type StreamRole = (typeof STREAM_ROLES)[number];
 
 /** What a stream reports to its owner. Implemented once per run, not per stream. */
 export interface StreamHost {

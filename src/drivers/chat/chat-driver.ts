@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { FailureCode } from '../../contract/failure-codes.js';
 import { backoffDelayMs } from '../../engine/backoff.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
-import { SseStream, type StreamHost, type StreamRequest, type StreamRole, StreamState } from '../../engine/sse-reader.js';
+import { SseStream, STREAM_ROLES, type StreamHost, type StreamRequest, type StreamRole, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
@@ -15,7 +15,10 @@ import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
-import { createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
+import { chatStreamOf, createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
+
+/** The counters both roles have, by role (CHAT also holds the chat-only ones). */
+const ROLE_NAMES: Record<StreamRole, Record<'opened' | 'openFailed' | 'dropped' | 'open', string>> = { chat: CHAT, main: MAIN };
 
 export class ChatDriver implements StreamHost {
   readonly participants: VirtualParticipant[];
@@ -26,8 +29,8 @@ export class ChatDriver implements StreamHost {
   private readonly sourceAddresses: string[];
   /** Open chat streams by session id, for the injector and delivery expectations. */
   private readonly bySession = new Map<string, SseStream[]>();
-  private openChat = 0;
-  private openMain = 0;
+  /** Open streams per role, for the peak gauges. */
+  private readonly openCount: Record<StreamRole, number> = { chat: 0, main: 0 };
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopping = false;
 
@@ -72,7 +75,7 @@ export class ChatDriver implements StreamHost {
     const start = Math.floor(random01 * n);
     for (let k = 0; k < n; k++) {
       const participant = this.participants[(start + k) % n]!;
-      if (participant.chat?.state === StreamState.Open) return participant;
+      if (chatStreamOf(participant)?.state === StreamState.Open) return participant;
     }
     return null;
   }
@@ -85,13 +88,8 @@ export class ChatDriver implements StreamHost {
         ? `${this.pathPrefix}/participants/${userId}/stream`
         : `${this.pathPrefix}/participants/${userId}/chat_sessions/${encodeURIComponent(sessionId)}/stream`;
     const stream = new SseStream(role, participant.index, sessionId);
-    if (role === 'chat') {
-      participant.chat = stream;
-      participant.chatReopenAtMs = NaN;
-    } else {
-      participant.main = stream;
-      participant.mainReopenAtMs = NaN;
-    }
+    participant.roles[role].stream = stream;
+    participant.roles[role].reopenAtMs = NaN;
     const request: StreamRequest = {
       origin: this.origin,
       path,
@@ -105,14 +103,11 @@ export class ChatDriver implements StreamHost {
 
   onOpen(stream: SseStream, openLatencyMs: number): void {
     const m = this.ctx.metrics;
-    if (stream.role === 'main') {
-      m.inc(MAIN.opened);
-      m.peak(MAIN.open, ++this.openMain);
-      return;
-    }
-    m.inc(CHAT.opened);
+    const names = ROLE_NAMES[stream.role];
+    m.inc(names.opened);
+    m.peak(names.open, ++this.openCount[stream.role]);
+    if (stream.role === 'main') return;
     recordMs(m.histogram(CHAT.openLatencyUs), openLatencyMs);
-    m.peak(CHAT.open, ++this.openChat);
     const list = this.bySession.get(stream.sessionId!) ?? [];
     list.push(stream);
     this.bySession.set(stream.sessionId!, list);
@@ -126,7 +121,7 @@ export class ChatDriver implements StreamHost {
 
   onOpenFailed(stream: SseStream, failure: FailureCode, detail: string): void {
     const m = this.ctx.metrics;
-    m.inc(stream.role === 'main' ? MAIN.openFailed : CHAT.openFailed);
+    m.inc(ROLE_NAMES[stream.role].openFailed);
     m.inc(CHAT.openFailure(failure));
     m.sample(CHAT.samples, redact(`${stream.role} stream open failed (${failure}): ${detail}`));
     this.scheduleReopen(stream);
@@ -134,7 +129,7 @@ export class ChatDriver implements StreamHost {
 
   onDropped(stream: SseStream, failure: FailureCode, detail: string): void {
     const m = this.ctx.metrics;
-    m.inc(stream.role === 'main' ? MAIN.dropped : CHAT.dropped);
+    m.inc(ROLE_NAMES[stream.role].dropped);
     m.inc(CHAT.drop(failure));
     m.sample(CHAT.samples, redact(`${stream.role} stream dropped (${failure}): ${detail}`));
     this.forget(stream);
@@ -144,31 +139,23 @@ export class ChatDriver implements StreamHost {
   onData(stream: SseStream, data: string, nowMs: number): void {
     if (this.observer.onData(stream, data, nowMs) && stream.keepAlives === 1) {
       // The first KEEP_ALIVE proves the stream healthy: reset its backoff.
-      const participant = this.participants[stream.participant]!;
-      if (stream.role === 'chat') participant.chatAttempts = 0;
-      else participant.mainAttempts = 0;
+      this.participants[stream.participant]!.roles[stream.role].attempts = 0;
     }
   }
 
   private scheduleReopen(stream: SseStream): void {
     if (this.stopping) return;
-    const participant = this.participants[stream.participant]!;
+    const role = this.participants[stream.participant]!.roles[stream.role];
     const { reopenBaseMs, reopenMaxMs } = this.ctx.profile.chatStreams;
-    const attempt = stream.role === 'chat' ? participant.chatAttempts++ : participant.mainAttempts++;
-    const atMs = performance.now() + backoffDelayMs(attempt, reopenBaseMs, reopenMaxMs, Math.random());
-    if (stream.role === 'chat') participant.chatReopenAtMs = atMs;
-    else participant.mainReopenAtMs = atMs;
+    role.reopenAtMs = performance.now() + backoffDelayMs(role.attempts++, reopenBaseMs, reopenMaxMs, Math.random());
   }
 
   /** Removes a stream from the open-stream bookkeeping (once per stream lifetime). */
   private forget(stream: SseStream): void {
     if (Number.isNaN(stream.openedAtMs)) return;
     this.observer.onClosed(stream, performance.now());
-    if (stream.role === 'main') {
-      this.openMain--;
-      return;
-    }
-    this.openChat--;
+    this.openCount[stream.role]--;
+    if (stream.role === 'main') return;
     const list = this.bySession.get(stream.sessionId!);
     if (!list) return;
     const at = list.indexOf(stream);
@@ -189,26 +176,27 @@ export class ChatDriver implements StreamHost {
     // The stall window; StreamObserver.onClosed counts the streams that outlived it.
     const stallMs = 2 * this.ctx.keepAlive.intervalMs;
     for (const participant of this.participants) {
-      if (participant.main) this.checkStall(participant.main, nowMs, stallMs);
-      if (participant.chat) this.checkStall(participant.chat, nowMs, stallMs);
+      for (const role of STREAM_ROLES) {
+        const stream = participant.roles[role].stream;
+        if (stream) this.checkStall(stream, nowMs, stallMs);
+      }
       if (this.stopping) continue;
-      if (participant.chat?.state === StreamState.Open && nowMs >= participant.nextSwitchAtMs) {
-        this.closeStream(participant.chat);
+      const chat = chatStreamOf(participant);
+      if (chat?.state === StreamState.Open && nowMs >= participant.nextSwitchAtMs) {
+        this.closeStream(chat);
         participant.sessionCursor++;
         m.inc(CHAT.switches);
         this.openStream(participant, 'chat');
       }
-      if (nowMs >= participant.chatReopenAtMs) {
+      for (const role of STREAM_ROLES) {
+        // reopenAtMs is NaN when nothing is scheduled, and every comparison with NaN is false.
+        if (!(nowMs >= participant.roles[role].reopenAtMs)) continue;
+        // One counter for both roles: report.json's chatStreams.reopened counts every reopen.
         m.inc(CHAT.reopened);
-        this.openStream(participant, 'chat');
-      }
-      if (nowMs >= participant.mainReopenAtMs) {
-        m.inc(CHAT.reopened);
-        this.openStream(participant, 'main');
+        this.openStream(participant, role);
       }
     }
-    m.peak(CHAT.open, this.openChat);
-    m.peak(MAIN.open, this.openMain);
+    for (const role of STREAM_ROLES) m.peak(ROLE_NAMES[role].open, this.openCount[role]);
     this.resolveDeliveries(nowMs, false);
   }
 
@@ -244,8 +232,10 @@ export class ChatDriver implements StreamHost {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.resolveDeliveries(performance.now(), true);
     for (const participant of this.participants) {
-      if (participant.main) this.closeStream(participant.main);
-      if (participant.chat) this.closeStream(participant.chat);
+      for (const role of STREAM_ROLES) {
+        const stream = participant.roles[role].stream;
+        if (stream) this.closeStream(stream);
+      }
     }
   }
 }

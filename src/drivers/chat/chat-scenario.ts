@@ -10,6 +10,7 @@ import { StreamState } from '../../engine/sse-reader.js';
 import { ChatDriver } from './chat-driver.js';
 import { runMembershipChurn } from './membership-churn.js';
 import { runMessageInjector } from './message-injector.js';
+import { chatStreamOf } from './virtual-participant.js';
 
 /** How long an injected message may take to reach every stream before it counts as missing. */
 export const DELIVERY_WINDOW_MS = 5_000;
@@ -23,7 +24,7 @@ function aborted(signal: AbortSignal): Promise<void> {
 
 /** Resolves once any participant's chat stream is open (or the run ends first). */
 async function firstOpenStream(driver: ChatDriver, signal: AbortSignal): Promise<number> {
-  while (!signal.aborted && !driver.participants.some((p) => p.chat?.state === StreamState.Open)) await sleep(20);
+  while (!signal.aborted && !driver.participants.some((p) => chatStreamOf(p)?.state === StreamState.Open)) await sleep(20);
   return performance.now();
 }
 

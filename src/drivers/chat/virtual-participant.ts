@@ -5,7 +5,16 @@
  * so there are no timers per participant.
  */
 import type { FixtureParticipant } from '../../contract/fixtures.js';
-import type { SseStream } from '../../engine/sse-reader.js';
+import type { SseStream, StreamRole } from '../../engine/sse-reader.js';
+
+/** What a participant keeps per stream role (its main stream, its chat-session stream). */
+export interface RoleState {
+  stream: SseStream | null;
+  /** Consecutive failed opens, for backoff; reset once a stream proves healthy. */
+  attempts: number;
+  /** performance.now() at which to (re)open, NaN when nothing is scheduled. */
+  reopenAtMs: number;
+}
 
 export interface VirtualParticipant {
   readonly index: number;
@@ -13,14 +22,7 @@ export interface VirtualParticipant {
   /** Shared by every request of this participant; never logged. */
   readonly headers: Record<string, string>;
   sessionCursor: number;
-  main: SseStream | null;
-  chat: SseStream | null;
-  /** Consecutive failed opens, for backoff; reset once a stream proves healthy. */
-  mainAttempts: number;
-  chatAttempts: number;
-  /** performance.now() at which to (re)open, NaN when nothing is scheduled. */
-  mainReopenAtMs: number;
-  chatReopenAtMs: number;
+  readonly roles: Record<StreamRole, RoleState>;
   nextSwitchAtMs: number;
 }
 
@@ -35,14 +37,18 @@ export function createParticipant(index: number, fixture: FixtureParticipant, ap
     },
     // Spread participants over their sessions so sessions, not just participants, vary.
     sessionCursor: index % fixture.chatSessionIds.length,
-    main: null,
-    chat: null,
-    mainAttempts: 0,
-    chatAttempts: 0,
-    mainReopenAtMs: NaN,
-    chatReopenAtMs: NaN,
+    roles: { main: idleRole(), chat: idleRole() },
     nextSwitchAtMs: Infinity,
   };
+}
+
+function idleRole(): RoleState {
+  return { stream: null, attempts: 0, reopenAtMs: NaN };
+}
+
+/** The participant's chat-session stream, if it has one. */
+export function chatStreamOf(participant: VirtualParticipant): SseStream | null {
+  return participant.roles.chat.stream;
 }
 
 export function currentSession(participant: VirtualParticipant): string {
