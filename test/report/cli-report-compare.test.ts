@@ -3,13 +3,13 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import type { Report } from '../../src/contract/report.js';
 import { validateReport } from '../../src/contract/validate-report.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
+import { runCli } from '../cli/run-cli.js';
 import { makeReport } from './make-report.js';
 
 let dir = '';
@@ -26,23 +26,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Runs the CLI in-process, capturing what it prints. */
+/** Runs the CLI in-process, keeping what it printed for the assertions. */
 async function cli(...argv: string[]): Promise<number> {
-  stdout = '';
-  stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return await main(argv);
-  } finally {
-    vi.restoreAllMocks();
-  }
+  const result = await runCli(argv);
+  ({ stdout, stderr } = result);
+  return result.code;
 }
 
 async function saveReport(name: string, report: Report): Promise<string> {

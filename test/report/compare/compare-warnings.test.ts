@@ -3,14 +3,15 @@
  * stderr and in every compare output, and `--strict` refuses such a comparison with exit 2
  * and one line. The CLI runs in-process on report files written to a temp folder.
  */
+
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main.js';
+import { afterAll, beforeAll, describe, expect, it, } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { assertComparable, setupDifferences } from '../../../src/report/compare/compare-warnings.js';
 import { ConfigError } from '../../../src/util/errors.js';
+import { runCli } from '../../cli/run-cli.js';
 import { makeReport } from '../make-report.js';
 
 /** A report of `profile` configured for `durationMs`, run for as long, against `target`. */
@@ -82,22 +83,11 @@ describe('coachbench compare: a smoke report against a release report', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Runs the CLI in-process, keeping what it printed for the assertions. */
   async function cli(...argv: string[]): Promise<number> {
-    stdout = '';
-    stderr = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stdout += String(chunk);
-      return true;
-    });
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stderr += String(chunk);
-      return true;
-    });
-    try {
-      return await main(argv);
-    } finally {
-      vi.restoreAllMocks();
-    }
+    const result = await runCli(argv);
+    ({ stdout, stderr } = result);
+    return result.code;
   }
 
   it('compares, and warns on stderr, in the table, the Markdown and the HTML', async () => {
