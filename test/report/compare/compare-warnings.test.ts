@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { assertComparable, setupDifferences } from '../../../src/report/compare/compare-warnings.js';
 import { ConfigError } from '../../../src/util/errors.js';
