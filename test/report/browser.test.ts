@@ -4,33 +4,19 @@
  * horizontal scroll at 1280 px; saves screenshots under reports/test-artifacts/.
  * Skipped, saying why, only when no Chromium is installed.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareReports } from '../../src/report/compare/compare.js';
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
+import { HAS_BROWSER, launchChromium, SKIP_NOTE } from '../support/chromium.js';
 import { makeCapacity, makeReport } from './make-report.js';
 
-const CHROMIUM = process.env.COACHBENCH_CHROMIUM ?? '/usr/bin/chromium';
-const HAS_BROWSER = existsSync(CHROMIUM);
-const SKIP_NOTE = HAS_BROWSER ? '' : ` (SKIPPED: no browser at ${CHROMIUM}; install it with: apt-get install -y chromium)`;
-if (!HAS_BROWSER) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set COACHBENCH_CHROMIUM)`);
 const ARTIFACTS = resolve('reports/test-artifacts');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Markup that would run if unescaped, and a 640-character word that would force side scrolling if unwrapped. */
 const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>${'unbroken'.repeat(80)}`;
 
@@ -119,12 +105,7 @@ describe('report pages in a real browser', () => {
     workDir = await mkdtemp(join(tmpdir(), 'coachbench-browser-'));
     await mkdir(ARTIFACTS, { recursive: true });
     // A fresh profile directory per run: no state, extensions or caches from anywhere else.
-    context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
-      executablePath: CHROMIUM,
-      args: ARGS,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await launchChromium(join(workDir, 'profile'));
   }, 60_000);
 
   afterAll(async () => {
