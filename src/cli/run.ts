@@ -4,6 +4,7 @@ import { executeRun } from '../orchestration/execute-run.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
 import { MAX_RUN_WORKERS, type RunFlags, resolveRunConfig } from '../orchestration/run-config.js';
 import { MAX_DURATION_TEXT } from '../util/duration.js';
+import { ConfigError } from '../util/errors.js';
 import { defineCommand } from './cli-command.js';
 import { repeatableOption, textOption } from './flag-values.js';
 
@@ -31,8 +32,26 @@ export const runCommand = defineCommand<RunFlags>({
       )
       .option('threshold', repeatableOption({ describe: 'threshold expression, repeatable (e.g. "chatStreams.eventLatencyMs.p99 < 250")' }))
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' })
+      .option(
+        'metrics-port',
+        textOption('--metrics-port', { describe: 'serve Prometheus metrics at http://HOST:PORT/metrics during the run (0 = any free port)' }),
+      )
+      .option(
+        'metrics-host',
+        textOption('--metrics-host', { describe: 'address --metrics-port and --dashboard listen on (default 127.0.0.1; 0.0.0.0 in a pod)' }),
+      )
+      .option('otlp', textOption('--otlp', { describe: 'push metrics to an OpenTelemetry collector over OTLP/HTTP JSON (e.g. http://127.0.0.1:4318)' }))
+      .option('dashboard', {
+        type: 'string',
+        describe: 'serve a live dashboard at http://HOST:PORT/ during the run (PORT default 5665; 0 = any free port)',
+        coerce: (value: string | string[]) => {
+          if (Array.isArray(value)) throw new ConfigError(`--dashboard: given ${value.length} times; give it once`);
+          return value;
+        },
+      })
       .example('$0 run', 'the smoke profile (30 s) against the embedded reference target')
       .example('$0 run -p nightly-soak -d 2h30m -t "$URL" -f fixtures.json', 'a soak of a real service, 2 h 30 min')
+      .example('$0 run -p nightly-soak --metrics-port 9464 --dashboard', 'a soak watched in Prometheus and in the browser (http://127.0.0.1:5665/)')
       .example('$0 run -p release -w auto --threshold "tagLink.errorRate < 0.01"', 'a release gate on every core, one more threshold') as never,
   run: async (flags) => {
     const config = await resolveRunConfig(flags, process.env);

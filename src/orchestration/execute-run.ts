@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { runCapacitySearch } from './capacity/capacity-search.js';
 import { prepareOutputDir } from './output-dir.js';
+import { startLiveOutputs } from './outputs/start-outputs.js';
 import type { RunConfig } from './run-config.js';
 import { defaultRunId, type RunOutcome, runSession } from './run-session.js';
 import { preflight, resolveTarget } from './run-target.js';
@@ -40,13 +41,22 @@ export async function executeRun(
   try {
     const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
     await prepareOutputDir(outDir, config.outDir === null ? 'report folder' : '--out');
-    const target = await resolveTarget(config);
+    // Before the target: a port that cannot be had is exit 2 with nothing started.
+    const outputs = await startLiveOutputs(config.outputs, {
+      say: (text) => (config.quiet ? undefined : stderr.write(`coachbench: ${text}\n`)),
+      warn: (text) => stderr.write(`coachbench: warning: ${text}\n`),
+    });
     try {
-      await untilStopped(preflight(target.url), stop.signal);
-      const session = { config, target, outDir, stop, stoppedBy: () => stoppedBy, stdout, stderr };
-      return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
+      const target = await resolveTarget(config);
+      try {
+        await untilStopped(preflight(target.url), stop.signal);
+        const session = { config, target, outDir, stop, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
+        return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
+      } finally {
+        await target.embedded?.close();
+      }
     } finally {
-      await target.embedded?.close();
+      await outputs.close();
     }
   } finally {
     removeSignalHandler();

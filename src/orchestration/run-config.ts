@@ -12,8 +12,9 @@ import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
+import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
 
-export interface RunFlags {
+export interface RunFlags extends LiveOutputFlags {
   profile?: string;
   target?: string;
   fixtures?: string;
@@ -41,6 +42,8 @@ export interface RunConfig {
   expectKeepAliveMs: number | null;
   thresholds: string[];
   quiet: boolean;
+  /** --metrics-port, --metrics-host, --otlp, --dashboard. */
+  outputs: LiveOutputConfig;
 }
 
 /** Parses `I/N` (0-based shard index I of N). */
@@ -116,5 +119,6 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
     thresholds,
     quiet: flags.quiet ?? false,
+    outputs: parseLiveOutputFlags(flags),
   };
 }

@@ -7,14 +7,17 @@ import { escapeXml } from '../escape.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
-/** A complete HTML document: `title` is escaped here; `css` and `body` are trusted markup. */
-export function htmlDocument(title: string, css: string, body: readonly string[]): string {
+/**
+ * A complete HTML document: `title` is escaped here; `css` and `body` are trusted markup.
+ * `csp` replaces the no-script policy only for a page served live (the run's dashboard).
+ */
+export function htmlDocument(title: string, css: string, body: readonly string[], csp: string = CSP): string {
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="generator" content="coachbench">',
     `<title>${escapeXml(title)}</title>`,

@@ -1,0 +1,82 @@
+/**
+ * `run --dashboard [PORT]`: serves the live dashboard (dashboard-page.ts) and feeds it by
+ * Server-Sent Events: on connect the session and the samples so far, then one sample per
+ * interval. It keeps the last MAX_SAMPLES samples (15 minutes at one per second), so a soak
+ * of hours holds flat memory; the report has the whole run.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { dashboardPage } from './dashboard-page.js';
+import { type DashboardSample, dashboardSample, type RunningTotals } from './dashboard-sample.js';
+import { dashboardScript } from './dashboard-script.js';
+import { closeServer, listenOn } from './listen.js';
+import type { IntervalSample, LiveOutput, SessionInfo } from './live-output.js';
+
+export const MAX_SAMPLES = 900;
+
+const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+export class DashboardOutput implements LiveOutput {
+  readonly name = 'the live dashboard';
+  private readonly clients = new Set<ServerResponse>();
+  private readonly samples: DashboardSample[] = [];
+  private session: SessionInfo | null = null;
+  private running: RunningTotals = { events: 0, requests: 0, errors: 0 };
+
+  private constructor(private readonly server: Server) {}
+
+  /** The origin the page is served at, set once listening. */
+  url = '';
+
+  static async start(host: string, port: number): Promise<DashboardOutput> {
+    const server = createServer();
+    const output = new DashboardOutput(server);
+    const page = dashboardPage();
+    const script = dashboardScript(MAX_SAMPLES);
+    server.on('request', (request, response) => {
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+      if (request.method !== 'GET') response.writeHead(405, { ...headers, allow: 'GET' }).end();
+      else if (path === '/') response.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(page);
+      else if (path === '/dashboard.js') response.writeHead(200, { ...headers, 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+      else if (path === '/events') output.subscribe(response);
+      else response.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+    });
+    output.url = await listenOn(server, host, port, '--dashboard');
+    return output;
+  }
+
+  private subscribe(response: ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    if (this.session) response.write(sse('session', this.session));
+    response.write(sse('history', this.samples));
+    this.clients.add(response);
+    response.on('close', () => this.clients.delete(response));
+  }
+
+  private broadcast(text: string): void {
+    // A reader that stopped reading is left behind, not waited for: the run never blocks on a browser.
+    for (const client of this.clients) if (client.writableLength < 1_048_576) client.write(text);
+  }
+
+  beginSession(info: SessionInfo): void {
+    this.session = info;
+    this.samples.length = 0;
+    this.running = { events: 0, requests: 0, errors: 0 };
+    this.broadcast(sse('session', info));
+  }
+
+  onInterval(sample: IntervalSample): void {
+    const { point } = sample;
+    this.running = { events: this.running.events + point.events, requests: this.running.requests + point.requests, errors: this.running.errors + point.errors };
+    const entry = dashboardSample(sample, this.running);
+    this.samples.push(entry);
+    if (this.samples.length > MAX_SAMPLES) this.samples.shift();
+    this.broadcast(sse('sample', entry));
+  }
+
+  async close(): Promise<void> {
+    this.broadcast(sse('end', {}));
+    for (const client of this.clients) client.end();
+    await closeServer(this.server);
+  }
+}

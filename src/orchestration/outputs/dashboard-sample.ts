@@ -1,0 +1,75 @@
+/**
+ * What the live dashboard receives each interval: the figures it draws (rates, open
+ * streams, latency and KEEP_ALIVE-gap percentiles of that interval), running totals, and the
+ * live state of every check and threshold. Plain JSON, small, one per second.
+ */
+import { createHistogram, type Histogram } from '../../metrics/histogram.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { CHAT, throughputNames } from '../../metrics/names.js';
+import type { IntervalSample } from './live-output.js';
+
+export interface Percentiles {
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+export interface DashboardSample {
+  tSec: number;
+  streamsOpen: number;
+  mainStreamsOpen: number;
+  eventsPerSec: number;
+  requestsPerSec: number;
+  /** Of this interval, in ms; null when nothing was measured in it. */
+  eventLatencyMs: Percentiles | null;
+  requestLatencyMs: Percentiles | null;
+  keepAliveGapMs: Percentiles | null;
+  totals: { events: number; requests: number; errors: number; keepAlives: number };
+  verdict: string;
+  checks: { id: string; status: string; detail: string }[];
+  thresholds: { expression: string; status: string; observed: number | null }[];
+}
+
+const round3 = (value: number): number => Math.round(value * 1_000) / 1_000;
+
+function percentilesMs(histogram: Histogram | null): Percentiles | null {
+  if (!histogram || histogram.totalCount === 0) return null;
+  const at = (p: number): number => round3(Math.min(histogram.getValueAtPercentile(p), histogram.maxValue) / 1_000);
+  return { p50: at(50), p90: at(90), p99: at(99) };
+}
+
+/** The histograms of `names` in `set` added together, or null when none holds a value. */
+function joined(set: MetricSet, names: readonly string[]): Histogram | null {
+  const present = names.filter((name) => set.hasHistogram(name) && set.histogram(name).totalCount > 0).map((name) => set.histogram(name));
+  if (present.length <= 1) return present[0] ?? null;
+  const sum = createHistogram();
+  for (const histogram of present) sum.add(histogram);
+  return sum;
+}
+
+const REQUEST_LATENCIES = [throughputNames('photoUpload').latencyUs, throughputNames('tagLink').latencyUs];
+
+/** Running totals shown as numbers that grow. */
+export interface RunningTotals {
+  events: number;
+  requests: number;
+  errors: number;
+}
+
+export function dashboardSample({ point, interval, total, verdict }: IntervalSample, running: RunningTotals): DashboardSample {
+  const live = verdict();
+  return {
+    tSec: point.tSec,
+    streamsOpen: point.streamsOpen,
+    mainStreamsOpen: point.mainStreamsOpen,
+    eventsPerSec: point.eventsPerSec,
+    requestsPerSec: point.requestsPerSec,
+    eventLatencyMs: percentilesMs(joined(interval, [CHAT.eventLatencyUs])),
+    requestLatencyMs: percentilesMs(joined(interval, REQUEST_LATENCIES)),
+    keepAliveGapMs: percentilesMs(joined(interval, [CHAT.keepAliveGapUs])),
+    totals: { ...running, keepAlives: total.count(CHAT.keepAlives) },
+    verdict: live.verdict,
+    checks: live.checks.map(({ id, status, detail }) => ({ id, status, detail })),
+    thresholds: live.thresholds.map(({ expression, status, observed }) => ({ expression, status, observed })),
+  };
+}

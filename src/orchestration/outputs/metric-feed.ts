@@ -1,0 +1,73 @@
+/**
+ * Turns one interval into the exported metrics (src/metrics/exported-metrics.ts), for any
+ * metrics library: the Prometheus and OTLP outputs each supply the three writes, and both
+ * export the same numbers under the same names.
+ */
+import { EXPORTED, type ExportedCount, type ExportedKey, exportedCountsOf, HISTOGRAM_SOURCES, SCENARIOS } from '../../metrics/exported-metrics.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { throughputNames } from '../../metrics/names.js';
+import { forEachRecordedValue } from '../../metrics/recorded-values.js';
+import type { IntervalSample } from './live-output.js';
+
+export type Labels = Record<string, string>;
+
+/** The writes a metrics library offers. */
+export interface MetricWriter {
+  add(key: ExportedKey, labels: Labels, value: number): void;
+  set(key: ExportedKey, labels: Labels, value: number): void;
+  /** Records `count` samples of `valueSec` into a histogram. */
+  observe(key: ExportedKey, labels: Labels, valueSec: number, count: number): void;
+}
+
+const CHECK_STATUSES = ['pass', 'fail', 'skip'] as const;
+const THRESHOLD_STATUSES = ['pass', 'fail'] as const;
+
+/**
+ * Mean requests in flight over an interval by Little's law (L = λW): completions per second
+ * times the mean service time. Exact for the interval's average, and needs no counter in
+ * the drivers' request path.
+ */
+export function meanInFlight(interval: MetricSet, scenario: (typeof SCENARIOS)[number], intervalSec: number): number {
+  const names = throughputNames(scenario);
+  if (intervalSec <= 0 || !interval.hasHistogram(names.serviceTimeUs)) return 0;
+  const service = interval.histogram(names.serviceTimeUs);
+  if (service.totalCount === 0) return 0;
+  return (service.totalCount / intervalSec) * (service.mean / 1e6);
+}
+
+/** Feeds intervals to one writer; remembers where each internal counter goes. */
+export class MetricFeed {
+  private readonly routes = new Map<string, ExportedCount[]>();
+
+  constructor(private readonly writer: MetricWriter) {}
+
+  feed({ point, interval, verdict }: IntervalSample): void {
+    const w = this.writer;
+    for (const [name, value] of Object.entries(interval.encodeCounters())) {
+      let routes = this.routes.get(name);
+      if (!routes) {
+        routes = exportedCountsOf(name);
+        this.routes.set(name, routes);
+      }
+      for (const { key, labels } of routes) w.add(key, labels, value);
+    }
+    w.set('openStreams', { stream: 'chat' }, point.streamsOpen);
+    w.set('openStreams', { stream: 'main' }, point.mainStreamsOpen);
+    for (const scenario of SCENARIOS) w.set('requestsInFlight', { scenario }, meanInFlight(interval, scenario, point.intervalSec));
+    for (const { key, source, labels } of HISTOGRAM_SOURCES) {
+      if (!interval.hasHistogram(source)) continue;
+      forEachRecordedValue(interval.histogram(source), (valueUs, count) => w.observe(key, labels, valueUs / 1e6, count));
+    }
+    w.set('elapsed', {}, point.tSec);
+    const live = verdict();
+    for (const check of live.checks) {
+      for (const status of CHECK_STATUSES) w.set('checkStatus', { check: check.id, status }, check.status === status ? 1 : 0);
+    }
+    for (const threshold of live.thresholds) {
+      for (const status of THRESHOLD_STATUSES) w.set('thresholdStatus', { threshold: threshold.expression, status }, threshold.status === status ? 1 : 0);
+    }
+  }
+}
+
+/** Every exported key, in table order. */
+export const EXPORTED_KEYS = Object.keys(EXPORTED) as ExportedKey[];

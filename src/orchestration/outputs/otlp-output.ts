@@ -1,0 +1,96 @@
+/**
+ * `run --otlp URL`: pushes the exported metrics (src/metrics/exported-metrics.ts) to an
+ * OpenTelemetry collector over OTLP/HTTP with JSON bodies, every OTEL_METRIC_EXPORT_INTERVAL
+ * ms (10 s unless set), and once more at the end so the last numbers are sent. Instrument
+ * names are the Prometheus names without `_total` (a collector's Prometheus exporter adds it
+ * back), with unit `s` on the `_seconds` ones.
+ */
+import type { Attributes, Counter, Gauge, Histogram, Meter } from '@opentelemetry/api';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { EXPORTED, type ExportedKey, HISTOGRAM_SOURCES } from '../../metrics/exported-metrics.js';
+import { VERSION } from '../../util/version.js';
+import type { IntervalSample, LiveOutput, SessionInfo } from './live-output.js';
+import { EXPORTED_KEYS, MetricFeed, type MetricWriter } from './metric-feed.js';
+
+/** The OpenTelemetry SDK's default is 60 s: too coarse to watch a run. */
+const DEFAULT_EXPORT_INTERVAL_MS = 10_000;
+/** ExportResultCode.SUCCESS of @opentelemetry/core. */
+const EXPORT_SUCCESS = 0;
+
+type Instrument = Counter | Gauge | Histogram;
+
+/** The OpenTelemetry name of an exported metric. */
+export const otlpName = (key: ExportedKey): string => EXPORTED[key].name.replace(/_total$/, '');
+
+function makeInstrument(meter: Meter, key: ExportedKey): Instrument {
+  const { kind, help, name } = EXPORTED[key];
+  const options = { description: help, ...(name.endsWith('_seconds') ? { unit: 's' } : {}) };
+  if (kind === 'counter') return meter.createCounter(otlpName(key), options);
+  if (kind === 'gauge') return meter.createGauge(otlpName(key), options);
+  const buckets = HISTOGRAM_SOURCES.find((entry) => entry.key === key)?.buckets ?? [];
+  return meter.createHistogram(otlpName(key), { ...options, advice: { explicitBucketBoundaries: [...buckets] } });
+}
+
+/** The OTLP exporter, saying once when an export fails (the SDK would only log it to its own diag). */
+function reportingExporter(inner: OTLPMetricExporter, warn: (text: string) => void): PushMetricExporter {
+  let warned = false;
+  return {
+    export: (metrics: ResourceMetrics, done) =>
+      inner.export(metrics, (result) => {
+        if (result.code !== EXPORT_SUCCESS && !warned) {
+          warned = true;
+          warn(`OTLP export failed (${result.error?.message ?? 'no reason given'}); later exports are still tried, and their failures not repeated`);
+        }
+        done(result);
+      }),
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+    selectAggregationTemporality: (type) => inner.selectAggregationTemporality(type),
+  };
+}
+
+/** How often to push: OTEL_METRIC_EXPORT_INTERVAL (ms, the OpenTelemetry variable) or 10 s. */
+export function exportIntervalMs(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
+  return Number.isFinite(value) && value >= 100 ? value : DEFAULT_EXPORT_INTERVAL_MS;
+}
+
+export class OtlpOutput implements LiveOutput {
+  readonly name = 'the OTLP push';
+  private readonly provider: MeterProvider;
+  private readonly instruments = new Map<ExportedKey, Instrument>();
+  private readonly feed: MetricFeed;
+
+  constructor(url: string, warn: (text: string) => void, env: NodeJS.ProcessEnv = process.env) {
+    const exporter = reportingExporter(new OTLPMetricExporter({ url }), warn);
+    this.provider = new MeterProvider({
+      readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: exportIntervalMs(env) })],
+    });
+    const meter = this.provider.getMeter('coachbench', VERSION);
+    for (const key of EXPORTED_KEYS) this.instruments.set(key, makeInstrument(meter, key));
+    const writer: MetricWriter = {
+      add: (key, labels, value) => (this.instruments.get(key) as Counter).add(value, labels),
+      set: (key, labels, value) => (this.instruments.get(key) as Gauge).record(value, labels),
+      observe: (key, labels, valueSec, count) => {
+        const histogram = this.instruments.get(key) as Histogram;
+        for (let i = 0; i < count; i++) histogram.record(valueSec, labels);
+      },
+    };
+    this.feed = new MetricFeed(writer);
+  }
+
+  beginSession(info: SessionInfo): void {
+    (this.instruments.get('info') as Gauge).record(1, { profile: info.profileName, version: VERSION } satisfies Attributes);
+  }
+
+  onInterval(sample: IntervalSample): void {
+    this.feed.feed(sample);
+  }
+
+  /** Pushes what is pending, then stops; a collector that is down is already said by the exporter's warning. */
+  async close(): Promise<void> {
+    await this.provider.forceFlush().catch(() => undefined);
+    await this.provider.shutdown().catch(() => undefined);
+  }
+}

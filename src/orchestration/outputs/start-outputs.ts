@@ -1,0 +1,42 @@
+/**
+ * Starts the live outputs a run asked for (output-config.ts), once per run: a capacity
+ * search keeps the same endpoint and page across its steps. An address that cannot be had
+ * stops the run before its target starts (exit 2); outputs already started are closed.
+ */
+import { DashboardOutput } from './dashboard-output.js';
+import type { LiveOutput } from './live-output.js';
+import { LiveOutputs } from './live-outputs.js';
+import { OtlpOutput } from './otlp-output.js';
+import type { LiveOutputConfig } from './output-config.js';
+import { PrometheusOutput } from './prometheus-output.js';
+
+export interface OutputStartOptions {
+  /** Says where each output is (one line each on stderr). */
+  say: (text: string) => void;
+  warn: (text: string) => void;
+}
+
+/** The outputs of `config`, started; an empty set when none was asked for. */
+export async function startLiveOutputs(config: LiveOutputConfig, { say, warn }: OutputStartOptions): Promise<LiveOutputs> {
+  const started: LiveOutput[] = [];
+  try {
+    if (config.metricsPort !== null) {
+      const prometheus = await PrometheusOutput.start(config.host, config.metricsPort);
+      started.push(prometheus);
+      say(`metrics: ${prometheus.url}/metrics`);
+    }
+    if (config.dashboardPort !== null) {
+      const dashboard = await DashboardOutput.start(config.host, config.dashboardPort);
+      started.push(dashboard);
+      say(`dashboard: ${dashboard.url}/`);
+    }
+    if (config.otlpUrl !== null) {
+      started.push(new OtlpOutput(config.otlpUrl, warn));
+      say(`OTLP push: ${config.otlpUrl}`);
+    }
+  } catch (error) {
+    await Promise.all(started.map((output) => output.close()));
+    throw error;
+  }
+  return new LiveOutputs(started, warn);
+}
