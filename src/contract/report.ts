@@ -20,8 +20,11 @@ export interface HistogramSummary {
   hdr: string;
 }
 
-/** 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks. */
-export const REPORT_SCHEMA_VERSION = '1.1.0';
+/**
+ * 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks.
+ * 1.2.0: `aborted`, thresholds' `window`, time-series points' `warmup`.
+ */
+export const REPORT_SCHEMA_VERSION = '1.2.0';
 
 export interface CheckResult {
   id: CheckId;
@@ -36,11 +39,35 @@ export interface CheckResult {
   detail: string;
 }
 
+/** A stretch of the run, in seconds since its start. */
+export interface RunWindow {
+  fromSec: number;
+  toSec: number;
+}
+
 export interface ThresholdResult {
   expression: string;
   status: 'pass' | 'fail';
-  /** The value of the metric the expression names; null when the metric is absent. */
+  /**
+   * The value of the metric the expression names; null when the metric is absent. For a
+   * sliding-window threshold, the value in `window`.
+   */
   observed: number | null;
+  /**
+   * Sliding-window thresholds (`p99[5m]`, since 1.2.0): the first window that failed, else
+   * the worst one; `evaluated` counts the windows judged (one per interval).
+   */
+  window?: RunWindow & { evaluated: number };
+}
+
+/** Why an `abortOnFail` threshold stopped the load (since 1.2.0). */
+export interface AbortInfo {
+  expression: string;
+  /** Seconds since the start at which it failed and the load was stopped. */
+  atSec: number;
+  observed: number | null;
+  /** The window that failed; null for a whole-run threshold. */
+  window: RunWindow | null;
 }
 
 /**
@@ -166,6 +193,8 @@ export interface TimeseriesPoint {
   requestLatencyP99Ms: number | null;
   eventLoopDelayP99Ms: number | null;
   rssBytes: number;
+  /** Inside the profile's `warmup`: shown, but ignored by thresholds (since 1.2.0; absent when false). */
+  warmup?: true;
 }
 
 export interface TargetInfo {
@@ -215,6 +244,8 @@ export interface Report {
   endedAt: string;
   durationMs: number;
   interrupted: boolean;
+  /** Set when an `abortOnFail` threshold failed and stopped the load (verdict fail; since 1.2.0). */
+  aborted?: AbortInfo;
   verdict: Verdict;
   /**
    * The checks this profile's enabled scenarios imply (added in 1.1.0): a run in which any
@@ -227,6 +258,13 @@ export interface Report {
   shard: ShardInfo | null;
   /** Shards merged into this report (merge only). */
   mergedFrom?: string[];
+  /**
+   * What the run was of (added in 1.1.0 as optional: absent from older reports and from runs
+   * that had none): every `run --label key=value`, and `gitSha` from the CI environment
+   * (GIT_SHA, GITHUB_SHA or CI_COMMIT_SHA) unless a label gives it. `coachbench trend`
+   * names change points by them; `release` is the label for a release.
+   */
+  labels?: Record<string, string>;
   checks: CheckResult[];
   thresholds: ThresholdResult[];
   scenarios: {

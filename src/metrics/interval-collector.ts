@@ -18,7 +18,14 @@ export interface CollectorOptions {
    * interval ingested before the error. The collector goes on; only the log stops.
    */
   onHlogError?: (error: NodeJS.ErrnoException, afterSec: number) => void;
+  /** The profile's warm-up: intervals that start inside it are marked and not passed on to `afterWarmup`. */
+  warmupSec?: number;
+  /** Every interval after the warm-up (thresholds judge only these). */
+  afterWarmup?: (interval: MetricSet, startSec: number, endSec: number) => void;
 }
+
+/** Interval edges jitter by a few ms; an interval starting this close to the warm-up's end is past it. */
+const WARMUP_EDGE_SEC = 0.05;
 
 export class IntervalCollector {
   readonly total = new MetricSet();
@@ -33,6 +40,9 @@ export class IntervalCollector {
   ingest(interval: MetricSet, startSec: number, endSec: number): void {
     this.lastEndSec = endSec;
     const point = pointFromInterval(interval, endSec, endSec - startSec);
+    const warmup = startSec < (this.options.warmupSec ?? 0) - WARMUP_EDGE_SEC;
+    if (warmup) point.warmup = true;
+    else this.options.afterWarmup?.(interval, startSec, endSec);
     this.hlog?.write(interval, startSec, endSec);
     this.timeseries.add(point);
     this.total.add(interval);

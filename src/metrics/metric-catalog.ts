@@ -197,7 +197,7 @@ function walk(value: unknown, keys: readonly string[]): unknown {
 }
 
 /** The object a root names: a scenario summary (null when the scenario was off) or the generator. */
-export function metricRootObject(report: Report, root: MetricRoot): object | null {
+export function metricRootObject(report: Pick<Report, 'scenarios' | 'generator'>, root: MetricRoot): object | null {
   return root === 'generator' ? report.generator : report.scenarios[root];
 }
 
@@ -206,7 +206,7 @@ export function metricRootObject(report: Report, root: MetricRoot): object | nul
  * or the statistic is of an empty histogram (no data must not pass `p99 < 250`).
  * Flags read as 1/0; a missing record key reads as 0 (no 500s recorded means zero 500s).
  */
-export function readMetric(report: Report, ref: MetricRef): number | null {
+export function readMetric(report: Pick<Report, 'scenarios' | 'generator'>, ref: MetricRef): number | null {
   const scope = metricRootObject(report, ref.root);
   if (scope === null) return null;
   const value = walk(scope, ref.field.split('.'));

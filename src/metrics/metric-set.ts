@@ -75,6 +75,17 @@ export class MetricSet {
   }
 
   /**
+   * Takes `other` (a part previously added) back out: counters and histograms subtract
+   * exactly. Peaks cannot be undone, so they are all cleared; the caller re-applies the
+   * peaks of the parts that remain (a sliding window does).
+   */
+  subtract(other: MetricSet): void {
+    for (const [name, value] of other.counters) this.counters.set(name, this.count(name) - value);
+    for (const [name, histogram] of other.histograms) if (histogram.totalCount > 0) this.histogram(name).subtract(histogram);
+    this.peaks.clear();
+  }
+
+  /**
    * Adds an encoded set. With `concurrent` (workers or shards running side by side), gauge
    * peaks (open streams, RSS) add up, an upper bound of the joint peak; a peak named `…Ms`
    * is a time extent (how long a scenario ran), which side-by-side processes share, so it

@@ -2,8 +2,9 @@
  * Threshold expressions (`chatStreams.eventLatencyMs.p99 < 250ms`): a hand-written scanner
  * and parser, no eval. Grammar, with optional blanks between the parts:
  *
- *   threshold := path op number [unit]
+ *   threshold := path [window] op number [unit]
  *   path      := segment ("." segment)*      segment := [A-Za-z0-9_:-]+
+ *   window    := "[" duration "]"            (e.g. [5m]: judged every interval over the last 5 minutes)
  *   op        := "<" | "<=" | ">" | ">=" | "==" | "!="
  *   number    := ["-"] digits ["." digits] [("e"|"E") ["+"|"-"] digits]
  *   unit      := "us" | "ms" | "s" | "m" | "%" | "KiB" | "MiB" | "GiB"   (must fit the metric's unit)
@@ -12,6 +13,7 @@
  * 1-based character positions in the expression.
  */
 import type { Report, ThresholdResult } from '../contract/report.js';
+import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
 import { type MetricRef, type MetricUnit, readMetric, resolveMetricPath } from './metric-catalog.js';
 
@@ -23,6 +25,8 @@ export interface ParsedThreshold {
   metric: MetricRef;
   op: ThresholdOp;
   limit: number;
+  /** Sliding window (`p99[5m]`): judged every interval over the last windowMs; null: over the whole run. */
+  windowMs: number | null;
 }
 
 const OPS: readonly ThresholdOp[] = ['<=', '>=', '==', '!=', '<', '>'];
@@ -92,6 +96,23 @@ function scanNumber(s: Scanner, fault: Fault): number {
   return Number(match[0]);
 }
 
+/** `[5m]` right after the path: a duration with its unit, more than 0. */
+function scanWindow(s: Scanner, fault: Fault): number {
+  const open = s.pos;
+  const close = s.text.indexOf(']', open);
+  if (close < 0) fault(open, 'a window opened with "[" is not closed with "]"');
+  const text = s.text.slice(open + 1, close).trim();
+  let windowMs: number;
+  try {
+    windowMs = parseDuration(text, 'window');
+  } catch {
+    fault(open + 1, `"${text}" is not a window duration (e.g. [30s], [5m])`);
+  }
+  if (windowMs <= 0) fault(open + 1, 'a window must be longer than 0');
+  s.pos = close + 1;
+  return windowMs;
+}
+
 /**
  * Parses one expression. `where` names its origin (`--threshold`, `profile.thresholds[2]`).
  * Throws a one-line ConfigError naming the expression and the 1-based position.
@@ -108,6 +129,8 @@ export function parseThreshold(expression: string, where: string): ParsedThresho
     fault(position, resolved.message);
   }
   const metric = resolved.ref;
+  s.skipBlanks();
+  const windowMs = s.peek() === '[' ? scanWindow(s, fault) : null;
   s.skipBlanks();
   const op = OPS.find((candidate) => s.text.startsWith(candidate, s.pos));
   if (!op) fault(s.pos, `expected an operator (< <= > >= == !=), found ${s.atEnd() ? 'end of expression' : `"${s.peek()}"`}`);
@@ -127,7 +150,7 @@ export function parseThreshold(expression: string, where: string): ParsedThresho
   }
   s.skipBlanks();
   if (!s.atEnd()) fault(s.pos, `unexpected "${s.text.slice(s.pos)}" after the number`);
-  return { expression: expression.trim(), metric, op, limit };
+  return { expression: expression.trim(), metric, op, limit, windowMs };
 }
 
 /** Parses every expression, then throws once listing every problem (exit 2). */
@@ -164,17 +187,31 @@ export function compareWith(observed: number, op: ThresholdOp, limit: number): b
   }
 }
 
-/** Evaluates one parsed threshold; a metric the report lacks fails with observed null. */
-export function evaluateThreshold(threshold: ParsedThreshold, report: Report): ThresholdResult {
+/**
+ * Evaluates one parsed threshold over the whole run; a metric the report lacks fails with
+ * observed null. A sliding-window threshold takes its result from `windowed` (judged during
+ * the run by ThresholdMonitor); without one it fails with observed null.
+ */
+export function evaluateThreshold(
+  threshold: ParsedThreshold,
+  report: Pick<Report, 'scenarios' | 'generator'>,
+  windowed?: ReadonlyMap<string, ThresholdResult>,
+): ThresholdResult {
+  if (threshold.windowMs !== null) return windowed?.get(threshold.expression) ?? { expression: threshold.expression, status: 'fail', observed: null };
   const observed = readMetric(report, threshold.metric);
   const status = observed !== null && compareWith(observed, threshold.op, threshold.limit) ? 'pass' : 'fail';
   return { expression: threshold.expression, status, observed };
 }
 
 /**
- * Parses and evaluates expressions against a (final, merged) report. Throws ConfigError
- * when any expression does not parse; a metric absent from the report fails (observed null).
+ * Parses and evaluates expressions against a (final, merged) report, or the summaries after
+ * warm-up. Throws ConfigError when any expression does not parse; a metric absent from the
+ * report fails (observed null).
  */
-export function evaluateThresholds(expressions: readonly string[], report: Report): ThresholdResult[] {
-  return parseThresholds(expressions, 'thresholds').map((threshold) => evaluateThreshold(threshold, report));
+export function evaluateThresholds(
+  expressions: readonly string[],
+  report: Pick<Report, 'scenarios' | 'generator'>,
+  windowed?: ReadonlyMap<string, ThresholdResult>,
+): ThresholdResult[] {
+  return parseThresholds(expressions, 'thresholds').map((threshold) => evaluateThreshold(threshold, report, windowed));
 }

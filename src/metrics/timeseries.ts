@@ -85,6 +85,8 @@ export function mergePoints(a: TimeseriesPoint, b: TimeseriesPoint, concurrent =
     requestLatencyP99Ms: maxOrNull(a.requestLatencyP99Ms, b.requestLatencyP99Ms),
     eventLoopDelayP99Ms: maxOrNull(a.eventLoopDelayP99Ms, b.eventLoopDelayP99Ms),
     rssBytes: gauge(a.rssBytes, b.rssBytes),
+    // A merged point is warm-up only if all of it is.
+    ...(a.warmup && b.warmup ? { warmup: true as const } : {}),
   };
 }
 

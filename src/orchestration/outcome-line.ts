@@ -4,6 +4,7 @@
  */
 
 import { join } from 'node:path';
+import { describeAbort } from '../report/describe-abort.js';
 import { checksWithoutEvidence, noEvidenceText } from '../report/report-facts.js';
 import { REPORT_JSON_FILE } from '../report/report-views.js';
 import type { RunOutcome } from './run-session.js';
@@ -14,12 +15,13 @@ export function describeOutcome({ report, outDir }: RunOutcome): string {
   const failedThresholds = report.thresholds.filter((t) => t.status === 'fail');
   const incomplete = report.verdict === 'incomplete';
   const lines = [
-    `${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''}: ` +
+    `${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''}${report.aborted ? ` (aborted at ${+report.aborted.atSec.toFixed(1)} s)` : ''}: ` +
       (incomplete ? `${noEvidenceText(report)}; ` : '') +
       `${report.checks.filter((c) => c.status === 'pass').length} checks passed, ${failedChecks.length} failed, ` +
       `${report.checks.filter((c) => c.status === 'skip').length} skipped; ` +
       `${report.thresholds.length - failedThresholds.length}/${report.thresholds.length} thresholds held`,
   ];
+  if (report.aborted) lines.push(`  ✗ aborted: ${describeAbort(report.aborted)}`);
   for (const check of failedChecks) lines.push(`  ✗ ${check.id}: ${check.detail}`);
   for (const threshold of failedThresholds) lines.push(`  ✗ ${threshold.expression} (observed ${threshold.observed ?? 'n/a'})`);
   if (incomplete) for (const check of checksWithoutEvidence(report)) lines.push(`  ? ${check.id}: ${check.detail}`);

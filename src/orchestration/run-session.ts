@@ -6,11 +6,15 @@
 
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { Report, ShardInfo } from '../contract/report.js';
+import type { AbortInfo, Report, ShardInfo } from '../contract/report.js';
 import { scenariosFor } from '../drivers/scenarios.js';
 import { runScenarios } from '../engine/run-scenarios.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
+import { metricView } from '../metrics/metric-view.js';
+import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
+import { parseThresholds } from '../metrics/thresholds.js';
 import { buildReport } from '../report/build-report.js';
+import { describeAbort } from '../report/describe-abort.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { secretsSnapshot } from '../util/redact.js';
@@ -103,9 +107,17 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     stderr.write(`coachbench: warning: ${text}\n`);
   };
   const hlogPath = await hlogPathIn(outDir, warn);
+  const monitor = thresholdMonitorFor(config, target, workers, (info) => {
+    // Said at once, even with --quiet: the run ends early and the reader should know why.
+    progress.done();
+    stderr.write(`coachbench: abortOnFail: ${describeAbort(info)}\n`);
+    stop.abort();
+  });
   const collector = new IntervalCollector({
     hlogPath,
     startEpochMs: startedAt.getTime(),
+    warmupSec: (profile.warmupMs ?? 0) / 1_000,
+    afterWarmup: (interval, startSec, endSec) => monitor.ingest(interval, startSec, endSec),
     onInterval: (point, total) => progress.update(point, total),
     onHlogError: (error, afterSec) =>
       warn(
@@ -128,6 +140,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     warnings.push(...pool.warnings);
   }
   await collector.close();
+  monitor.finish();
   progress.done();
   const interrupted = stoppedBy() !== null;
   const report = buildReport(collector.total, {
@@ -145,12 +158,26 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     timeseries: collector.timeseries.toArray(),
     warnings,
     thresholds: config.thresholds,
+    ...((profile.warmupMs ?? 0) > 0 ? { thresholdTotal: monitor.total } : {}),
+    windowResults: monitor.windowResults(),
+    ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
   });
   if (workerSummaries) report.workers = workerSummaries;
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });
   return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
+}
+
+/** Judges sliding-window and abortOnFail thresholds during the run, on this run's summaries. */
+function thresholdMonitorFor(config: RunConfig, target: ResolvedTarget, processes: number, onAbort: (info: AbortInfo) => void): ThresholdMonitor {
+  const context = { profile: config.profile, keepAlive: target.keepAlive, processes, rssBytes: 0 };
+  return new ThresholdMonitor({
+    thresholds: parseThresholds(config.thresholds, 'thresholds'),
+    abortOnFail: config.profile.abortOnFail ?? [],
+    view: (set) => metricView(set, context),
+    onAbort,
+  });
 }
 
 /**

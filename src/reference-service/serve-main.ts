@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
-import { normaliseFaults } from './faults/faults.js';
+import { describeFault, normaliseFaults } from './faults/faults.js';
 import { startTarget } from './start-target.js';
 import { MAX_WORKERS } from './target-config.js';
 import type { RunningTarget, TargetOptions } from './target-types.js';
@@ -93,7 +93,7 @@ function describeWorkers(target: RunningTarget): string[] {
 
 /** The one start-up line; names no secret. */
 export function describeServing(target: RunningTarget, participants: number, fixturesOut?: string): string {
-  const faults = target.faults.map((f) => `${f.name}=${f.name === 'latency' ? `${f.value}ms` : `${+(f.value * 100).toFixed(3)}%`}`);
+  const faults = target.faults.map(describeFault);
   return [
     `coachbench serve: ${target.url} (API under /api/v1)`,
     `keepalive ${formatDuration(target.keepAliveMs)}`,

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StartError } from '../util/errors.js';
-import { resolveFaults } from './faults/faults.js';
+import { resolveFaults, scheduleFaults } from './faults/faults.js';
 import { DelayScheduler } from './faults/precise-delay.js';
 import { handleClientError } from './http/client-error.js';
 import { createDispatcher } from './http/dispatch.js';
@@ -58,7 +58,7 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
   const delivery = new LocalEventDelivery(hub, settings, delays, setup.decidesLeaks);
   const app: TargetApp = {
     store,
-    reply: new Responder(delays, settings.latencyMs),
+    reply: new Responder(delays, settings),
     commands: setup.commands(delivery),
     streams,
     faults: settings,
@@ -69,11 +69,16 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
   const server = createServer({ noDelay: true }, createDispatcher(app, new Router(ALL_ROUTES), counters));
   server.on('clientError', handleClientError);
   let closing: Promise<void> | null = null;
+  let cancelFaults = (): void => {};
   return {
     server,
     delivery,
     streams,
-    listen: () => listen(server, config.host, config.port),
+    listen: async () => {
+      const address = await listen(server, config.host, config.port);
+      cancelFaults = scheduleFaults(config.faults, settings);
+      return address;
+    },
     stats: () => ({
       openStreams: streams.openStreams,
       openChatStreams: streams.openChatStreams,
@@ -86,6 +91,7 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
     }),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
+        cancelFaults();
         delays.cancelAll();
         streams.closeAll();
         server.close(() => resolve());

@@ -11,6 +11,8 @@ export interface Fault {
   name: FaultName;
   /** Percentages as a fraction in 0..1; `latency` in milliseconds. */
   value: number;
+  /** Switched on this long after the target starts listening (`--fault latency=200ms@30s`); absent: from the start. */
+  atMs?: number;
 }
 
 export interface TargetOptions {

@@ -6,12 +6,21 @@
 
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
-import { REPORT_SCHEMA_VERSION, type Report, type ShardInfo, type TargetInfo, type TimeseriesPoint } from '../contract/report.js';
+import {
+  type AbortInfo,
+  REPORT_SCHEMA_VERSION,
+  type Report,
+  type ShardInfo,
+  type TargetInfo,
+  type ThresholdResult,
+  type TimeseriesPoint,
+} from '../contract/report.js';
 import { buildChatSummary } from '../metrics/chat-summary.js';
 import { evaluateChecks } from '../metrics/checks/evaluate-checks.js';
 import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
+import { metricView } from '../metrics/metric-view.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { cutAtEndName } from '../metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
@@ -33,6 +42,12 @@ export interface ReportContext {
   warnings: string[];
   thresholds: string[];
   mergedFrom?: string[];
+  /** What whole-run thresholds are judged on when the profile has a warm-up: the totals after it. */
+  thresholdTotal?: MetricSet;
+  /** Sliding-window thresholds as judged during the run (ThresholdMonitor), by expression. */
+  windowResults?: ReadonlyMap<string, ThresholdResult>;
+  /** Set when an abortOnFail threshold stopped the load. */
+  aborted?: AbortInfo;
 }
 
 export function buildReport(total: MetricSet, ctx: ReportContext): Report {
@@ -89,7 +104,15 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     metrics: total.encode(),
   };
   if (ctx.mergedFrom) report.mergedFrom = ctx.mergedFrom;
-  report.thresholds = evaluateThresholds(ctx.thresholds, report);
+  const judged = ctx.thresholdTotal
+    ? metricView(ctx.thresholdTotal, { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes })
+    : report;
+  report.thresholds = evaluateThresholds(ctx.thresholds, judged, ctx.windowResults);
   report.verdict = judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
+  if (ctx.aborted) {
+    report.aborted = ctx.aborted;
+    // The threshold that stopped the load failed, whatever the rest of the run looked like.
+    report.verdict = 'fail';
+  }
   return report;
 }

@@ -8,6 +8,7 @@
 
 import type { CheckId } from '../contract/check-ids.js';
 import type { CheckResult, Report, ThresholdResult } from '../contract/report.js';
+import { describeAbort } from './describe-abort.js';
 import { escapeXml } from './escape.js';
 import { formatObserved } from './format.js';
 import { checksWithoutEvidence, checkTally, formatThresholdObserved, thresholdTally } from './report-facts.js';
@@ -57,6 +58,7 @@ function properties(report: Report): string {
     ['target', report.target.url],
     ['verdict', report.verdict],
     ['interrupted', String(report.interrupted)],
+    ...(report.aborted ? [['aborted', describeAbort(report.aborted)] as [string, string]] : []),
     ['coachbench', report.tool.version],
     ['schemaVersion', report.schemaVersion],
   ];

@@ -5,6 +5,7 @@
  */
 
 import type { Report } from '../contract/report.js';
+import { describeAbort } from './describe-abort.js';
 import { escapeMarkdown } from './escape.js';
 import { formatBytes, formatCount, formatMs, formatObserved, formatValue } from './format.js';
 import { markdownList, markdownTable, statusMark } from './markdown.js';
@@ -12,7 +13,7 @@ import { checksWithoutEvidence, checkTally, failedItems, formatThresholdObserved
 import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
 
 function heading(report: Report): string {
-  const interrupted = report.interrupted ? ' (interrupted)' : '';
+  const interrupted = report.aborted ? ' (aborted)' : report.interrupted ? ' (interrupted)' : '';
   const [mark, word] = report.verdict === 'pass' ? ['✅', 'PASS'] : report.verdict === 'incomplete' ? ['⚠️', 'INCOMPLETE'] : ['❌', 'FAIL'];
   return `## ${mark} coachbench ${word}${interrupted}: ${escapeMarkdown(report.profile.name)}`;
 }
@@ -21,6 +22,11 @@ function runLine(report: Report): string {
   const target = `${report.target.url}${report.target.embedded ? ' (embedded reference target)' : ''}`;
   const faults = report.target.faults?.length ? ` · faults: ${report.target.faults.join(', ')}` : '';
   return escapeMarkdown(`run ${report.runId} · target ${target}${faults} · ${runLength(report)} from ${report.startedAt}`);
+}
+
+/** Why an abortOnFail threshold stopped the load, when one did. */
+function abortedLines(report: Report): string[] {
+  return report.aborted ? [escapeMarkdown(`Aborted: ${describeAbort(report.aborted)}.`), ''] : [];
 }
 
 function tallyLine(report: Report): string {
@@ -115,6 +121,7 @@ export function renderMarkdown(report: Report): string {
     '',
     tallyLine(report),
     '',
+    ...abortedLines(report),
     ...failedSection(report),
     ...noEvidenceSection(report),
     ...keyFigures(report),

@@ -30,11 +30,13 @@ export function thresholdTally(report: Report): Tally {
 /** A threshold's observed value with the unit of the metric it names (`—` when absent). */
 export function formatThresholdObserved(result: ThresholdResult): string {
   if (result.observed === null) return '— (metric absent or no samples)';
+  // A sliding-window threshold's value belongs to one window: say which.
+  const window = result.window ? ` in the window ${+result.window.fromSec.toFixed(1)}–${+result.window.toSec.toFixed(1)} s` : '';
   try {
-    return formatValue(result.observed, parseThreshold(result.expression, 'report').metric.unit);
+    return `${formatValue(result.observed, parseThreshold(result.expression, 'report').metric.unit)}${window}`;
   } catch {
     // A report written by another version may hold an expression this one cannot parse.
-    return formatObserved(result.observed);
+    return `${formatObserved(result.observed)}${window}`;
   }
 }
 
@@ -81,5 +83,6 @@ export function noEvidenceText(report: Report): string {
 /** Short status sentence for titles: `PASS`, `FAIL`, `INCOMPLETE`, `FAIL (interrupted)`. */
 export function verdictWord(report: Report): string {
   const word = report.verdict.toUpperCase();
+  if (report.aborted) return `${word} (aborted)`;
   return report.interrupted ? `${word} (interrupted)` : word;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseFaults, parseFault, resolveFaults } from '../../src/reference-service/faults/faults.js';
+import { describeFault, normaliseFaults, parseFault, resolveFaults, scheduleFaults } from '../../src/reference-service/faults/faults.js';
 import { ConfigError } from '../../src/util/errors.js';
 
 describe('parseFault', () => {
@@ -14,6 +14,8 @@ describe('parseFault', () => {
     ['latency=50', { name: 'latency', value: 50 }],
     ['latency=50ms', { name: 'latency', value: 50 }],
     ['latency=0.2s', { name: 'latency', value: 200 }],
+    ['latency=200ms@30s', { name: 'latency', value: 200, atMs: 30_000 }],
+    ['drop=5@1m', { name: 'drop', value: 0.05, atMs: 60_000 }],
   ])('%s', (spec, fault) => {
     expect(parseFault(spec)).toEqual(fault);
   });
@@ -26,6 +28,7 @@ describe('parseFault', () => {
     ['=5', '--fault =5: expected NAME=VALUE, e.g. drop=5 or latency=50ms'],
     ['explode=5', /--fault explode=5: unknown fault "explode"/],
     ['latency=soon', /--fault latency=soon: "soon" is not a duration/],
+    ['latency=200ms@30', /--fault latency=200ms@30 \(after @\): "30"/],
   ])('refuses %s with one ConfigError line', (spec, message) => {
     expect(() => parseFault(spec)).toThrow(ConfigError);
     expect(() => parseFault(spec)).toThrow(message);
@@ -45,5 +48,28 @@ describe('normaliseFaults / resolveFaults', () => {
   it('refuses a parsed fault outside its range', () => {
     expect(() => normaliseFaults([{ name: 'stall', value: 2 }])).toThrow(ConfigError);
     expect(() => normaliseFaults([{ name: 'latency', value: -1 }])).toThrow(ConfigError);
+  });
+});
+
+describe('faults switched on later (@WHEN)', () => {
+  it('start at 0 and are switched on in the settings the server reads once their time comes', async () => {
+    const faults = normaliseFaults(['latency=200ms@60ms', 'drop=10']);
+    const settings = resolveFaults(faults);
+    expect(settings).toMatchObject({ latencyMs: 0, drop: 0.1 });
+    const cancel = scheduleFaults(faults, settings);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settings.latencyMs).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(settings.latencyMs).toBe(200);
+    cancel();
+    expect(faults.map(describeFault)).toEqual(['latency=200ms@60ms', 'drop=10%']);
+  });
+
+  it('cancelled before their time, never switch on', async () => {
+    const faults = normaliseFaults(['error-rate=50@30ms']);
+    const settings = resolveFaults(faults);
+    scheduleFaults(faults, settings)();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(settings.errorRate).toBe(0);
   });
 });

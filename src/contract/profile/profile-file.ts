@@ -11,6 +11,13 @@ interface ThroughputFile {
   timeout?: Duration;
 }
 
+/** A threshold that may stop the run (k6's names): `{ "threshold": "...", "abortOnFail": true, "delayAbortEval": "10s" }`. */
+export interface ThresholdFile {
+  threshold: string;
+  abortOnFail?: boolean;
+  delayAbortEval?: Duration;
+}
+
 export interface ProfileFile {
   name: string;
   description?: string;
@@ -33,7 +40,8 @@ export interface ProfileFile {
   };
   photoUpload?: ThroughputFile & { imageSizes?: Array<string | number>; formats?: Array<'jpeg' | 'png' | 'webp'>; overrideShare?: number };
   tagLink?: ThroughputFile & { tagsPerRequest?: number; existingShare?: number };
-  thresholds?: string[];
+  warmup?: Duration;
+  thresholds?: Array<string | ThresholdFile>;
   generator?: { maxEventLoopDelayP99?: Duration };
   workers?: { onWorkerExit?: 'fail' | 'continue' };
   search?: Record<string, unknown>;

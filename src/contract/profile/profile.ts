@@ -66,6 +66,14 @@ export interface TagLinkSettings extends ThroughputSettings {
   existingShare: number;
 }
 
+/** A threshold that stops the load when it fails during the run (k6's `abortOnFail`). */
+export interface AbortRule {
+  /** One of Profile.thresholds. */
+  expression: string;
+  /** k6's `delayAbortEval`: no abort before this long after the start. */
+  delayAbortEvalMs: number;
+}
+
 export interface Profile {
   name: string;
   description: string;
@@ -80,7 +88,12 @@ export interface Profile {
   chatStreams: ChatStreamsSettings;
   photoUpload: PhotoUploadSettings;
   tagLink: TagLinkSettings;
+  /** Every threshold expression, plain or from an object entry. */
   thresholds: string[];
+  /** The thresholds whose entry said `abortOnFail` (absent from reports written before it existed). */
+  abortOnFail?: AbortRule[];
+  /** Leading part of the run that thresholds ignore; 0: none (absent from older reports). */
+  warmupMs?: number;
   generator: { maxEventLoopDelayP99Ms: number };
   workers: { onWorkerExit: 'fail' | 'continue' };
   /** Capacity search; present only in capacity profiles. */

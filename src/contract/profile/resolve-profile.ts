@@ -6,7 +6,7 @@ import { parseBytes } from '../../util/bytes.js';
 import { parseDuration } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
 import { printable } from '../../util/printable.js';
-import type { Profile, ThroughputSettings } from './profile.js';
+import type { AbortRule, Profile, ThroughputSettings } from './profile.js';
 import type { ProfileFile } from './profile-file.js';
 
 export const DEFAULT_KEEPALIVE_MS = 15_000;
@@ -38,6 +38,20 @@ function throughput(file: NonNullable<ProfileFile['photoUpload']>, where: string
     connections: file.connections ?? 16,
     timeoutMs: parseDuration(file.timeout ?? '10s', `${where}.timeout`),
   };
+}
+
+function abortRules(entries: NonNullable<ProfileFile['thresholds']>, at: (field: string) => string): AbortRule[] {
+  const rules: AbortRule[] = [];
+  entries.forEach((entry, index) => {
+    if (typeof entry === 'string') return;
+    const where = at(`thresholds[${index}].delayAbortEval`);
+    if (!entry.abortOnFail) {
+      if (entry.delayAbortEval !== undefined) throw new ConfigError(`${where}: has no effect without "abortOnFail": true`);
+      return;
+    }
+    rules.push({ expression: entry.threshold, delayAbortEvalMs: parseDuration(entry.delayAbortEval ?? 0, where) });
+  });
+  return rules;
 }
 
 export function resolveProfile(file: ProfileFile, source: string): Profile {
@@ -85,7 +99,9 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       tagsPerRequest: tags.tagsPerRequest ?? 4,
       existingShare: tags.existingShare ?? 0.5,
     },
-    thresholds: file.thresholds ?? [],
+    thresholds: (file.thresholds ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.threshold)),
+    abortOnFail: abortRules(file.thresholds ?? [], at),
+    warmupMs: parseDuration(file.warmup ?? 0, at('warmup')),
     generator: { maxEventLoopDelayP99Ms: parseDuration(file.generator?.maxEventLoopDelayP99 ?? '50ms', at('generator.maxEventLoopDelayP99')) },
     workers: { onWorkerExit: file.workers?.onWorkerExit ?? 'fail' },
     search: file.search ?? null,

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { compiledSibling } from '../../util/compiled-sibling.js';
 import { StartError } from '../../util/errors.js';
 import { registerSecret } from '../../util/redact.js';
-import { resolveFaults } from '../faults/faults.js';
+import { resolveFaults, scheduleFaults } from '../faults/faults.js';
 import { type SeededTarget, seedTarget } from '../state/seed-data.js';
 import { seedOptionsOf, type TargetConfig } from '../target-config.js';
 import type { RunningTarget } from '../target-types.js';
@@ -64,7 +64,9 @@ async function launch(config: TargetConfig, entry: string, createdAt: string, se
   const board = new StatsBoard();
   const { promise: failed, resolve: reportFailure } = Promise.withResolvers<string>();
   let closing: Promise<void> | null = null;
+  let cancelFaults = (): void => {};
   const close = (): Promise<void> => {
+    cancelFaults();
     closing ??= group.shutdown();
     return closing;
   };
@@ -86,9 +88,12 @@ async function launch(config: TargetConfig, entry: string, createdAt: string, se
       void close();
     },
   });
-  const coordinator = new CommandCoordinator(seeded.store, resolveFaults(config.faults), group);
+  const coordinatorFaults = resolveFaults(config.faults);
+  const coordinator = new CommandCoordinator(seeded.store, coordinatorFaults, group);
   await group.start(START_TIMEOUT_MS);
   coordinator.open();
+  // The coordinator decides `leak`; each worker schedules its own faults when it listens.
+  cancelFaults = scheduleFaults(config.faults, coordinatorFaults);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `http://${host}:${config.port}`,

@@ -3,6 +3,7 @@
  * applied in one place: JSON bodies, problem+json errors and empty (204) answers.
  */
 import type { ServerResponse } from 'node:http';
+import type { FaultSettings } from '../faults/faults.js';
 import type { DelayScheduler } from '../faults/precise-delay.js';
 import { type HttpProblem, problemBody } from './problem.js';
 
@@ -36,7 +37,8 @@ export class Responder {
 
   constructor(
     private readonly delays: DelayScheduler,
-    private readonly latencyMs: number,
+    // Read at each answer: a fault switched on later (`latency=200ms@30s`) takes effect at once.
+    private readonly faults: Pick<FaultSettings, 'latencyMs'>,
   ) {}
 
   json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
@@ -66,6 +68,6 @@ export class Responder {
       res.writeHead(status, headers);
       res.end(body);
     };
-    this.delays.run(this.latencyMs, write);
+    this.delays.run(this.faults.latencyMs, write);
   }
 }

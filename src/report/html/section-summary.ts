@@ -1,6 +1,7 @@
 /** The top of the report: what ran, the verdict, and everything that failed or needs a look. */
 
 import type { Report } from '../../contract/report.js';
+import { describeAbort } from '../describe-abort.js';
 import { escapeXml } from '../escape.js';
 import { checksWithoutEvidence, checkTally, failedItems, noEvidenceText, runLength, thresholdTally } from '../report-facts.js';
 
@@ -26,7 +27,9 @@ function verdictBox(report: Report): string {
   ];
   if (report.shard) facts.push(fact('Shard', `${report.shard.index + 1} of ${report.shard.count}`));
   if (report.mergedFrom?.length) facts.push(fact('Merged from', `${report.mergedFrom.length} shard reports`));
-  const interrupted = report.interrupted ? '<span class="badge fail">INTERRUPTED</span>' : '';
+  if (report.aborted) facts.unshift(fact('Aborted', describeAbort(report.aborted)));
+  const interrupted =
+    (report.interrupted ? '<span class="badge fail">INTERRUPTED</span>' : '') + (report.aborted ? '<span class="badge fail">ABORTED</span>' : '');
   // Anything but an explicit pass or incomplete reads as a failure: a reader must never see a false green.
   const verdict = report.verdict === 'pass' || report.verdict === 'incomplete' ? report.verdict : 'fail';
   if (verdict === 'incomplete') facts.unshift(fact('Why', noEvidenceText(report)));

@@ -1,0 +1,39 @@
+/**
+ * The summaries a threshold reads (scenarios and generator), built from any MetricSet: the
+ * run total for the report, the totals after warm-up, or the last few minutes of a sliding
+ * window while the run goes on.
+ */
+import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import type { Profile } from '../contract/profile/profile.js';
+import type { Report } from '../contract/report.js';
+import { buildChatSummary } from './chat-summary.js';
+import { buildGeneratorSummary } from './generator-summary.js';
+import type { MetricSet } from './metric-set.js';
+import { buildPhotoUploadSummary, buildTagLinkSummary } from './throughput-summary.js';
+
+/** What readMetric reads: the report's scenario summaries and generator summary. */
+export type MetricView = Pick<Report, 'scenarios' | 'generator'>;
+
+export interface MetricViewContext {
+  profile: Profile;
+  keepAlive: KeepAliveExpectation;
+  processes: number;
+  rssBytes: number;
+}
+
+/** Summaries of `set` as report.json would show them, for the scenarios the profile enables. */
+export function metricView(set: MetricSet, ctx: MetricViewContext): MetricView {
+  const { profile } = ctx;
+  return {
+    scenarios: {
+      chatStreams: profile.chatStreams.enabled ? buildChatSummary(set, { participants: profile.chatStreams.participants, keepAlive: ctx.keepAlive }) : null,
+      photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(set, profile.photoUpload) : null,
+      tagLink: profile.tagLink.enabled ? buildTagLinkSummary(set, profile.tagLink) : null,
+    },
+    generator: buildGeneratorSummary(set, {
+      maxEventLoopDelayP99Ms: profile.generator.maxEventLoopDelayP99Ms,
+      processes: ctx.processes,
+      rssBytes: ctx.rssBytes,
+    }),
+  };
+}
