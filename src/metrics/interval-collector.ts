@@ -12,7 +12,8 @@ import { pointFromInterval, TimeseriesBuilder } from './timeseries.js';
 export interface CollectorOptions {
   hlogPath: string | null;
   startEpochMs: number;
-  onInterval?: (point: TimeseriesPoint, total: MetricSet) => void;
+  /** Each interval as it closes; `interval` is reset right after the call (read it, never keep it). */
+  onInterval?: (point: TimeseriesPoint, total: MetricSet, interval: MetricSet) => void;
   /**
    * Called once if histograms.hlog cannot be written: `afterSec` is the end of the last
    * interval ingested before the error. The collector goes on; only the log stops.
@@ -46,7 +47,7 @@ export class IntervalCollector {
     this.hlog?.write(interval, startSec, endSec);
     this.timeseries.add(point);
     this.total.add(interval);
-    this.options.onInterval?.(point, this.total);
+    this.options.onInterval?.(point, this.total, interval);
   }
 
   async close(): Promise<void> {

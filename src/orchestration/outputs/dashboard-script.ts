@@ -32,6 +32,10 @@ export const dashboardScript = (maxSamples: number): string => `'use strict';
     const x = (t) => L + ((t - t0) / (t1 - t0)) * (W - L - R);
     const y = (v) => H - B - (v / vmax) * (H - T - B);
     svg.appendChild(el('rect', { class: 'plot-border', x: L, y: T, width: W - L - R, height: H - T - B }));
+    if (points.length === 0) {
+      svg.appendChild(el('text', { class: 'axis-title', x: (L + W - R) / 2, y: (T + H - B) / 2, 'text-anchor': 'middle' }, 'nothing measured so far'));
+      return;
+    }
     for (let i = 0; i <= 4; i++) {
       const v = (vmax / 1.1) * (i / 4);
       svg.appendChild(el('line', { class: 'gridline', x1: L, x2: W - R, y1: y(v), y2: y(v) }));
