@@ -33,6 +33,12 @@ export const runCommand = defineCommand<RunFlags>({
       .option('threshold', repeatableOption({ describe: 'threshold expression, repeatable (e.g. "chatStreams.eventLatencyMs.p99 < 250")' }))
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' })
       .option(
+        'progress-every',
+        textOption('--progress-every', {
+          describe: 'a plain progress line at this cadence, e.g. 60s for kubectl logs (default: every 5s when stderr is not a TTY)',
+        }),
+      )
+      .option(
         'metrics-port',
         textOption('--metrics-port', { describe: 'serve Prometheus metrics at http://HOST:PORT/metrics during the run (0 = any free port)' }),
       )

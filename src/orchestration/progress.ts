@@ -1,7 +1,8 @@
 /**
  * The live progress line: rewritten in place on a TTY every interval, a plain line every
- * few seconds otherwise (CI logs), nothing with --quiet. Written to stderr so stdout stays
- * clean for piping.
+ * few seconds otherwise (CI logs), a plain line every `--progress-every` when that is given
+ * (an hours-long soak in `kubectl logs`), nothing with --quiet. Written to stderr so stdout
+ * stays clean for piping.
  */
 
 import type { TimeseriesPoint } from '../contract/report.js';
@@ -16,6 +17,8 @@ export interface ProgressOptions {
   stream: NodeJS.WriteStream;
   targetStreams: number;
   durationMs: number;
+  /** `--progress-every`: plain lines at this cadence, on a TTY too; null: the defaults above. */
+  plainEveryMs?: number | null;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
@@ -26,7 +29,7 @@ export class Progress {
   private wroteTty = false;
 
   constructor(private readonly options: ProgressOptions) {
-    this.tty = Boolean(options.stream.isTTY);
+    this.tty = Boolean(options.stream.isTTY) && !options.plainEveryMs;
   }
 
   /** Formats one progress line from the latest interval and the running total. */
@@ -55,7 +58,7 @@ export class Progress {
       const width = this.options.stream.columns || 120;
       this.options.stream.write(`\r${text.slice(0, width - 1).padEnd(Math.min(width - 1, text.length + 4))}`);
       this.wroteTty = true;
-    } else if (point.tSec - this.lastPlainSec >= PLAIN_EVERY_SEC) {
+    } else if (point.tSec - this.lastPlainSec >= (this.options.plainEveryMs ? this.options.plainEveryMs / 1_000 : PLAIN_EVERY_SEC)) {
       this.lastPlainSec = point.tSec;
       this.options.stream.write(`${text}\n`);
     }

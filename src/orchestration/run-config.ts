@@ -24,6 +24,8 @@ export interface RunFlags extends LiveOutputFlags {
   shard?: string;
   expectKeepalive?: string;
   threshold?: string[];
+  /** `--progress-every 60s`: a plain progress line at that cadence. */
+  progressEvery?: string;
   quiet?: boolean;
 }
 
@@ -41,6 +43,8 @@ export interface RunConfig {
   /** --expect-keepalive, else the profile's, else null (the embedded target's, or 15 s). */
   expectKeepAliveMs: number | null;
   thresholds: string[];
+  /** `--progress-every`, in ms; null: a line every 5 s when stderr is not a TTY, rewritten in place when it is. */
+  progressEveryMs: number | null;
   quiet: boolean;
   /** --metrics-port, --metrics-host, --otlp, --dashboard. */
   outputs: LiveOutputConfig;
@@ -85,6 +89,13 @@ export function normalizeTargetUrl(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
 }
 
+/** `--progress-every`: a duration of at least 1 s (the interval a line reports on). */
+function parseProgressEvery(text: string): number {
+  const ms = parseDuration(text, '--progress-every');
+  if (ms < 1_000) throw new ConfigError(`--progress-every: "${printable(text)}" must be at least 1s (one progress line per interval at most)`);
+  return ms;
+}
+
 export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv): Promise<RunConfig> {
   const profile = await loadProfile(flags.profile ?? 'smoke');
   if (flags.duration !== undefined) profile.durationMs = parseDuration(flags.duration, '--duration');
@@ -118,6 +129,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     shard: flags.shard ? parseShard(flags.shard) : null,
     expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
     thresholds,
+    progressEveryMs: flags.progressEvery === undefined ? null : parseProgressEvery(flags.progressEvery),
     quiet: flags.quiet ?? false,
     outputs: parseLiveOutputFlags(flags),
   };

@@ -94,7 +94,13 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   const workers = resolveDriverWorkers(config.workers);
   const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
   const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
-  const progress = new Progress({ quiet: config.quiet, stream: stderr, targetStreams: participants, durationMs: profile.durationMs });
+  const progress = new Progress({
+    quiet: config.quiet,
+    stream: stderr,
+    targetStreams: participants,
+    durationMs: profile.durationMs,
+    plainEveryMs: config.progressEveryMs,
+  });
   progress.say(
     `coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
       `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`,

@@ -5,13 +5,14 @@
  * shell wiring is run for real with a stub `coachbench` that records its arguments. The
  * Dockerfile pins one exact Node 24 release, the one CI tests.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { startTarget } from '../../src/reference-service/start-target.js';
 
 const K8S = new URL('../../deploy/k8s/', import.meta.url).pathname;
 
@@ -94,6 +95,13 @@ const envOf = (j: JobManifest): EnvVar[] => containerOf(j).env ?? [];
 const volumesOf = (j: JobManifest): Volume[] => j.spec.template.spec.volumes;
 const mountsOf = (j: JobManifest): Container['volumeMounts'] => containerOf(j).volumeMounts;
 const shardCount = (): number => job.spec.completions ?? 0;
+const shardEnvOf = (index: number, profile: string, target: string): Record<string, string> => ({
+  JOB_COMPLETION_INDEX: String(index),
+  COACHBENCH_SHARDS: String(shardCount()),
+  COACHBENCH_RUN_ID: 'r1',
+  COACHBENCH_TARGET: target,
+  COACHBENCH_PROFILE: profile,
+});
 const scriptOf = (j: JobManifest): string => {
   const c = containerOf(j);
   expect(c.command).toEqual(['sh', '-c']);
@@ -117,9 +125,8 @@ describe('deploy/k8s manifests', () => {
     }
     expect(kustomization.kind).toBe('Kustomization');
     for (const resource of kustomization.resources) expect(existsSync(join(K8S, resource)), resource).toBe(true);
-    // Only what one run needs: Secrets are created from a shell, the merge runs afterwards.
+    // Only what one run needs: Secrets are created from a shell; the merge waits for the shards.
     expect(kustomization.resources).not.toContain('secret.example.yaml');
-    expect(kustomization.resources).not.toContain('merge-job.yaml');
   });
 
   it('runs the shards as an Indexed Job whose N is the same everywhere', () => {
@@ -209,13 +216,7 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
       : [];
     return { code: result.status, args, stderr: result.stderr };
   }
-  const shardEnv = (index: number): Record<string, string> => ({
-    JOB_COMPLETION_INDEX: String(index),
-    COACHBENCH_SHARDS: String(shardCount()),
-    COACHBENCH_RUN_ID: 'r1',
-    COACHBENCH_TARGET: 'http://svc:8080',
-    COACHBENCH_PROFILE: 'release',
-  });
+  const shardEnv = (index: number): Record<string, string> => shardEnvOf(index, 'release', 'http://svc:8080');
 
   it('passes the completion index as --shard I/N and writes to that shard folder', () => {
     const n = shardCount();
@@ -233,8 +234,11 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
       `${n - 1}/${n}`,
       '--out',
       `/reports/r1/shard-${n - 1}`,
-      '--quiet',
+      '--progress-every',
+      '60s',
     ]);
+    // Progress lines in `kubectl logs`, not silence.
+    expect(args).not.toContain('--quiet');
   });
 
   it.each([
@@ -243,6 +247,7 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
     [2, 2],
     [3, 3],
     [130, 130],
+    [143, 143],
   ])('maps coachbench exit %i to pod exit %i (a failed check is judged by the merge)', (exit, pod) => {
     expect(run(scriptOf(job), shardEnv(0), exit).code).toBe(pod);
   });
@@ -269,20 +274,133 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
     expect(run(script, shardEnv(0)).args).toContain(join(reports, 'r1', 'shard-0'));
   });
 
-  it('merges every shard report of the run id, and refuses when there is none', async () => {
+  const mergeEnv = (waitSeconds: number): Record<string, string> => ({
+    COACHBENCH_RUN_ID: 'r1',
+    COACHBENCH_SHARDS: '3',
+    COACHBENCH_MERGE_WAIT_SECONDS: String(waitSeconds),
+    COACHBENCH_MERGE_POLL_SECONDS: '1',
+  });
+  const writeShard = async (reports: string, i: number): Promise<void> => {
+    await mkdir(join(reports, 'r1', `shard-${i}`), { recursive: true });
+    await writeFile(join(reports, 'r1', `shard-${i}`, 'report.json'), '{}');
+  };
+
+  it('waits for the shards as long as their deadline, the same N as the shards Job', () => {
+    const env = envOf(merge);
+    expect(env.find((e) => e.name === 'COACHBENCH_SHARDS')?.value).toBe(String(shardCount()));
+    const waitSeconds = Number(env.find((e) => e.name === 'COACHBENCH_MERGE_WAIT_SECONDS')?.value);
+    const shardDeadline = (job.spec as { activeDeadlineSeconds?: number }).activeDeadlineSeconds ?? 0;
+    expect(waitSeconds).toBeGreaterThan(shardDeadline);
+    expect((merge.spec as { activeDeadlineSeconds?: number }).activeDeadlineSeconds).toBeGreaterThan(waitSeconds);
+    expect(kustomization.resources).toContain('merge-job.yaml');
+  });
+
+  it('merges every shard report of the run id once all are there, and refuses when there is none', async () => {
     const reports = await mkdtemp(join(tmpdir(), 'coachbench-k8s-reports-'));
     const script = scriptOf(merge).replaceAll('/reports', reports);
-    const empty = run(script, { COACHBENCH_RUN_ID: 'r1' });
+    const empty = run(script, mergeEnv(0));
     expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/still no report from: shard-0 shard-1 shard-2; merging what exists/);
     expect(empty.stderr).toMatch(/no shard reports under/);
-    for (const i of [0, 1, 2]) {
-      await mkdir(join(reports, 'r1', `shard-${i}`), { recursive: true });
-      await writeFile(join(reports, 'r1', `shard-${i}`, 'report.json'), '{}');
-    }
-    const { code, args } = run(script, { COACHBENCH_RUN_ID: 'r1' }, 1);
+    for (const i of [0, 1, 2]) await writeShard(reports, i);
+    const { code, args, stderr } = run(script, mergeEnv(60), 1);
     expect(code).toBe(1);
+    expect(stderr).not.toMatch(/waiting/);
     expect(args).toEqual(['merge', ...[0, 1, 2].map((i) => join(reports, 'r1', `shard-${i}`, 'report.json')), '--out', join(reports, 'r1', 'merged')]);
   });
+
+  it('waits for a shard that is still running, and merges what exists when one never comes, naming it', async () => {
+    const reports = await mkdtemp(join(tmpdir(), 'coachbench-k8s-reports-'));
+    const script = scriptOf(merge).replaceAll('/reports', reports);
+    await writeShard(reports, 0);
+    await writeShard(reports, 2);
+    const late = setTimeout(() => void writeShard(reports, 1), 1_500);
+    const waited = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', script], {
+        env: { PATH: `${stubDir}:${process.env.PATH ?? ''}`, STUB_ARGS: join(stubDir, 'late-args'), ...mergeEnv(30) },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+    clearTimeout(late);
+    expect(waited.code).toBe(0);
+    expect(waited.stderr).toMatch(/waiting for shard-1/);
+    expect(readFileSync(join(stubDir, 'late-args'), 'utf8')).toContain(join(reports, 'r1', 'shard-1', 'report.json'));
+
+    const lost = await mkdtemp(join(tmpdir(), 'coachbench-k8s-reports-'));
+    await writeShard(lost, 0);
+    const given = run(scriptOf(merge).replaceAll('/reports', lost), mergeEnv(2), 1);
+    expect(given.stderr).toMatch(/after \ds still no report from: shard-1 shard-2; merging what exists/);
+    expect(given.args).toEqual(['merge', join(lost, 'r1', 'shard-0', 'report.json'), '--out', join(lost, 'r1', 'merged')]);
+    expect(given.code).toBe(1);
+  }, 20_000);
+});
+
+describe('deploy/k8s shard Job under SIGTERM, as PID 1 (unshare --pid --fork --mount-proc)', () => {
+  /*
+   * The pod's PID 1 is the Job's shell, and PID 1 ignores every signal it has no handler for.
+   * This runs the shard Job's own script (read from job.yaml) as PID 1 of a new PID namespace,
+   * exactly as in the pod, with the real coachbench (dist/, `npm run build` first) against a
+   * reference target, sends SIGTERM to that PID 1 as `kubectl delete` or the Job's deadline
+   * would, and finds the partial report. No image is needed; a container runtime is not
+   * available on the machines this runs on (docker has no daemon, podman is not installed),
+   * which is why the namespace stands in for the pod.
+   */
+  it('forwards SIGTERM to coachbench, which writes its partial report (exit 143), and logs progress lines', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'coachbench-k8s-pid1-'));
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    const cli = new URL('../../bin/coachbench.js', import.meta.url).pathname;
+    await writeFile(join(bin, 'coachbench'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
+    await chmod(join(bin, 'coachbench'), 0o755);
+    const target = await startTarget({ participants: 20, sessionsPerParticipant: 2, keepAliveMs: 500 });
+    try {
+      const fixtures = join(dir, 'fixtures.json');
+      await writeFile(fixtures, JSON.stringify(target.fixtures));
+      const profile = join(dir, 'profile.json');
+      await writeFile(
+        profile,
+        JSON.stringify({ name: 'k8s-sigterm', duration: '60s', expectKeepAlive: '500ms', chatStreams: { participants: 20, rampPerSec: 100 } }),
+      );
+      const script = scriptOf(job).replaceAll('/reports', join(dir, 'reports')).replace('--fixtures /fixtures/fixtures.json', `--fixtures ${fixtures}`);
+      expect(script).not.toContain('/fixtures/');
+      const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', 'sh', '-c', script], {
+        env: { PATH: `${bin}:${process.env.PATH ?? ''}`, ...shardEnvOf(0, profile, target.url) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      const progressSeen = new Promise<void>((resolve) => {
+        child.stderr.on('data', (text: string) => {
+          stderr += text;
+          if (/^\[\d+(\.\d+)?s\/1m00s\] {2}streams/m.test(stderr)) resolve();
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await Promise.race([progressSeen, exited]);
+      // The shell unshare forked is PID 1 of its namespace, as in the pod.
+      const pid1 = Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+      expect(readFileSync(`/proc/${pid1}/status`, 'utf8')).toMatch(/^NSpid:\s+\d+\s+1$/m);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      process.kill(pid1, 'SIGTERM');
+      const code = await exited;
+      expect(code, stderr).toBe(143);
+      expect(stderr).toContain('coachbench shard 0/4: exit 143');
+      const report = JSON.parse(await readFile(join(dir, 'reports', 'r1', 'shard-0', 'report.json'), 'utf8')) as {
+        interrupted: boolean;
+        durationMs: number;
+        shard: { index: number; count: number };
+      };
+      expect(report.interrupted).toBe(true);
+      expect(report.shard).toEqual({ index: 0, count: 4 });
+      expect(report.durationMs).toBeLessThan(30_000);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
 });
 
 describe('deploy/Dockerfile', () => {
