@@ -39,6 +39,26 @@ export function renderTimeChart(chart: TimeChart): string {
   return figure(chart.caption, svg, '', chart.detail);
 }
 
+const perSec = (count: number, point: TimeseriesPoint): number => (point.intervalSec > 0 ? Math.round((count / point.intervalSec) * 1_000) / 1_000 : count);
+
+/** What a reader must know to read the x axis: a short last interval, and the warm-up thresholds ignore. */
+function scaleNotes(points: readonly TimeseriesPoint[]): string {
+  const notes: string[] = [];
+  const first = points[0];
+  const last = points[points.length - 1];
+  if (first && last && points.length > 1 && last.intervalSec < first.intervalSec * 0.9) {
+    notes.push(
+      `The last interval is ${runTimeLabel(last.intervalSec)} long (the run ended inside it): counts are charted per second, so it is drawn to scale.`,
+    );
+  }
+  const warmup = points.filter((point) => point.warmup);
+  if (warmup.length > 0) {
+    const endSec = Math.max(...warmup.map((point) => point.tSec));
+    notes.push(`The first ${warmup.length} intervals (to ${runTimeLabel(endSec)}) are the profile's warm-up: shown, but ignored by thresholds.`);
+  }
+  return notes.map((note) => ` ${note}`).join('');
+}
+
 export function timeseriesSection(report: Report): string {
   const points = report.timeseries;
   if (points.length === 0) return section('timeseries', 'Over time', '<p class="muted">No interval data recorded.</p>');
@@ -68,11 +88,11 @@ export function timeseriesSection(report: Report): string {
     },
     {
       kind: 'ts-errors',
-      caption: 'Errors and KEEP_ALIVE violations',
-      detail: 'count per interval',
-      yTitle: 'Count per interval',
-      integerY: true,
-      series: [series(points, 'request errors', (p) => p.errors), series(points, 'KEEP_ALIVE violations', (p) => p.keepAliveViolations)],
+      caption: 'Errors and KEEP_ALIVE violations per second',
+      // Per second, not per interval: a short last interval is drawn to scale, not as a cliff.
+      detail: 'count in each interval divided by its length',
+      yTitle: 'Per second',
+      series: [series(points, 'request errors', (p) => perSec(p.errors, p)), series(points, 'KEEP_ALIVE violations', (p) => perSec(p.keepAliveViolations, p))],
     },
     {
       kind: 'ts-p99',
@@ -82,6 +102,6 @@ export function timeseriesSection(report: Report): string {
       series: [series(points, 'event delivery p99', (p) => p.eventLatencyP99Ms), series(points, 'request p99', (p) => p.requestLatencyP99Ms)],
     },
   ];
-  const intro = `<p class="muted">${points.length} intervals${interval > 0 ? ` of about ${runTimeLabel(interval)}` : ''}; x = seconds since the run started.</p>`;
+  const intro = `<p class="muted">${points.length} intervals${interval > 0 ? ` of about ${runTimeLabel(interval)}` : ''}; x = seconds since the run started.${scaleNotes(points)}</p>`;
   return section('timeseries', 'Over time', intro + grid(charts.map(renderTimeChart)));
 }
