@@ -19,6 +19,8 @@ import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { secretsSnapshot } from '../util/redact.js';
 import { describeSystemError } from '../util/system-error.js';
+import type { LiveOutputs } from './outputs/live-outputs.js';
+import { judgeLive } from './outputs/live-verdict.js';
 import { profileShare, shardFixtures } from './profile-share.js';
 import { Progress } from './progress.js';
 import type { RunConfig } from './run-config.js';
@@ -71,6 +73,8 @@ export interface SessionOptions {
   stoppedBy: () => StopSignal | null;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WriteStream;
+  /** Live outputs (Prometheus, OTLP, dashboard) fed each merged interval; started once per run. */
+  outputs?: LiveOutputs;
 }
 
 /**
@@ -88,7 +92,7 @@ async function hlogPathIn(outDir: string, warn: (text: string) => void): Promise
 }
 
 /** One measured session against an already resolved, reachable target; writes the report folder. */
-export async function runSession({ config, target, outDir, stop, stoppedBy, stdout, stderr }: SessionOptions): Promise<RunOutcome> {
+export async function runSession({ config, target, outDir, stop, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<RunOutcome> {
   const { profile } = config;
   const startedAt = new Date();
   const workers = resolveDriverWorkers(config.workers);
@@ -113,6 +117,10 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     stderr.write(`coachbench: warning: ${text}\n`);
   };
   const hlogPath = await hlogPathIn(outDir, warn);
+  outputs?.beginSession(
+    { profileName: profile.name, targetUrl: target.url, participants, durationMs: profile.durationMs, thresholds: config.thresholds },
+    (total) => judgeLive(total, { config, target, processes: workers, startedAt }),
+  );
   const monitor = thresholdMonitorFor(config, target, workers, (info) => {
     // Said at once, even with --quiet: the run ends early and the reader should know why.
     progress.done();
@@ -124,7 +132,10 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     startEpochMs: startedAt.getTime(),
     warmupSec: (profile.warmupMs ?? 0) / 1_000,
     afterWarmup: (interval, startSec, endSec) => monitor.ingest(interval, startSec, endSec),
-    onInterval: (point, total) => progress.update(point, total),
+    onInterval: (point, total, interval) => {
+      progress.update(point, total);
+      outputs?.publish(point, interval, total);
+    },
     onHlogError: (error, afterSec) =>
       warn(
         `histograms.hlog could not be written from about ${Math.round(afterSec)} s into the run (${describeSystemError(error)}): ` +
