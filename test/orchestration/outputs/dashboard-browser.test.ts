@@ -1,0 +1,125 @@
+/**
+ * `run --dashboard PORT` in Debian's headless Chromium during a real run against the
+ * embedded target: the page connects to its event stream, shows numbers that grow, draws its
+ * charts, lists every check and threshold, loads nothing from elsewhere and logs no error.
+ * A screenshot goes to reports/test-artifacts/dashboard-1280.png.
+ */
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_IDS } from '../../../src/contract/check-ids.js';
+import { HAS_BROWSER, launchChromium, SKIP_NOTE } from '../../support/chromium.js';
+import { quickProfile, runProfile } from '../run-helpers.js';
+
+const ARTIFACTS = resolve('reports/test-artifacts');
+
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** A shown count such as "1,234" as a number. */
+const shownNumber = async (page: Page, selector: string): Promise<number> => Number(((await page.locator(selector).textContent()) ?? '').replace(/,/g, ''));
+
+let context: BrowserContext | null = null;
+let workDir = '';
+
+beforeAll(async () => {
+  if (!HAS_BROWSER) return;
+  workDir = await mkdtemp(join(tmpdir(), 'coachbench-dashboard-'));
+  await mkdir(ARTIFACTS, { recursive: true });
+  context = await launchChromium(join(workDir, 'profile'));
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe('the live dashboard in a real browser', () => {
+  it.skipIf(!HAS_BROWSER)(
+    `shows numbers that grow during a run${SKIP_NOTE}`,
+    async () => {
+      const port = await freePort();
+      const threshold = 'chatStreams.eventLatencyMs.p99 < 250';
+      const run = runProfile(quickProfile({ duration: '12s', thresholds: [threshold] }), { dashboard: String(port) });
+      const page = await context!.newPage();
+      const errors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('request', (request) => requests.push(request.url()));
+      const origin = `http://127.0.0.1:${port}`;
+      for (let i = 0; ; i++) {
+        const reachable = await fetch(`${origin}/dashboard.js`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (reachable) break;
+        if (i > 100) throw new Error('the dashboard never answered');
+        await sleep(100);
+      }
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('total-events')
+            ?.textContent !== '-',
+      );
+      await sleep(1_500);
+      const first = { events: await shownNumber(page, '#total-events'), elapsed: await page.locator('#tile-elapsed').textContent() };
+      await sleep(3_000);
+      const second = { events: await shownNumber(page, '#total-events'), elapsed: await page.locator('#tile-elapsed').textContent() };
+      expect(first.events).toBeGreaterThan(0);
+      expect(second.events).toBeGreaterThan(first.events);
+      expect(second.elapsed).not.toBe(first.elapsed);
+      expect(await page.locator('#connection').textContent()).toBe('live, updated every second');
+      expect(await page.locator('#tile-streams').textContent()).toMatch(/^\d+ \/ 24$/);
+      expect(await page.locator('#tile-gap-p99').textContent()).toMatch(/^\d\.\d+ s$/);
+
+      // Every check and the threshold, each with its current state.
+      const checks = await page.locator('#checks-body tr').allTextContents();
+      expect(checks).toHaveLength(CHECK_IDS.length);
+      for (const [i, id] of CHECK_IDS.entries()) expect(checks[i]).toMatch(new RegExp(`^${id.replace(/\./g, '\\.')}(PASS|FAIL|SKIP)`));
+      expect(await page.locator('#thresholds-body tr').allTextContents()).toEqual([
+        expect.stringMatching(/^chatStreams\.eventLatencyMs\.p99 < 250(PASS|FAIL)/),
+      ]);
+
+      // The five charts are drawn: open streams, rates, request, delivery and KEEP_ALIVE percentiles.
+      const drawn = await page.evaluate(() => {
+        const { document } = globalThis as unknown as {
+          document: { querySelectorAll(s: string): Iterable<{ id: string; querySelectorAll(s: string): { length: number } }> };
+        };
+        return [...document.querySelectorAll('svg.chart')].map((svg) => [svg.id, svg.querySelectorAll('path.series').length] as const);
+      });
+      expect(Object.fromEntries(drawn)).toMatchObject({ 'chart-streams': 2, 'chart-rates': 2, 'chart-delivery-latency': 3, 'chart-keepalive': 3 });
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-1280.png'), fullPage: true });
+      expect((await stat(join(ARTIFACTS, 'dashboard-1280.png'))).size).toBeGreaterThan(20_000);
+
+      const { report } = await run;
+      // The page is told the run ended, and never loaded anything but its own origin.
+      await page.waitForFunction(() =>
+        (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document
+          .getElementById('connection')
+          .textContent.startsWith('the run has ended'),
+      );
+      expect(report.checks).toHaveLength(CHECK_IDS.length);
+      expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,108 @@
+/**
+ * `run --otlp URL` against a small OTLP/HTTP receiver written here (node:http on 127.0.0.1
+ * decoding the exporter's JSON bodies): during a `--workers 2` run the receiver sees the
+ * exported metric names pushed every second from the one parent, and the last push holds
+ * exactly the counts of report.json (the output flushes once more at the end).
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quickProfile, runProfile } from '../run-helpers.js';
+
+interface KeyValue {
+  key: string;
+  value: { stringValue?: string };
+}
+interface DataPoint {
+  attributes?: KeyValue[];
+  asDouble?: number;
+  asInt?: string | number;
+  count?: string | number;
+  sum?: number;
+}
+interface OtlpMetric {
+  name: string;
+  unit?: string;
+  sum?: { dataPoints: DataPoint[]; isMonotonic?: boolean };
+  gauge?: { dataPoints: DataPoint[] };
+  histogram?: { dataPoints: DataPoint[] };
+}
+interface ExportBody {
+  resourceMetrics: { scopeMetrics: { scope: { name: string }; metrics: OtlpMetric[] }[] }[];
+}
+
+const exports: { contentType: string; body: ExportBody }[] = [];
+let receiver: Server;
+let url = '';
+
+const readBody = async (request: IncomingMessage): Promise<string> => {
+  let text = '';
+  for await (const chunk of request) text += String(chunk);
+  return text;
+};
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    void readBody(request).then((text) => {
+      if (request.method === 'POST' && request.url === '/v1/metrics') {
+        exports.push({ contentType: String(request.headers['content-type']), body: JSON.parse(text) as ExportBody });
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      } else {
+        response.writeHead(404).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  delete process.env.OTEL_METRIC_EXPORT_INTERVAL;
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+const metricsOf = (body: ExportBody): OtlpMetric[] => body.resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
+const value = (point: DataPoint): number => Number(point.asDouble ?? point.asInt ?? Number.NaN);
+const attribute = (point: DataPoint, key: string): string | undefined => point.attributes?.find((a) => a.key === key)?.value.stringValue;
+
+describe('run --otlp', () => {
+  it('pushes the exported metrics as OTLP/HTTP JSON, the last push holding report.json’s counts', async () => {
+    process.env.OTEL_METRIC_EXPORT_INTERVAL = '1000';
+    // A bare origin gets the OTLP metrics path.
+    // Two driver workers: one push stream from the parent, holding both workers' merged intervals.
+    const { report } = await runProfile(quickProfile({ duration: '5s' }), { otlp: url, workers: '2' });
+    expect(report.workers).toHaveLength(2);
+    expect(exports.length).toBeGreaterThanOrEqual(3);
+    expect(exports[0]?.contentType).toBe('application/json');
+
+    const last = metricsOf(exports.at(-1)!.body);
+    const names = new Set(last.map((m) => m.name));
+    for (const name of ['coachbench_events', 'coachbench_open_streams', 'coachbench_keepalive_gap_seconds', 'coachbench_check_status', 'coachbench_run_info']) {
+      expect(names, name).toContain(name);
+    }
+
+    const events = last.find((m) => m.name === 'coachbench_events');
+    expect(events?.sum?.isMonotonic).toBe(true);
+    const chat = report.scenarios.chatStreams!;
+    const keepAlives = events!.sum!.dataPoints.filter((p) => attribute(p, 'type') === 'KEEP_ALIVE');
+    const pushedKeepAlives = keepAlives.reduce((n, p) => n + value(p), 0);
+    expect(pushedKeepAlives).toBeGreaterThan(0);
+    expect(pushedKeepAlives).toBe((chat.events.KEEP_ALIVE ?? 0) + (chat.mainStreams.events.KEEP_ALIVE ?? 0));
+    const pushedEvents = events!.sum!.dataPoints.reduce((n, p) => n + value(p), 0);
+    const sum = (record: Record<string, number>): number => Object.values(record).reduce((a, b) => a + b, 0);
+    expect(pushedEvents).toBe(sum(chat.events) + sum(chat.mainStreams.events));
+
+    const gap = last.find((m) => m.name === 'coachbench_keepalive_gap_seconds');
+    expect(gap?.unit).toBe('s');
+    expect(Number(gap?.histogram?.dataPoints[0]?.count)).toBe(chat.keepAliveGapMs.count);
+
+    const open = last.find((m) => m.name === 'coachbench_open_streams')?.gauge?.dataPoints.find((p) => attribute(p, 'stream') === 'chat');
+    expect(open && value(open)).toBeGreaterThan(0);
+    const streamOpen = last
+      .find((m) => m.name === 'coachbench_check_status')
+      ?.gauge?.dataPoints.find((p) => attribute(p, 'check') === 'stream.open' && attribute(p, 'status') === report.checks[0]?.status);
+    expect(report.checks[0]?.id).toBe('stream.open');
+    expect(streamOpen && value(streamOpen)).toBe(1);
+  }, 30_000);
+});
