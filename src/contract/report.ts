@@ -259,8 +259,8 @@ export interface Report {
   /** Shards merged into this report (merge only). */
   mergedFrom?: string[];
   /**
-   * What the run was of (added in 1.1.0 as optional: absent from older reports and from runs
-   * that had none): every `run --label key=value`, and `gitSha` from the CI environment
+   * What the run was of (since 1.2.0; absent from older reports and from runs that had
+   * none): every `run --label key=value`, and `gitSha` from the CI environment
    * (GIT_SHA, GITHUB_SHA or CI_COMMIT_SHA) unless a label gives it. `coachbench trend`
    * names change points by them; `release` is the label for a release.
    */

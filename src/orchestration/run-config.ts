@@ -13,6 +13,7 @@ import { printable } from '../util/printable.js';
 import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
 import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
+import { resolveLabels } from './run-labels.js';
 
 export interface RunFlags extends LiveOutputFlags {
   profile?: string;
@@ -26,6 +27,8 @@ export interface RunFlags extends LiveOutputFlags {
   threshold?: string[];
   /** `--progress-every 60s`: a plain progress line at that cadence. */
   progressEvery?: string;
+  /** `--label key=value`, repeatable: recorded in report.json (run-labels.ts). */
+  label?: string[];
   quiet?: boolean;
 }
 
@@ -45,6 +48,8 @@ export interface RunConfig {
   thresholds: string[];
   /** `--progress-every`, in ms; null: a line every 5 s when stderr is not a TTY, rewritten in place when it is. */
   progressEveryMs: number | null;
+  /** What the run is of (`--label`, the CI's git sha); recorded as report.json `labels` when not empty. */
+  labels?: Record<string, string>;
   quiet: boolean;
   /** --metrics-port, --metrics-host, --otlp, --dashboard. */
   outputs: LiveOutputConfig;
@@ -130,6 +135,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
     thresholds,
     progressEveryMs: flags.progressEvery === undefined ? null : parseProgressEvery(flags.progressEvery),
+    labels: resolveLabels(flags.label ?? [], env),
     quiet: flags.quiet ?? false,
     outputs: parseLiveOutputFlags(flags),
   };

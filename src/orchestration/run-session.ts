@@ -180,6 +180,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
   });
   if (workerSummaries) report.workers = workerSummaries;
+  if (config.labels && Object.keys(config.labels).length > 0) report.labels = config.labels;
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });

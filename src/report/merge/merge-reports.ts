@@ -124,6 +124,9 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   });
 
   report.checks = combineChecks(report.checks, plan.shards);
+  // The shards of one run were started with the same labels; the first shard's speak for the run.
+  const labels = shardReports.find((r) => r.labels)?.labels;
+  if (labels) report.labels = labels;
   if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
   const failedOutside = plan.missing.length > 0 || shardReports.some(failedOutsideChecks);
   report.verdict = failedOutside ? 'fail' : judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
