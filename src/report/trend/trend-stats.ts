@@ -44,7 +44,7 @@ export function normalQuantile(p: number): number {
   if (p > 1 - low) return -normalQuantile(1 - p);
   const q = p - 0.5;
   const r = q * q;
-  return (poly(a, r) * q) / (poly([...b, 1], r) * 1);
+  return (poly(a, r) * q) / poly([...b, 1], r);
 }
 
 /**
