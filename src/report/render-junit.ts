@@ -3,6 +3,8 @@
  * A failure carries the observed value and the detail; a skipped check is `<skipped/>`,
  * except in an incomplete run, where a core check without evidence is a `no-evidence`
  * failure: the run exits 1 for it, and a CI test tab must not show it as merely skipped.
+ * Each testcase's time is the span its evidence was gathered over (junit-times.ts).
+ * Valid against Jenkins' JUnit schema (test/report/junit-xsd.test.ts).
  * Deterministic for a given report (no clock, no host name) so it can be golden-tested.
  */
 
@@ -11,12 +13,13 @@ import type { CheckResult, Report, ThresholdResult } from '../contract/report.js
 import { describeAbort } from './describe-abort.js';
 import { escapeXml } from './escape.js';
 import { formatObserved } from './format.js';
+import { checkSeconds, thresholdSeconds } from './junit-times.js';
 import { checksWithoutEvidence, checkTally, formatThresholdObserved, thresholdTally } from './report-facts.js';
 
 const seconds = (ms: number): string => (ms / 1_000).toFixed(3);
 
-function checkCase(check: CheckResult, noEvidence: ReadonlySet<CheckId>): string {
-  const open = `    <testcase name="${escapeXml(check.id)}" classname="coachbench.checks" time="0">`;
+function checkCase(report: Report, check: CheckResult, noEvidence: ReadonlySet<CheckId>): string {
+  const open = `    <testcase name="${escapeXml(check.id)}" classname="coachbench.checks" time="${seconds(checkSeconds(report, check) * 1_000)}">`;
   const observed = formatObserved(check.observed);
   const out = `      <system-out>${escapeXml(`observed: ${observed}\ndetail: ${check.detail}`)}</system-out>`;
   if (check.status === 'pass') return [open, out, '    </testcase>'].join('\n');
@@ -37,8 +40,8 @@ function checkCase(check: CheckResult, noEvidence: ReadonlySet<CheckId>): string
   ].join('\n');
 }
 
-function thresholdCase(threshold: ThresholdResult): string {
-  const open = `    <testcase name="${escapeXml(threshold.expression)}" classname="coachbench.thresholds" time="0">`;
+function thresholdCase(report: Report, threshold: ThresholdResult): string {
+  const open = `    <testcase name="${escapeXml(threshold.expression)}" classname="coachbench.thresholds" time="${seconds(thresholdSeconds(report, threshold) * 1_000)}">`;
   const observed = formatThresholdObserved(threshold);
   if (threshold.status === 'pass') {
     return [open, `      <system-out>${escapeXml(`observed: ${observed}`)}</system-out>`, '    </testcase>'].join('\n');
@@ -82,20 +85,26 @@ export function renderJunit(report: Report): string {
   const suites = [
     suite('coachbench.checks', report, { tests: checks.total, failures: checks.failed, skipped: checks.skipped }, [
       properties(report),
-      ...report.checks.map((check) => checkCase(check, noEvidence)),
+      ...report.checks.map((check) => checkCase(report, check, noEvidence)),
       ...warnings,
     ]),
   ];
   if (report.thresholds.length > 0) {
     suites.push(
-      suite('coachbench.thresholds', report, { tests: thresholds.total, failures: thresholds.failed, skipped: 0 }, report.thresholds.map(thresholdCase)),
+      suite(
+        'coachbench.thresholds',
+        report,
+        { tests: thresholds.total, failures: thresholds.failed, skipped: 0 },
+        report.thresholds.map((threshold) => thresholdCase(report, threshold)),
+      ),
     );
   }
   const tests = checks.total + thresholds.total;
   const failures = checks.failed + thresholds.failed;
+  // No `skipped` here: Jenkins' JUnit schema allows it on <testsuite> only (the suites carry it).
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`coachbench ${report.profile.name}`)}" tests="${tests}" failures="${failures}" errors="0" skipped="${checks.skipped}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="${escapeXml(`coachbench ${report.profile.name}`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',
