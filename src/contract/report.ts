@@ -192,6 +192,14 @@ export interface TimeseriesPoint {
   eventLatencyP99Ms: number | null;
   requestLatencyP99Ms: number | null;
   eventLoopDelayP99Ms: number | null;
+  /**
+   * Since 1.2.0 (absent from older reports): the p50 and p90 beside the p99s above, so the
+   * report can draw latency bands. A merged or compacted point holds an upper bound (docs/reports.md).
+   */
+  eventLatencyP50Ms?: number | null;
+  eventLatencyP90Ms?: number | null;
+  requestLatencyP50Ms?: number | null;
+  requestLatencyP90Ms?: number | null;
   rssBytes: number;
   /** Inside the profile's `warmup`: shown, but ignored by thresholds (since 1.2.0; absent when false). */
   warmup?: true;

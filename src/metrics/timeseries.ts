@@ -12,13 +12,18 @@ export const MAX_POINTS = 720;
 const photo = throughputNames('photoUpload');
 const tags = throughputNames('tagLink');
 
-const p99Ms = (set: MetricSet, name: string): number | null => {
+const maxOrNull = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+
+const percentileMs = (set: MetricSet, name: string, percentile: number): number | null => {
   if (!set.hasHistogram(name)) return null;
   const histogram = set.histogram(name);
-  return histogram.totalCount === 0 ? null : histogram.getValueAtPercentile(99) / 1_000;
+  return histogram.totalCount === 0 ? null : histogram.getValueAtPercentile(percentile) / 1_000;
 };
+const p99Ms = (set: MetricSet, name: string): number | null => percentileMs(set, name, 99);
 
-const maxOrNull = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+/** The slower request scenario's percentile (photo upload or tag link), as for the p99. */
+const requestMs = (set: MetricSet, percentile: number): number | null =>
+  maxOrNull(percentileMs(set, photo.latencyUs, percentile), percentileMs(set, tags.latencyUs, percentile));
 
 /** One point from one interval's MetricSet. */
 export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: number): TimeseriesPoint {
@@ -50,7 +55,11 @@ export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: num
     requestsPerSec: round(requests / intervalSec),
     messagesSent: set.count(CHAT.messagesSent),
     eventLatencyP99Ms: p99Ms(set, CHAT.eventLatencyUs),
-    requestLatencyP99Ms: maxOrNull(p99Ms(set, photo.latencyUs), p99Ms(set, tags.latencyUs)),
+    requestLatencyP99Ms: requestMs(set, 99),
+    eventLatencyP50Ms: percentileMs(set, CHAT.eventLatencyUs, 50),
+    eventLatencyP90Ms: percentileMs(set, CHAT.eventLatencyUs, 90),
+    requestLatencyP50Ms: requestMs(set, 50),
+    requestLatencyP90Ms: requestMs(set, 90),
     eventLoopDelayP99Ms: p99Ms(set, GENERATOR.loopDelayUs),
     rssBytes: set.peakOf(GENERATOR.rssBytes),
   };
@@ -58,10 +67,26 @@ export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: num
 
 const round = (value: number): number => Math.round(value * 1_000) / 1_000;
 
+/*
+ * Percentiles added in 1.2.0: absent from older reports' points, and left absent on a merged
+ * point when neither side had them, so a merged old report stays as it was.
+ */
+const BAND_KEYS = ['eventLatencyP50Ms', 'eventLatencyP90Ms', 'requestLatencyP50Ms', 'requestLatencyP90Ms'] as const;
+
+function mergeBands(a: TimeseriesPoint, b: TimeseriesPoint): Partial<Pick<TimeseriesPoint, (typeof BAND_KEYS)[number]>> {
+  const bands: Partial<Pick<TimeseriesPoint, (typeof BAND_KEYS)[number]>> = {};
+  for (const key of BAND_KEYS) {
+    if (a[key] !== undefined || b[key] !== undefined) bands[key] = maxOrNull(a[key] ?? null, b[key] ?? null);
+  }
+  return bands;
+}
+
 /**
  * Merges two consecutive points (or the same interval of two shards when `concurrent`).
- * Counts add; gauges take the max in time and add across shards; p99s take the max,
- * a conservative bound (exact interval percentiles live in histograms.hlog).
+ * Counts add; gauges take the max in time and add across shards. Percentiles (p50, p90,
+ * p99) take the max of the two: not the merged interval's percentile but an upper bound on
+ * it (the exact one needs the histograms, which live in histograms.hlog). Points made by
+ * compaction on a long soak and by `merge` are bounds in this sense.
  */
 export function mergePoints(a: TimeseriesPoint, b: TimeseriesPoint, concurrent = false): TimeseriesPoint {
   const gauge = (x: number, y: number): number => (concurrent ? x + y : Math.max(x, y));
@@ -85,6 +110,7 @@ export function mergePoints(a: TimeseriesPoint, b: TimeseriesPoint, concurrent =
     requestLatencyP99Ms: maxOrNull(a.requestLatencyP99Ms, b.requestLatencyP99Ms),
     eventLoopDelayP99Ms: maxOrNull(a.eventLoopDelayP99Ms, b.eventLoopDelayP99Ms),
     rssBytes: gauge(a.rssBytes, b.rssBytes),
+    ...mergeBands(a, b),
     // A merged point is warm-up only if all of it is.
     ...(a.warmup && b.warmup ? { warmup: true as const } : {}),
   };

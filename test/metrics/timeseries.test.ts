@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordMs } from '../../src/metrics/histogram.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
-import { CHAT } from '../../src/metrics/names.js';
+import { CHAT, throughputNames } from '../../src/metrics/names.js';
 import { MAX_POINTS, mergePoints, pointFromInterval, TimeseriesBuilder } from '../../src/metrics/timeseries.js';
 
 function interval(events: number, open: number, latencyMs: number): MetricSet {
@@ -33,5 +33,32 @@ describe('time series', () => {
     const merged = mergePoints(a, b, true);
     expect(merged).toMatchObject({ tSec: 2, intervalSec: 1, events: 12, eventsPerSec: 12, streamsOpen: 30 });
     expect(merged.eventLatencyP99Ms).toBeCloseTo(9, 1);
+  });
+
+  it('carries the interval p50 / p90 / p99 of delivery, and of the slower request scenario', () => {
+    const set = new MetricSet();
+    // 100 deliveries of 1..100 ms: p50 50, p90 90, p99 99 (HDR keeps 3 significant digits).
+    for (let ms = 1; ms <= 100; ms++) recordMs(set.histogram(CHAT.eventLatencyUs), ms);
+    for (let ms = 1; ms <= 100; ms++) recordMs(set.histogram(throughputNames('photoUpload').latencyUs), ms * 2);
+    for (let ms = 1; ms <= 100; ms++) recordMs(set.histogram(throughputNames('tagLink').latencyUs), ms);
+    const point = pointFromInterval(set, 1, 1);
+    expect([point.eventLatencyP50Ms, point.eventLatencyP90Ms, point.eventLatencyP99Ms].map((v) => Math.round(v ?? -1))).toEqual([50, 90, 99]);
+    expect([point.requestLatencyP50Ms, point.requestLatencyP90Ms, point.requestLatencyP99Ms].map((v) => Math.round(v ?? -1))).toEqual([100, 180, 198]);
+    // No samples: null, as for the p99.
+    expect(pointFromInterval(new MetricSet(), 1, 1)).toMatchObject({ eventLatencyP50Ms: null, requestLatencyP90Ms: null });
+  });
+
+  it('merges p50 / p90 as an upper bound (the max), and leaves them absent when both points predate them', () => {
+    const a = pointFromInterval(interval(5, 10, 3), 2, 1);
+    const b = pointFromInterval(interval(7, 20, 9), 2, 1);
+    const merged = mergePoints(a, b, true);
+    expect(merged.eventLatencyP50Ms).toBeCloseTo(9, 1);
+    expect(merged.eventLatencyP90Ms).toBeCloseTo(9, 1);
+    const strip = ({ eventLatencyP50Ms, eventLatencyP90Ms, requestLatencyP50Ms, requestLatencyP90Ms, ...old }: typeof a) => old;
+    const oldMerged = mergePoints(strip(a), strip(b), false);
+    expect(Object.keys(oldMerged)).not.toContain('eventLatencyP50Ms');
+    expect(Object.keys(oldMerged)).not.toContain('requestLatencyP90Ms');
+    // One side old, one new (a merge of reports from two versions): the new side's value.
+    expect(mergePoints(strip(a), b, true).eventLatencyP90Ms).toBeCloseTo(9, 1);
   });
 });

@@ -121,15 +121,26 @@ describe('report pages in a real browser', () => {
     const charts = await chartInfo(page);
     const kinds = charts.map((chart) => chart.kind);
     expect(kinds.filter((kind) => kind === 'percentile')).toHaveLength(6);
-    for (const kind of ['keepalive-gaps', 'ts-streams', 'ts-events', 'ts-requests', 'ts-errors', 'ts-p99', 'ts-event-loop', 'ts-rss', 'capacity'])
+    for (const kind of [
+      'keepalive-gaps',
+      'ts-streams',
+      'ts-events',
+      'ts-requests',
+      'ts-errors',
+      'ts-event-latency',
+      'ts-request-latency',
+      'ts-event-loop',
+      'ts-rss',
+      'capacity',
+    ])
       expect(kinds).toContain(kind);
     for (const chart of charts) {
       expect(chart.width, chart.kind).toBeGreaterThan(400);
       if (chart.kind === 'keepalive-gaps') expect(chart.bars).toBeGreaterThan(1);
       else expect(chart.drawnPaths, chart.kind).toBe(chart.paths);
     }
-    // 8 percentile curves, 10 time-series lines, 2 capacity curves (one per SLO).
-    expect(charts.reduce((sum, chart) => sum + chart.drawnPaths, 0)).toBe(20);
+    // 8 percentile curves, 14 time-series lines (p50, p90, p99 of delivery and of requests), 2 capacity curves (one per SLO).
+    expect(charts.reduce((sum, chart) => sum + chart.drawnPaths, 0)).toBe(24);
     expect(await page.evaluate(() => (globalThis as unknown as DomGlobals).__pwned)).toBeUndefined();
     expect(await page.locator('[data-verdict="fail"] .word').textContent()).toBe('FAIL');
     expect(findings.errors).toEqual([]);

@@ -33,6 +33,6 @@ describe('report.html time series', () => {
       points[0]!.warmup = true;
       points[1]!.warmup = true;
     });
-    expect(html).toMatch(/The first 2 intervals \(to \d+(\.\d+)?s\) are the profile's warm-up: shown, but ignored by thresholds\./);
+    expect(html).toMatch(/The first 2 intervals \(to \d+(\.\d+)?s\) are the profile's warm-up, shaded grey in each chart: shown, but ignored by thresholds\./);
   });
 });

@@ -156,6 +156,10 @@ function timeseries(points: number, shift: number): TimeseriesPoint[] {
     messagesSent: 13,
     eventLatencyP99Ms: i === 0 ? null : 4 + shift + (i % 4) * 0.3,
     requestLatencyP99Ms: 18 + shift + (i % 5),
+    eventLatencyP50Ms: i === 0 ? null : 1.5 + shift,
+    eventLatencyP90Ms: i === 0 ? null : 3 + shift + (i % 4) * 0.2,
+    requestLatencyP50Ms: 7 + shift,
+    requestLatencyP90Ms: 12 + shift + (i % 3),
     eventLoopDelayP99Ms: 10.5 + (i % 2),
     rssBytes: 90_000_000 + i * 250_000,
   }));

@@ -49,13 +49,41 @@ describe('renderHtml', () => {
 
   it('draws every time series with one point per interval', () => {
     const kinds = charts(html).map((chart) => chart.kind);
-    for (const kind of ['ts-streams', 'ts-events', 'ts-requests', 'ts-errors', 'ts-p99', 'ts-event-loop', 'ts-rss']) expect(kinds).toContain(kind);
+    for (const kind of ['ts-streams', 'ts-events', 'ts-requests', 'ts-errors', 'ts-event-latency', 'ts-request-latency', 'ts-event-loop', 'ts-rss']) {
+      expect(kinds).toContain(kind);
+    }
     const streams = charts(html).find((chart) => chart.kind === 'ts-streams');
     const [first] = seriesPaths(streams?.svg ?? '');
     expect(first?.match(/[ML]/g)?.length).toBe(30);
-    // The p99 series starts with a null interval: the line starts at the second point.
-    const p99 = charts(html).find((chart) => chart.kind === 'ts-p99');
-    expect(seriesPaths(p99?.svg ?? '')[0]?.match(/[ML]/g)?.length).toBe(29);
+    // p50, p90 and p99 of delivery; each starts with a null interval, so its line starts at the second point.
+    const delivery = charts(html).find((chart) => chart.kind === 'ts-event-latency');
+    expect(seriesPaths(delivery?.svg ?? '').map((d) => d.match(/[ML]/g)?.length)).toEqual([29, 29, 29]);
+    expect(delivery?.svg).not.toContain('class="shade"');
+  });
+
+  it('draws latency bands p50 / p90 / p99, and only the p99 for a report from before 1.2.0', () => {
+    const request = charts(html).find((chart) => chart.kind === 'ts-request-latency');
+    expect(seriesPaths(request?.svg ?? '')).toHaveLength(3);
+    expect(html).toMatch(/request p50<\/span>.*request p90<\/span>.*request p99<\/span>/s);
+    const old = makeReport();
+    old.timeseries = old.timeseries.map(({ eventLatencyP50Ms, eventLatencyP90Ms, requestLatencyP50Ms, requestLatencyP90Ms, ...point }) => point);
+    const oldCharts = charts(renderHtml(old));
+    expect(seriesPaths(oldCharts.find((chart) => chart.kind === 'ts-event-latency')?.svg ?? '')).toHaveLength(1);
+    expect(seriesPaths(oldCharts.find((chart) => chart.kind === 'ts-request-latency')?.svg ?? '')).toHaveLength(1);
+  });
+
+  it('shades the warm-up in every time-series chart', () => {
+    const report = makeReport();
+    report.timeseries = report.timeseries.map((point) => (point.tSec <= 5 ? { ...point, warmup: true as const } : point));
+    const timeCharts = charts(renderHtml(report)).filter((chart) => chart.kind.startsWith('ts-'));
+    expect(timeCharts.length).toBeGreaterThanOrEqual(6);
+    for (const chart of timeCharts) {
+      const shade = /<rect class="shade" data-shade="warm-up \(ignored by thresholds\)" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/.exec(chart.svg);
+      expect(shade, chart.kind).not.toBeNull();
+      // The plot's x axis runs from the first point (1 s) to the last (30 s) over 544 px: the warm-up ends at 5 s.
+      expect(Number(shade?.[1])).toBe(72);
+      expect(Number(shade?.[2])).toBeCloseTo((544 * 4) / 29, 0);
+    }
   });
 
   it('marks the KEEP_ALIVE expected interval and tolerance band, and the late gaps', () => {

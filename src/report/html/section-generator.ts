@@ -8,7 +8,7 @@ import { formatBytes, formatCount, formatMs, formatValue } from '../format.js';
 import { percentileChart } from '../svg/percentile-chart.js';
 import { figure, grid, keyValues, raw, section } from './parts.js';
 import { percentileNote } from './section-latency.js';
-import { renderTimeChart, series } from './section-timeseries.js';
+import { renderTimeChart, series, warmupRange } from './section-timeseries.js';
 
 const MIB = 1_048_576;
 
@@ -33,6 +33,9 @@ export function generatorSection(report: Report): string {
   const charts = [figure('Event-loop delay', eld, percentileNote('event-loop delay', generator.eventLoopDelayMs), 'perf_hooks.monitorEventLoopDelay')];
   const points = report.timeseries;
   if (points.length > 0) {
+    // The first interval's delay is often the warm-up's (module loading, JIT): shaded as such.
+    const warmup = warmupRange(points);
+    const shadedX = warmup.length > 0 ? { shadedX: warmup } : {};
     charts.push(
       renderTimeChart({
         kind: 'ts-event-loop',
@@ -41,6 +44,7 @@ export function generatorSection(report: Report): string {
         yTitle: 'Delay p99 (ms)',
         series: [series(points, 'event-loop delay p99', (p) => p.eventLoopDelayP99Ms)],
         references: [{ name: 'saturation bound', value: bound }],
+        ...shadedX,
       }),
       renderTimeChart({
         kind: 'ts-rss',
@@ -48,6 +52,7 @@ export function generatorSection(report: Report): string {
         detail: 'driver process RSS',
         yTitle: 'RSS (MiB)',
         series: [series(points, 'RSS', (p) => Math.round((p.rssBytes / MIB) * 10) / 10)],
+        ...shadedX,
       }),
     );
   }

@@ -2,7 +2,7 @@
 
 import type { Report, TimeseriesPoint } from '../../contract/report.js';
 import { formatDuration } from '../../util/duration.js';
-import { type LineSeries, lineChart } from '../svg/line-chart.js';
+import { type LineSeries, lineChart, type ShadedRange } from '../svg/line-chart.js';
 import { tickLabel } from '../svg/scale.js';
 import { figure, grid, section } from './parts.js';
 
@@ -23,6 +23,7 @@ export interface TimeChart {
   series: LineSeries[];
   references?: { name: string; value: number }[];
   integerY?: boolean;
+  shadedX?: ShadedRange[];
 }
 
 export function renderTimeChart(chart: TimeChart): string {
@@ -35,6 +36,7 @@ export function renderTimeChart(chart: TimeChart): string {
     xTickLabel: runTimeLabel,
     integerY: chart.integerY ?? false,
     ...(chart.references ? { references: chart.references } : {}),
+    ...(chart.shadedX ? { shadedX: chart.shadedX } : {}),
   });
   return figure(chart.caption, svg, '', chart.detail);
 }
@@ -54,9 +56,28 @@ function scaleNotes(points: readonly TimeseriesPoint[]): string {
   const warmup = points.filter((point) => point.warmup);
   if (warmup.length > 0) {
     const endSec = Math.max(...warmup.map((point) => point.tSec));
-    notes.push(`The first ${warmup.length} intervals (to ${runTimeLabel(endSec)}) are the profile's warm-up: shown, but ignored by thresholds.`);
+    notes.push(
+      `The first ${warmup.length} intervals (to ${runTimeLabel(endSec)}) are the profile's warm-up, shaded grey in each chart: shown, but ignored by thresholds.`,
+    );
   }
   return notes.map((note) => ` ${note}`).join('');
+}
+
+/** The warm-up as one shaded stretch of run time, from the start of its first interval to the end of its last. */
+export function warmupRange(points: readonly TimeseriesPoint[]): ShadedRange[] {
+  const warmup = points.filter((point) => point.warmup);
+  if (warmup.length === 0) return [];
+  const from = Math.min(...warmup.map((point) => point.tSec - point.intervalSec));
+  const to = Math.max(...warmup.map((point) => point.tSec));
+  return [{ name: 'warm-up (ignored by thresholds)', from, to }];
+}
+
+/** p50 / p90 / p99 of one latency over time; reports before 1.2.0 hold only the p99. */
+function latencyBands(points: readonly TimeseriesPoint[], what: string, picks: [Pick, Pick, Pick]): LineSeries[] {
+  const [p50, p90, p99] = picks;
+  const hasBands = points.some((point) => p50(point) !== null || p90(point) !== null);
+  const p99Series = series(points, `${what} p99`, p99);
+  return hasBands ? [series(points, `${what} p50`, p50), series(points, `${what} p90`, p90), p99Series] : [p99Series];
 }
 
 export function timeseriesSection(report: Report): string {
@@ -95,13 +116,22 @@ export function timeseriesSection(report: Report): string {
       series: [series(points, 'request errors', (p) => perSec(p.errors, p)), series(points, 'KEEP_ALIVE violations', (p) => perSec(p.keepAliveViolations, p))],
     },
     {
-      kind: 'ts-p99',
-      caption: 'p99 latency per interval',
-      detail: 'gaps mean no samples in that interval',
-      yTitle: 'Latency p99 (ms)',
-      series: [series(points, 'event delivery p99', (p) => p.eventLatencyP99Ms), series(points, 'request p99', (p) => p.requestLatencyP99Ms)],
+      kind: 'ts-event-latency',
+      caption: 'Event delivery latency per interval',
+      detail: 'p50 / p90 / p99 of each interval; gaps mean no samples in that interval',
+      yTitle: 'Latency (ms)',
+      series: latencyBands(points, 'delivery', [(p) => p.eventLatencyP50Ms ?? null, (p) => p.eventLatencyP90Ms ?? null, (p) => p.eventLatencyP99Ms]),
+    },
+    {
+      kind: 'ts-request-latency',
+      caption: 'Request latency per interval',
+      detail: 'p50 / p90 / p99 of the slower of photo upload and tag link in each interval; gaps mean no requests',
+      yTitle: 'Latency (ms)',
+      series: latencyBands(points, 'request', [(p) => p.requestLatencyP50Ms ?? null, (p) => p.requestLatencyP90Ms ?? null, (p) => p.requestLatencyP99Ms]),
     },
   ];
+  const warmup = warmupRange(points);
+  if (warmup.length > 0) for (const chart of charts) chart.shadedX = warmup;
   const intro = `<p class="muted">${points.length} intervals${interval > 0 ? ` of about ${runTimeLabel(interval)}` : ''}; x = seconds since the run started.${scaleNotes(points)}</p>`;
   return section('timeseries', 'Over time', intro + grid(charts.map(renderTimeChart)));
 }

@@ -1,6 +1,7 @@
 /**
  * Time series (and any y-over-x) line chart: one or more series on a shared linear y axis
- * from zero, optional horizontal reference lines (a bound, an SLO).
+ * from zero, optional horizontal reference lines (a bound, an SLO) and shaded stretches of x
+ * (a warm-up).
  */
 import { escapeXml } from '../escape.js';
 import { chartFrame, emptyChart, type LegendEntry, linePath, PLOT, placeReferences, SERIES_COLORS } from './chart-frame.js';
@@ -25,7 +26,17 @@ export interface LineChartOptions {
   markers?: boolean;
   /** The y values are counts: no fractional ticks. */
   integerY?: boolean;
+  /** Stretches of x shaded behind the data and named in the legend (a warm-up). */
+  shadedX?: readonly ShadedRange[];
 }
+
+export interface ShadedRange {
+  name: string;
+  from: number;
+  to: number;
+}
+
+const SHADE_COLOR = '#999999';
 
 function finiteValues(series: readonly LineSeries[], pick: 0 | 1): number[] {
   const values: number[] = [];
@@ -56,6 +67,15 @@ export function lineChart(options: LineChartOptions): string {
   const ticksInside: Tick[] = xTicks.ticks.filter((tick) => tick.value >= xDomain[0] && tick.value <= xDomain[1]);
   const legend: LegendEntry[] = [];
   const body: string[] = [];
+  for (const shade of options.shadedX ?? []) {
+    const from = x(Math.max(shade.from, xDomain[0]));
+    const to = x(Math.min(shade.to, xDomain[1]));
+    if (to <= from) continue;
+    legend.push({ name: shade.name, color: SHADE_COLOR, swatch: 'band' });
+    body.push(
+      `<rect class="shade" data-shade="${escapeXml(shade.name)}" x="${from.toFixed(1)}" y="${PLOT.top}" width="${(to - from).toFixed(1)}" height="${PLOT.bottom - PLOT.top}" fill="${SHADE_COLOR}" fill-opacity="0.2"/>`,
+    );
+  }
   references.forEach((ref, index) => {
     const color = SERIES_COLORS[(options.series.length + index) % SERIES_COLORS.length] as string;
     legend.push({ name: ref.name, color, swatch: 'dashed' });
