@@ -46,6 +46,20 @@ function gapChart(chat: ChatStreamsSummary): string {
   });
 }
 
+/**
+ * One stream's first KEEP_ALIVE has no gap before it, so the gap count is the frame count
+ * less the first KEEP_ALIVEs; the intro says so, lest the two numbers read as a discrepancy.
+ */
+function framesIntro(chat: ChatStreamsSummary): string {
+  const frames = (chat.events.KEEP_ALIVE ?? 0) + (chat.mainStreams.events.KEEP_ALIVE ?? 0);
+  const gaps = chat.keepAliveGapMs.count;
+  const firsts = chat.firstKeepAliveMs.count;
+  return (
+    `<p class="muted">${formatCount(frames)} KEEP_ALIVE frames on chat-session and main streams: ` +
+    `${formatCount(firsts)} first KEEP_ALIVEs after a stream opened (right) and ${formatCount(gaps)} gaps, one per later frame (left).</p>`
+  );
+}
+
 export function keepAliveSection(report: Report): string {
   const chat = report.scenarios.chatStreams;
   if (!chat) return '';
@@ -63,5 +77,5 @@ export function keepAliveSection(report: Report): string {
     figure('KEEP_ALIVE gap distribution', gapChart(chat), gapNote, `expected every ${formatMs(expected)} ± ${formatMs(tolerance)}`),
     figure('First KEEP_ALIVE after open', first, firstNote, 'must arrive within expected + tolerance'),
   ];
-  return section('keepalive', 'KEEP_ALIVE cadence', grid(figures));
+  return section('keepalive', 'KEEP_ALIVE cadence', framesIntro(chat) + grid(figures));
 }
