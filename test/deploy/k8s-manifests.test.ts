@@ -1,7 +1,8 @@
 /**
  * deploy/k8s: the manifests parse, carry the fields Kubernetes requires, wire
  * JOB_COMPLETION_INDEX into --shard I/N with N equal to completions, take secrets only from
- * a Secret, mount what they declare, and share one report volume with the merge Job. The
+ * a Secret, mount what they declare, share one report volume with the merge Job, and give
+ * the PodMonitor the shard pods' `metrics` port where coachbench serves /metrics. The
  * shell wiring is run for real with a stub `coachbench` that records its arguments. The
  * Dockerfile pins one exact Node 24 release, the one CI tests.
  */
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { parseLiveOutputFlags } from '../../src/orchestration/outputs/output-config.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 
 const K8S = new URL('../../deploy/k8s/', import.meta.url).pathname;
@@ -33,6 +35,7 @@ interface Container {
   env?: EnvVar[];
   resources: { requests: Record<string, string>; limits: Record<string, string> };
   volumeMounts: Array<{ name: string; mountPath: string }>;
+  ports?: Array<{ name: string; containerPort: number; protocol?: string }>;
 }
 interface Volume {
   name: string;
@@ -50,7 +53,10 @@ interface JobManifest extends Manifest {
     completions?: number;
     parallelism?: number;
     backoffLimit?: number;
-    template: { spec: { restartPolicy: string; securityContext: { runAsUser: number }; containers: Container[]; volumes: Volume[] } };
+    template: {
+      metadata?: { labels?: Record<string, string> };
+      spec: { restartPolicy: string; securityContext: { runAsUser: number }; containers: Container[]; volumes: Volume[] };
+    };
   };
 }
 interface PvcManifest extends Manifest {
@@ -66,6 +72,9 @@ interface Kustomization {
   kind: string;
   resources: string[];
 }
+interface PodMonitorManifest extends Manifest {
+  spec: { selector: { matchLabels: Record<string, string> }; podMetricsEndpoints: { port: string; path: string; interval: string; scrapeTimeout: string }[] };
+}
 
 async function load<T>(file: string): Promise<T> {
   const docs = parseAllDocuments(await readFile(join(K8S, file), 'utf8'));
@@ -80,6 +89,7 @@ let pvc: PvcManifest;
 let runConfig: ConfigMapManifest;
 let secret: SecretManifest;
 let kustomization: Kustomization;
+let podMonitor: PodMonitorManifest;
 
 beforeAll(async () => {
   job = await load<JobManifest>('job.yaml');
@@ -88,6 +98,7 @@ beforeAll(async () => {
   runConfig = await load<ConfigMapManifest>('run-config.yaml');
   secret = await load<SecretManifest>('secret.example.yaml');
   kustomization = await load<Kustomization>('kustomization.yaml');
+  podMonitor = await load<PodMonitorManifest>('podmonitor.yaml');
 });
 
 const containerOf = (j: JobManifest): Container => j.spec.template.spec.containers[0]!;
@@ -193,6 +204,37 @@ describe('deploy/k8s manifests', () => {
   });
 });
 
+describe('deploy/k8s/podmonitor.yaml and the shard pods it scrapes', () => {
+  it('selects the shard pods and scrapes their /metrics, within the scrape interval', () => {
+    expect(podMonitor.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(podMonitor.kind).toBe('PodMonitor');
+    expect(podMonitor.metadata.name).toMatch(/^coachbench-[a-z-]+$/);
+    // Every label the monitor selects on is on the shard pods, with the same value; not on the merge pod.
+    const podLabels = job.spec.template.metadata?.labels ?? {};
+    const mergeLabels = merge.spec.template.metadata?.labels ?? {};
+    const selected = Object.entries(podMonitor.spec.selector.matchLabels);
+    expect(selected.length).toBeGreaterThan(0);
+    for (const [key, value] of selected) expect(podLabels[key], key).toBe(value);
+    expect(selected.every(([key, value]) => mergeLabels[key] === value)).toBe(false);
+    const [endpoint] = podMonitor.spec.podMetricsEndpoints;
+    expect(endpoint).toMatchObject({ port: 'metrics', path: '/metrics' });
+    expect(Number.parseInt(endpoint!.scrapeTimeout, 10)).toBeLessThan(Number.parseInt(endpoint!.interval, 10));
+  });
+
+  it('finds a container port of that name on the shard pods, where coachbench serves /metrics on all addresses', () => {
+    const port = containerOf(job).ports?.find((p) => p.name === podMonitor.spec.podMetricsEndpoints[0]?.port);
+    expect(port).toMatchObject({ name: 'metrics', protocol: 'TCP' });
+    const flags = /--metrics-port (\S+) --metrics-host (\S+)/.exec(scriptOf(job));
+    expect(flags, 'the shard script passes --metrics-port and --metrics-host').not.toBeNull();
+    // The flags as `run` reads them: the container's port, on every address of the pod.
+    expect(parseLiveOutputFlags({ metricsPort: flags?.[1], metricsHost: flags?.[2] })).toMatchObject({ metricsPort: port?.containerPort, host: '0.0.0.0' });
+  });
+
+  it('is not applied by kustomization.yaml (the kind needs the Prometheus Operator CRDs)', () => {
+    expect(kustomization.resources).not.toContain('podmonitor.yaml');
+  });
+});
+
 describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
   let stubDir: string;
   beforeAll(async () => {
@@ -236,6 +278,10 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
       `/reports/r1/shard-${n - 1}`,
       '--progress-every',
       '60s',
+      '--metrics-port',
+      '9464',
+      '--metrics-host',
+      '0.0.0.0',
     ]);
     // Progress lines in `kubectl logs`, not silence.
     expect(args).not.toContain('--quiet');
@@ -365,8 +411,13 @@ describe('deploy/k8s shard Job under SIGTERM, as PID 1 (unshare --pid --fork --m
         profile,
         JSON.stringify({ name: 'k8s-sigterm', duration: '60s', expectKeepAlive: '500ms', chatStreams: { participants: 20, rampPerSec: 100 } }),
       );
-      const script = scriptOf(job).replaceAll('/reports', join(dir, 'reports')).replace('--fixtures /fixtures/fixtures.json', `--fixtures ${fixtures}`);
+      // The pod's /metrics on all addresses becomes a free loopback port here: nothing listens beyond 127.0.0.1.
+      const script = scriptOf(job)
+        .replaceAll('/reports', join(dir, 'reports'))
+        .replace('--fixtures /fixtures/fixtures.json', `--fixtures ${fixtures}`)
+        .replace('--metrics-port 9464 --metrics-host 0.0.0.0', '--metrics-port 0 --metrics-host 127.0.0.1');
       expect(script).not.toContain('/fixtures/');
+      expect(script).toContain('--metrics-port 0 --metrics-host 127.0.0.1');
       const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', 'sh', '-c', script], {
         env: { PATH: `${bin}:${process.env.PATH ?? ''}`, ...shardEnvOf(0, profile, target.url) },
         stdio: ['ignore', 'ignore', 'pipe'],
