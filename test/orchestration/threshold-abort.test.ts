@@ -1,10 +1,11 @@
 /**
  * Sliding-window thresholds with abortOnFail against the real reference service (issue 12,
- * item 4): a latency fault switched on part-way (`latency=250ms@8s`) makes the windowed
+ * item 4): a latency fault switched on part-way (`latency=600ms@8s`) makes the windowed
  * delivery p99 fail, the run stops long before its configured 40 s, and report.json says
  * which threshold, which window and when. The issue's 90 s run / fault at 30 s / abort
  * before 60 s is scaled down to 40 s / 8 s / before 20 s: the mechanism is the same
- * (window [3s] instead of [5m], delayAbortEval 2s).
+ * (window [3s] instead of [5m], delayAbortEval 4s). The limit (400 ms) sits far above what a
+ * healthy run on a busy 2-core machine reads during its ramp, and far below the fault.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { quickProfile, runProfile } from './run-helpers.js';
 
-const WINDOWED = 'chatStreams.eventLatencyMs.p99[3s] < 150';
+const WINDOWED = 'chatStreams.eventLatencyMs.p99[3s] < 400';
 
 describe('abortOnFail on a sliding-window threshold', () => {
   it('stops the load within a few windows of the fault, exits 1, and the report says why', async () => {
@@ -20,8 +21,8 @@ describe('abortOnFail on a sliding-window threshold', () => {
     const { report, exitCode, outDir } = await runProfile(
       quickProfile({
         duration: '40s',
-        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=250ms@8s'] },
-        thresholds: [{ threshold: WINDOWED, abortOnFail: true, delayAbortEval: '2s' }, 'chatStreams.opened > 0'],
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=600ms@8s'] },
+        thresholds: [{ threshold: WINDOWED, abortOnFail: true, delayAbortEval: '4s' }, 'chatStreams.opened > 0'],
       }),
     );
     const elapsedMs = Date.now() - started;
@@ -33,7 +34,7 @@ describe('abortOnFail on a sliding-window threshold', () => {
     // The fault counts from the target's listen, a little before the run's start: not before ~7 s.
     expect(aborted.atSec).toBeGreaterThan(7);
     expect(aborted.atSec).toBeLessThan(20);
-    expect(aborted.observed).toBeGreaterThanOrEqual(150);
+    expect(aborted.observed).toBeGreaterThanOrEqual(400);
     expect(aborted.window!.toSec).toBeCloseTo(aborted.atSec, 1);
     expect(aborted.window!.toSec - aborted.window!.fromSec).toBeGreaterThan(2.9);
     expect(report.durationMs).toBeLessThan(20_000);
@@ -59,9 +60,12 @@ describe('abortOnFail on a sliding-window threshold', () => {
     const [result] = report.thresholds;
     expect(result).toMatchObject({ status: 'pass' });
     expect(result!.observed).toBeGreaterThan(0);
-    // ~5 one-second intervals; the first judged window ends at ~2 s.
-    expect(result!.window!.evaluated).toBeGreaterThanOrEqual(3);
-    expect(result!.window!.evaluated).toBeLessThanOrEqual(5);
+    // Judged once per interval from the one that fills the 2 s window on: as many times as the
+    // run has intervals ending at ~2 s or later (the last, partial one may fall short of a full window).
+    const afterFill = report.timeseries.filter((p) => p.tSec >= 1.95).length;
+    expect(afterFill).toBeGreaterThanOrEqual(3);
+    expect(result!.window!.evaluated).toBeGreaterThanOrEqual(afterFill - 1);
+    expect(result!.window!.evaluated).toBeLessThanOrEqual(afterFill);
     expect(exitCode).toBe(0);
   }, 30_000);
 });
