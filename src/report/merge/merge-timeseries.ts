@@ -32,8 +32,9 @@ const bucketOf = (point: TimeseriesPoint, widthSec: number): number => Math.floo
 /**
  * One series from many shards' series. Within a shard, points falling in one bucket are
  * consecutive and merge in time (counts add, gauges take the max); across shards, the
- * bucket's points merge side by side (counts and gauges add, p99s take the max, an upper
- * bound: exact interval percentiles stay in each shard's histograms.hlog).
+ * bucket's points merge side by side (counts and gauges add, the p50s, p90s and p99s take
+ * the max, an upper bound on the merged interval's percentile: exact interval percentiles
+ * stay in each shard's histograms.hlog).
  */
 export function alignTimeseries(series: readonly (readonly TimeseriesPoint[])[]): TimeseriesPoint[] {
   const widthSec = Math.max(0, ...series.map(nominalWidthSec));
