@@ -4,26 +4,20 @@
  * horizontal scroll at 1280 px; saves screenshots under reports/test-artifacts/.
  * Skipped, saying why, only when no Chromium is installed.
  */
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compareReports } from '../../src/report/compare/compare.js';
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
-import { HAS_BROWSER, launchChromium, SKIP_NOTE } from '../support/chromium.js';
+import { HAS_BROWSER, type PageFindings, SKIP_NOTE, useBrowser, watchedPage } from '../support/chromium.js';
 import { makeCapacity, makeReport } from './make-report.js';
 
 const ARTIFACTS = resolve('reports/test-artifacts');
 /** Markup that would run if unescaped, and a 640-character word that would force side scrolling if unwrapped. */
 const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>${'unbroken'.repeat(80)}`;
-
-interface PageFindings {
-  errors: string[];
-  requests: string[];
-}
 
 interface ChartInfo {
   kind: string;
@@ -33,21 +27,13 @@ interface ChartInfo {
   bars: number;
 }
 
-let workDir = '';
-let context: BrowserContext | null = null;
+const browser = useBrowser('browser');
 
 /** Opens a file:// page, recording console errors, page errors and every request made. */
 async function open(file: string): Promise<{ page: Page; findings: PageFindings }> {
-  if (!context) throw new Error('browser not started');
-  const page = await context.newPage();
-  const findings: PageFindings = { errors: [], requests: [] };
-  page.on('console', (message) => {
-    if (message.type() === 'error') findings.errors.push(message.text());
-  });
-  page.on('pageerror', (error) => findings.errors.push(error.message));
-  page.on('request', (request) => findings.requests.push(request.url()));
-  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  return { page, findings };
+  const watched = await watchedPage(browser.context);
+  await watched.page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  return watched;
 }
 
 /*
@@ -99,23 +85,14 @@ async function screenshot(page: Page, name: string): Promise<void> {
   expect((await stat(path)).size).toBeGreaterThan(20_000);
 }
 
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
 describe('report pages in a real browser', () => {
-  beforeAll(async () => {
-    if (!HAS_BROWSER) return;
-    workDir = await mkdtemp(join(tmpdir(), 'coachbench-browser-'));
-    await mkdir(ARTIFACTS, { recursive: true });
-    // A fresh profile directory per run: no state, extensions or caches from anywhere else.
-    context = await launchChromium(join(workDir, 'profile'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await context?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
-  });
-
   it.skipIf(!HAS_BROWSER)(`report.html renders its charts at 1280 px with no errors${SKIP_NOTE}`, async () => {
     const report = { ...makeReport({ lateKeepAlives: 3, failChecks: ['stream.keepalive.cadence'], hostile: HOSTILE }), capacity: makeCapacity() };
-    const dir = join(workDir, 'run');
+    const dir = join(browser.dir, 'run');
     await writeReportFiles(dir, report);
     const { page, findings } = await open(join(dir, 'report.html'));
     const charts = await chartInfo(page);
@@ -153,7 +130,7 @@ describe('report pages in a real browser', () => {
   it.skipIf(!HAS_BROWSER)(`the compare page renders its overlays at 1280 px with no errors${SKIP_NOTE}`, async () => {
     const baseline = makeReport({ seed: 1 });
     const candidate = makeReport({ seed: 2, latencyShiftMs: 20 });
-    const file = join(workDir, 'compare.html');
+    const file = join(browser.dir, 'compare.html');
     await writeFile(file, renderCompareHtml(compareReports(baseline, candidate, { maxRegression: 0.1, perMetric: {} }), baseline, candidate));
     const { page, findings } = await open(file);
     const charts = await chartInfo(page);

@@ -4,14 +4,13 @@
  * charts, lists every check and threshold, loads nothing from elsewhere and logs no error.
  * A screenshot goes to reports/test-artifacts/dashboard-1280.png.
  */
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../../src/contract/check-ids.js';
-import { HAS_BROWSER, launchChromium, SKIP_NOTE } from '../../support/chromium.js';
+import { HAS_BROWSER, SKIP_NOTE, useBrowser, watchedPage } from '../../support/chromium.js';
 import { quickProfile, runProfile } from '../run-helpers.js';
 
 const ARTIFACTS = resolve('reports/test-artifacts');
@@ -32,19 +31,10 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
 /** A shown count such as "1,234" as a number. */
 const shownNumber = async (page: Page, selector: string): Promise<number> => Number(((await page.locator(selector).textContent()) ?? '').replace(/,/g, ''));
 
-let context: BrowserContext | null = null;
-let workDir = '';
+const browser = useBrowser('dashboard');
 
 beforeAll(async () => {
-  if (!HAS_BROWSER) return;
-  workDir = await mkdtemp(join(tmpdir(), 'coachbench-dashboard-'));
   await mkdir(ARTIFACTS, { recursive: true });
-  context = await launchChromium(join(workDir, 'profile'));
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
 describe('the live dashboard in a real browser', () => {
@@ -54,14 +44,7 @@ describe('the live dashboard in a real browser', () => {
       const port = await freePort();
       const threshold = 'chatStreams.eventLatencyMs.p99 < 250';
       const run = runProfile(quickProfile({ duration: '12s', thresholds: [threshold] }), { dashboard: String(port) });
-      const page = await context!.newPage();
-      const errors: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('request', (request) => requests.push(request.url()));
+      const { page, findings } = await watchedPage(browser.context);
       const origin = `http://127.0.0.1:${port}`;
       for (let i = 0; ; i++) {
         const reachable = await fetch(`${origin}/dashboard.js`).then(
@@ -116,8 +99,8 @@ describe('the live dashboard in a real browser', () => {
           .textContent.startsWith('the run has ended'),
       );
       expect(report.checks).toHaveLength(CHECK_IDS.length);
-      expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
-      expect(errors).toEqual([]);
+      expect(findings.requests.filter((url) => !url.startsWith(origin))).toEqual([]);
+      expect(findings.errors).toEqual([]);
       await page.close();
     },
     60_000,

@@ -3,15 +3,13 @@
  * per followed metric, every run a linked point, change points drawn, no console errors,
  * no request beyond file://, no horizontal scroll at 1280 px, hostile labels inert.
  */
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildTrend } from '../../../src/report/trend/build-trend.js';
 import { writeTrendFiles } from '../../../src/report/trend/write-trend.js';
-import { HAS_BROWSER, launchChromium, SKIP_NOTE } from '../../support/chromium.js';
+import { HAS_BROWSER, SKIP_NOTE, useBrowser, watchedPage } from '../../support/chromium.js';
 import { entries, night, nights } from './report-history.js';
 import { SETTINGS } from './synthetic-history.js';
 
@@ -26,37 +24,18 @@ interface ChartFacts {
   changes: number;
 }
 
-let workDir = '';
-let context: BrowserContext | null = null;
+const browser = useBrowser('trend-browser');
 
 describe('trend.html in a real browser', () => {
-  beforeAll(async () => {
-    if (!HAS_BROWSER) return;
-    workDir = await mkdtemp(join(tmpdir(), 'coachbench-trend-browser-'));
-    context = await launchChromium(join(workDir, 'profile'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await context?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
-  });
-
   it.skipIf(!HAS_BROWSER)(
     `renders one linked chart per metric at 1280 px with no errors${SKIP_NOTE}`,
     async () => {
       const reports = [...nights(19, 15), night(20, { shiftMs: 20, labels: { release: HOSTILE } })];
       const trend = buildTrend(entries(reports), [], { settings: SETTINGS, generatedAt: new Date('2026-12-01T00:00:00Z') });
-      const out = join(workDir, 'trend');
+      const out = join(browser.dir, 'trend');
       await mkdir(out);
       await writeTrendFiles(out, trend);
-      const page = await context!.newPage();
-      const errors: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('request', (request) => requests.push(request.url()));
+      const { page, findings } = await watchedPage(browser.context);
       await page.goto(pathToFileURL(join(out, 'trend.html')).href, { waitUntil: 'load' });
       const charts = await page.evaluate(() => {
         interface El {
@@ -90,8 +69,8 @@ describe('trend.html in a real browser', () => {
       // Links lead to the run's report file.
       const href = await page.locator('svg.chart a').first().getAttribute('href');
       expect(href).toMatch(/\/history\/nightly-001\/report\.json$/);
-      expect(errors).toEqual([]);
-      expect(requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
+      expect(findings.errors).toEqual([]);
+      expect(findings.requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
       const { scrollWidth, clientWidth } = await page.evaluate(() => {
         const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
         return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
