@@ -3,6 +3,7 @@
  * summary comes from a real HDR histogram of known, seeded values, so percentile curves,
  * compare and thresholds see exactly what a run would produce.
  */
+
 import { CHECK_IDS, type CheckId } from '../../src/contract/check-ids.js';
 import type {
   CapacityResult,
@@ -18,6 +19,7 @@ import type {
 import { REPORT_SCHEMA_VERSION } from '../../src/contract/report.js';
 import { createHistogram, recordMs, summarizeHistogram } from '../../src/metrics/histogram.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
+import { seededRandom } from '../../src/util/seeded-random.js';
 
 export interface MakeReportOptions {
   seed?: number;
@@ -35,18 +37,6 @@ export interface MakeReportOptions {
   /** KEEP_ALIVE gaps outside the tolerance band (late by ~2 s). */
   lateKeepAlives?: number;
   timeseriesPoints?: number;
-}
-
-/** mulberry32: a tiny seeded PRNG so every built report is byte-identical run to run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 function normal(random: () => number): number {
@@ -192,7 +182,8 @@ export function makeCapacity(): CapacityResult {
 
 /** A complete, schema-valid Report; the same options always give the same bytes. */
 export function makeReport(options: MakeReportOptions = {}): Report {
-  const random = rng(options.seed ?? 7);
+  // Seeded, so every built report is byte-identical run to run.
+  const random = seededRandom(options.seed ?? 7);
   const shift = options.latencyShiftMs ?? 0;
   const metrics = new MetricSet();
   const failing = new Set(options.failChecks ?? []);

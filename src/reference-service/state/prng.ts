@@ -3,6 +3,8 @@
  * same `--seed` on every machine. Not for secrets that must resist guessing: the target is
  * a loopback test server and its tokens only need to be unique and stable.
  */
+import { mulberry32 } from '../../util/seeded-random.js';
+
 export interface Prng {
   /** A float in [0, 1). */
   next(): number;
@@ -13,14 +15,7 @@ export interface Prng {
 /** A deterministic PRNG for `seed` (any 32-bit integer). */
 export function createPrng(seed: number): Prng {
   // Mix the seed once so that nearby seeds (1, 2, 3) do not start with similar outputs.
-  let state = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0 || 0x6d2b79f5;
-  const nextUint32 = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const nextUint32 = mulberry32(Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0 || 0x6d2b79f5);
   return {
     next: () => nextUint32() / 4_294_967_296,
     hex: (bytes) => {

@@ -13,6 +13,7 @@
  * permutation test of 199 shuffles stays fast for hundreds of runs; it stops early once it
  * cannot reach the level.
  */
+import { seededRandom } from '../../util/seeded-random.js';
 
 /** Where a segment was split, and how sure the permutation test is. */
 export interface Split {
@@ -36,18 +37,6 @@ export interface EDivisiveOptions {
 }
 
 export const DEFAULT_E_DIVISIVE: EDivisiveOptions = { significance: 0.05, permutations: 199, minSegment: 2, seed: 0x5eed };
-
-/** mulberry32: small, seeded, good enough to shuffle. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * The best split of `values` and its Q, searched as Matteson & James define it: over the

@@ -5,8 +5,8 @@
 
 import type { MetricDirection, MetricUnit } from '../../../src/metrics/metric-catalog.js';
 import type { Observation, SeriesModel } from '../../../src/report/trend/analyse-series.js';
-import { seededRandom } from '../../../src/report/trend/e-divisive.js';
 import type { TrendRun, TrendSettings } from '../../../src/report/trend/trend-model.js';
+import { seededRandom } from '../../../src/util/seeded-random.js';
 
 export const SETTINGS: TrendSettings = { significance: 0.05, permutations: 199, minSegment: 2, floors: {} };
 
