@@ -6,6 +6,7 @@
  */
 import type { Options } from 'yargs';
 import { ConfigError } from '../util/errors.js';
+import { printable } from '../util/printable.js';
 
 type OptionSettings = Omit<Options, 'type' | 'coerce' | 'requiresArg'>;
 
@@ -19,17 +20,21 @@ export function textOption(flag: string, settings: OptionSettings): Options {
   return { ...settings, type: 'string', requiresArg: true, coerce: (value: string | string[]) => once(flag, value) };
 }
 
-/** A flag with exactly one whole-number value; `abc`, `10x` and `1.5` are refused. */
+/**
+ * A flag with exactly one whole-number value, written as decimal digits: `abc`, `10x`, `1.5`,
+ * `0x50`, `1e3` and an empty value are refused (yargs' own number type lets the last three through).
+ */
 export function integerOption(flag: string, settings: OptionSettings): Options {
   return {
     ...settings,
-    type: 'number',
+    type: 'string',
     requiresArg: true,
-    coerce: (value: number | number[]) => {
-      const number = once(flag, value);
-      if (Number.isNaN(number)) throw new ConfigError(`${flag}: not a number (expected a whole number)`);
-      if (!Number.isInteger(number)) throw new ConfigError(`${flag}: ${number} is not a whole number`);
-      return number;
+    coerce: (value: string | number | Array<string | number>) => {
+      const given = once(flag, value);
+      if (typeof given === 'number') return given;
+      const text = given.trim();
+      if (!/^-?\d+$/.test(text)) throw new ConfigError(`${flag}: "${printable(given)}" is not a whole number (decimal digits, e.g. 8080)`);
+      return Number(text);
     },
   };
 }

@@ -86,7 +86,7 @@ describe('coachbench run (e2e)', () => {
     [['run', '--target', 'http://127.0.0.1:9'], /--target needs --fixtures/],
     [['run', '--frobnicate'], /Unknown argument: frobnicate \(see coachbench run --help\)/],
     [['serve', '--port', '70000'], /--port: "70000" must be an integer in 0\.\.65535/],
-    [['serve', '--participants', '10x'], /--participants: not a number/],
+    [['serve', '--participants', '10x'], /--participants: "10x" is not a whole number/],
     [['rnu'], /unknown command "rnu"; did you mean run\?/],
     [['report', '/bin/ls'], /^coachbench: \/bin\/ls:1:1: not valid JSON: unexpected character at "\\x7fELF/],
   ])('exits 2 with one line for %j', async (args, message) => {
