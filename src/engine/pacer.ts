@@ -45,3 +45,66 @@ export function linearPacer({ startRatePerSec: r0, endRatePerSec: r1, durationMs
     },
   };
 }
+
+/** One piece of a piecewise schedule: a linear pacer that starts `offsetMs` into the run. */
+interface PacerSegment {
+  offsetMs: number;
+  durationMs: number;
+  firstSlot: number;
+  pacer: Pacer;
+}
+
+/** A rate stage (docs/design.md §2.11): `from` req/s at startMs to `to` at endMs. */
+export interface RateStage {
+  startMs: number;
+  endMs: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Stages laid end to end, each a linear pacer, holding the last rate until `durationMs`.
+ * Slot times stay a function of the slot alone (no drift from late ticks); a step (a
+ * zero-length stage) changes the rate at that instant.
+ */
+export function stagedPacer(stages: readonly RateStage[], durationMs: number): Pacer {
+  const pieces = stages.filter((stage) => stage.endMs > stage.startMs && stage.startMs < durationMs);
+  const last = stages.at(-1);
+  if (last && last.endMs < durationMs) pieces.push({ startMs: last.endMs, endMs: durationMs, from: last.to, to: last.to });
+  const segments: PacerSegment[] = [];
+  let firstSlot = 0;
+  for (const stage of pieces) {
+    const segmentMs = Math.min(stage.endMs, durationMs) - stage.startMs;
+    // A stage cut short by the run's end stops at the rate it had reached.
+    const endRate = stage.from + ((stage.to - stage.from) * segmentMs) / (stage.endMs - stage.startMs);
+    const pacer = linearPacer({ startRatePerSec: stage.from, endRatePerSec: endRate, durationMs: segmentMs });
+    segments.push({ offsetMs: stage.startMs, durationMs: segmentMs, firstSlot, pacer });
+    firstSlot += pacer.totalSlots;
+  }
+  const totalSlots = firstSlot;
+  const segmentOfSlot = (i: number): PacerSegment | undefined => {
+    let found: PacerSegment | undefined;
+    for (const segment of segments) {
+      if (segment.firstSlot > i) break;
+      found = segment;
+    }
+    return found;
+  };
+  return {
+    totalSlots,
+    slotTimeMs(i: number): number {
+      if (i < 0 || i >= totalSlots) return Infinity;
+      const segment = segmentOfSlot(i)!;
+      return segment.offsetMs + segment.pacer.slotTimeMs(i - segment.firstSlot);
+    },
+    dueBy(elapsedMs: number): number {
+      if (elapsedMs < 0) return 0;
+      let due = 0;
+      for (const segment of segments) {
+        if (elapsedMs < segment.offsetMs) break;
+        due = segment.firstSlot + segment.pacer.dueBy(elapsedMs - segment.offsetMs);
+      }
+      return due;
+    },
+  };
+}

@@ -33,6 +33,8 @@ export const CHAT = {
   drop: (failure: string) => `chat.dropped.${failure}`,
   reopened: 'chat.reopened',
   switches: 'chat.switches',
+  /** Streams closed because their participant left as the population plan ramped down. */
+  leftByPlan: 'chat.leftByPlan',
   stalled: 'chat.stalled',
   /** Peak gauge. */
   open: 'chat.open',

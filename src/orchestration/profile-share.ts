@@ -3,9 +3,13 @@
  *
  * A profile's rates and connection counts are totals for the whole run. A shard or worker
  * that drives 1/parts of the participants also drives 1/parts of every rate, so that N
- * shards together apply exactly the load the profile describes.
+ * shards together apply exactly the load the profile describes. A population (chat stages)
+ * is not divided: it stays the whole run's, and each participant carries its rank in the
+ * whole run, so that the participants with rank below the planned population are online in
+ * whichever process holds them (the sum over processes is exact at every instant).
  */
 import type { Profile, ThroughputSettings } from '../contract/profile/profile.js';
+import { scaleStages } from '../contract/profile/stage-plan.js';
 import type { ShardInfo } from '../contract/report.js';
 import type { RunFixtures } from '../engine/scenario.js';
 
@@ -16,6 +20,7 @@ function shareThroughput<T extends ThroughputSettings>(settings: T, parts: numbe
     rampToPerSec: settings.rampToPerSec / parts,
     maxInFlight: Math.max(1, Math.ceil(settings.maxInFlight / parts)),
     connections: Math.max(1, Math.ceil(settings.connections / parts)),
+    stages: settings.stages ? scaleStages(settings.stages, 1 / parts) : null,
   };
 }
 
@@ -39,7 +44,7 @@ export function profileShare(profile: Profile, parts: number): Profile {
  * never split across shards, so a message's sender and all its observers share one clock.
  */
 export function shardFixtures(fixtures: RunFixtures, participants: number, shard: ShardInfo | null): RunFixtures {
-  const planned = fixtures.participants.slice(0, participants);
+  const planned = fixtures.participants.slice(0, participants).map((participant, rank) => ({ ...participant, rank }));
   const mine = shard ? planned.filter((_, i) => i % shard.count === shard.index) : planned;
   return { ...fixtures, participants: mine };
 }

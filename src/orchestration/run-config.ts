@@ -5,6 +5,7 @@
 import { type Fixtures, loadFixtures } from '../contract/fixtures.js';
 import { loadProfile } from '../contract/profile/load-profile.js';
 import type { Profile } from '../contract/profile/profile.js';
+import { hasStages } from '../contract/profile/run-plan.js';
 import type { ShardInfo } from '../contract/report.js';
 import { parseThresholds } from '../metrics/thresholds.js';
 import { parseDuration } from '../util/duration.js';
@@ -103,7 +104,11 @@ function parseProgressEvery(text: string): number {
 
 export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv): Promise<RunConfig> {
   const profile = await loadProfile(flags.profile ?? 'smoke');
-  if (flags.duration !== undefined) profile.durationMs = parseDuration(flags.duration, '--duration');
+  if (flags.duration !== undefined) {
+    if (hasStages(profile))
+      throw new ConfigError(`--duration: ${profile.source} shapes its load with stages; the run lasts as long as they do (see coachbench plan)`);
+    profile.durationMs = parseDuration(flags.duration, '--duration');
+  }
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
   parseThresholds(thresholds, 'threshold');

@@ -1,6 +1,13 @@
 /** The on-disk shape of a profile (schemas/profile.schema.json): human durations, optional fields. */
 type Duration = string | number;
 
+/** One stage of a load shape (docs/design.md §2.11). */
+export interface StageFile {
+  duration: Duration;
+  target: number | 'hold';
+  name?: string;
+}
+
 interface ThroughputFile {
   enabled?: boolean;
   model?: 'open' | 'closed';
@@ -9,6 +16,7 @@ interface ThroughputFile {
   maxInFlight?: number;
   connections?: number;
   timeout?: Duration;
+  stages?: StageFile[];
 }
 
 /** A threshold that may stop the run (k6's names): `{ "threshold": "...", "abortOnFail": true, "delayAbortEval": "10s" }`. */
@@ -37,6 +45,7 @@ export interface ProfileFile {
     messageRatePerSec?: number;
     churnRatePerSec?: number;
     maxFrameBytes?: string | number;
+    stages?: StageFile[];
   };
   photoUpload?: ThroughputFile & { imageSizes?: Array<string | number>; formats?: Array<'jpeg' | 'png' | 'webp'>; overrideShare?: number };
   tagLink?: ThroughputFile & { tagsPerRequest?: number; existingShare?: number };

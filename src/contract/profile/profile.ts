@@ -4,6 +4,7 @@
  * human durations ("30s") and may omit anything that has a default.
  */
 import type { WorkloadModel } from '../report.js';
+import type { PlannedStage } from './stage-plan.js';
 
 export interface EmbeddedTargetSettings {
   /** KEEP_ALIVE interval of the embedded target. */
@@ -36,6 +37,8 @@ export interface ChatStreamsSettings {
   churnRatePerSec: number;
   /** Longest SSE line or event a stream buffers; beyond it the stream drops as `frame-too-large` (docs/design.md §6). */
   maxFrameBytes: number;
+  /** The population over time (participants); null: ramp at rampPerSec to `participants` and hold. */
+  stages: PlannedStage[] | null;
 }
 
 export interface ThroughputSettings {
@@ -50,6 +53,8 @@ export interface ThroughputSettings {
   /** Closed model: connections, each sending back to back. */
   connections: number;
   timeoutMs: number;
+  /** Open model: the arrival rate over time (req/s); null: ratePerSec to rampToPerSec over the run. */
+  stages: PlannedStage[] | null;
 }
 
 export interface PhotoUploadSettings extends ThroughputSettings {

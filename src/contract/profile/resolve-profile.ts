@@ -7,7 +7,8 @@ import { parseDuration } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
 import { printable } from '../../util/printable.js';
 import type { AbortRule, Profile, ThroughputSettings } from './profile.js';
-import type { ProfileFile } from './profile-file.js';
+import type { ProfileFile, StageFile } from './profile-file.js';
+import { type PlannedStage, peakOf, planStages, stagesEndMs, stageWindows } from './stage-plan.js';
 
 export const DEFAULT_KEEPALIVE_MS = 15_000;
 
@@ -27,17 +28,45 @@ export function resolveTolerance(text: string | number | undefined, expectedMs: 
   return parseDuration(text, where);
 }
 
+/** Written stages resolved, or null when there are none; `replaced` are the fields stages stand in for. */
+function resolveStages(stages: StageFile[] | undefined, where: string, given: Record<string, unknown>): PlannedStage[] | null {
+  if (stages === undefined) return null;
+  for (const [field, value] of Object.entries(given)) {
+    if (value !== undefined) throw new ConfigError(`${where}.${field}: remove it: with stages the shape comes from the stages' targets`);
+  }
+  const specs = stages.map((stage, i) => ({
+    durationMs: parseDuration(stage.duration, `${where}.stages[${i}].duration`),
+    target: stage.target,
+    name: stage.name,
+  }));
+  return planStages(specs, `${where}.stages`);
+}
+
 function throughput(file: NonNullable<ProfileFile['photoUpload']>, where: string, defaults: { ratePerSec: number; enabled: boolean }): ThroughputSettings {
-  const ratePerSec = file.ratePerSec ?? defaults.ratePerSec;
+  const stages = resolveStages(file.stages, where, { ratePerSec: file.ratePerSec, rampToPerSec: file.rampToPerSec });
+  if (stages && file.model === 'closed') throw new ConfigError(`${where}.stages: an arrival rate needs the open model (the closed model has no rate)`);
+  const ratePerSec = stages ? stages[0]!.from : (file.ratePerSec ?? defaults.ratePerSec);
   return {
     enabled: file.enabled ?? defaults.enabled,
     model: file.model ?? 'open',
     ratePerSec,
-    rampToPerSec: file.rampToPerSec ?? ratePerSec,
+    rampToPerSec: stages ? stages.at(-1)!.to : (file.rampToPerSec ?? ratePerSec),
     maxInFlight: file.maxInFlight ?? 256,
     connections: file.connections ?? 16,
     timeoutMs: parseDuration(file.timeout ?? '10s', `${where}.timeout`),
+    stages,
   };
+}
+
+/**
+ * With stages anywhere, the run lasts as long as the longest list (a `duration` beside them is
+ * an error: two answers to one question); without, `duration` or 30 s.
+ */
+function runDurationMs(file: ProfileFile, plans: Array<PlannedStage[] | null>, at: (field: string) => string): number {
+  const ends = plans.filter((plan): plan is PlannedStage[] => plan !== null).map(stagesEndMs);
+  if (ends.length === 0) return parseDuration(file.duration ?? '30s', at('duration'));
+  if (file.duration !== undefined) throw new ConfigError(at('duration: remove it: with stages the run lasts as long as its longest list of stages'));
+  return Math.max(...ends);
 }
 
 function abortRules(entries: NonNullable<ProfileFile['thresholds']>, at: (field: string) => string): AbortRule[] {
@@ -61,23 +90,27 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
   const chat = file.chatStreams ?? {};
   const photo = file.photoUpload ?? {};
   const tags = file.tagLink ?? {};
+  const chatStages = resolveStages(chat.stages, at('chatStreams'), { participants: chat.participants, rampPerSec: chat.rampPerSec });
+  const participants = chatStages ? Math.max(1, Math.ceil(peakOf(chatStages))) : (chat.participants ?? 100);
+  const photoUpload = throughput(photo, at('photoUpload'), { ratePerSec: 10, enabled: false });
+  const tagLink = throughput(tags, at('tagLink'), { ratePerSec: 10, enabled: false });
   const profile: Profile = {
     name: file.name,
     description: file.description ?? '',
     source,
-    durationMs: parseDuration(file.duration ?? '30s', at('duration')),
+    durationMs: runDurationMs(file, [chatStages, photoUpload.stages, tagLink.stages], at),
     expectKeepAliveMs,
     keepAliveToleranceText: file.keepAliveTolerance ?? null,
     target: {
       keepAliveMs: targetKeepAliveMs,
-      participants: file.target?.participants ?? Math.max(100, chat.participants ?? 100),
+      participants: file.target?.participants ?? Math.max(100, participants),
       sessionsPerParticipant: file.target?.sessionsPerParticipant ?? 3,
       seed: file.target?.seed ?? 1,
       faults: file.target?.faults ?? [],
     },
     chatStreams: {
       enabled: chat.enabled ?? true,
-      participants: chat.participants ?? 100,
+      participants,
       rampPerSec: chat.rampPerSec ?? 100,
       switchEveryMs: parseDuration(chat.switchEvery ?? '10s', at('chatStreams.switchEvery')),
       mainStream: chat.mainStream ?? true,
@@ -87,15 +120,16 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       messageRatePerSec: chat.messageRatePerSec ?? 10,
       churnRatePerSec: chat.churnRatePerSec ?? 1,
       maxFrameBytes: parseBytes(chat.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, at('chatStreams.maxFrameBytes')),
+      stages: chatStages,
     },
     photoUpload: {
-      ...throughput(photo, at('photoUpload'), { ratePerSec: 10, enabled: false }),
+      ...photoUpload,
       imageSizes: (photo.imageSizes ?? ['16KiB', '256KiB', '2MiB']).map((s, i) => parseBytes(s, at(`photoUpload.imageSizes[${i}]`))),
       formats: photo.formats ?? ['jpeg', 'png', 'webp'],
       overrideShare: photo.overrideShare ?? 0.2,
     },
     tagLink: {
-      ...throughput(tags, at('tagLink'), { ratePerSec: 10, enabled: false }),
+      ...tagLink,
       tagsPerRequest: tags.tagsPerRequest ?? 4,
       existingShare: tags.existingShare ?? 0.5,
     },
@@ -115,5 +149,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
   // Fail a bad tolerance now (exit 2), not after the target has started.
   resolveTolerance(file.keepAliveTolerance, expectKeepAliveMs ?? targetKeepAliveMs, at('keepAliveTolerance'));
   if (profile.durationMs <= 0) throw new ConfigError(at('duration: must be greater than 0'));
+  // A name shared by two scenarios must be one window; fail it now (exit 2).
+  stageWindows({ chatStreams: chatStages ?? [], photoUpload: photoUpload.stages ?? [], tagLink: tagLink.stages ?? [] }, source);
   return profile;
 }

@@ -33,6 +33,8 @@ export class ChatDriver implements StreamHost {
   private readonly openCount: Record<StreamRole, number> = { chat: 0, main: 0 };
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopping = false;
+  /** Participants brought online by setPopulation (a prefix of `participants`). */
+  private onlineCount = 0;
 
   constructor(
     private readonly ctx: ScenarioContext,
@@ -59,9 +61,35 @@ export class ChatDriver implements StreamHost {
   /** Brings one participant online: its main stream and its first chat-session stream. */
   startParticipant(index: number): void {
     const participant = this.participants[index];
-    if (!participant || this.stopping) return;
+    if (!participant || this.stopping || participant.online) return;
+    participant.online = true;
     if (this.ctx.profile.chatStreams.mainStream) this.openStream(participant, 'main');
     this.openStream(participant, 'chat');
+  }
+
+  /**
+   * Follows a planned population (docs/design.md §2.11): the participants whose rank in the
+   * whole run is below `population` are online. Participants are held in rank order, so the
+   * online ones are always a prefix: growing starts the next, shrinking lets the last leave.
+   */
+  setPopulation(population: number): void {
+    if (this.stopping) return;
+    const list = this.participants;
+    while (this.onlineCount < list.length && list[this.onlineCount]!.rank < population) this.startParticipant(this.onlineCount++);
+    while (this.onlineCount > 0 && list[this.onlineCount - 1]!.rank >= population) this.leave(list[--this.onlineCount]!);
+  }
+
+  /** A participant leaves as a real client does: closes its streams, reopens nothing. Counted, never a failure. */
+  private leave(participant: VirtualParticipant): void {
+    participant.online = false;
+    participant.nextSwitchAtMs = Infinity;
+    for (const role of STREAM_ROLES) {
+      const state = participant.roles[role];
+      state.reopenAtMs = NaN;
+      state.attempts = 0;
+      if (state.stream?.state === StreamState.Open) this.ctx.metrics.inc(CHAT.leftByPlan);
+      if (state.stream) this.closeStream(state.stream);
+    }
   }
 
   /** Open chat streams of a session right now. */
@@ -144,8 +172,9 @@ export class ChatDriver implements StreamHost {
   }
 
   private scheduleReopen(stream: SseStream): void {
-    if (this.stopping) return;
-    const role = this.participants[stream.participant]!.roles[stream.role];
+    const participant = this.participants[stream.participant]!;
+    if (this.stopping || !participant.online) return;
+    const role = participant.roles[stream.role];
     const { reopenBaseMs, reopenMaxMs } = this.ctx.profile.chatStreams;
     role.reopenAtMs = performance.now() + backoffDelayMs(role.attempts++, reopenBaseMs, reopenMaxMs, Math.random());
   }
@@ -180,7 +209,7 @@ export class ChatDriver implements StreamHost {
         const stream = participant.roles[role].stream;
         if (stream) this.checkStall(stream, nowMs, stallMs);
       }
-      if (this.stopping) continue;
+      if (this.stopping || !participant.online) continue;
       const chat = chatStreamOf(participant);
       if (chat?.state === StreamState.Open && nowMs >= participant.nextSwitchAtMs) {
         this.closeStream(chat);

@@ -3,6 +3,7 @@
  * messages and membership churn flow, then drain (let the last deliveries land) and close.
  */
 import { performance } from 'node:perf_hooks';
+import { type PlannedStage, valueAt } from '../../contract/profile/stage-plan.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
@@ -28,6 +29,18 @@ async function firstOpenStream(driver: ChatDriver, signal: AbortSignal): Promise
   return performance.now();
 }
 
+/** How often the population is brought to plan: 1,000 opens/s arrive as ~10 per tick, not in bursts. */
+const POPULATION_TICK_MS = 10;
+
+/** Keeps the online participants at the planned population until the run ends. */
+async function followPopulation(ctx: ScenarioContext, driver: ChatDriver, stages: readonly PlannedStage[]): Promise<void> {
+  while (!ctx.signal.aborted) {
+    // The small epsilon keeps a planned 1000 from reading 999.9999 after the float arithmetic.
+    driver.setPopulation(Math.floor(valueAt(stages, performance.now() - ctx.runStartMs) + 1e-9));
+    await sleep(POPULATION_TICK_MS);
+  }
+}
+
 export function chatStreamsScenario(runTag: string): Scenario {
   return {
     name: 'chatStreams',
@@ -37,14 +50,16 @@ export function chatStreamsScenario(runTag: string): Scenario {
       const driver = new ChatDriver(ctx, runTag, DELIVERY_WINDOW_MS);
       driver.start();
       const count = driver.participants.length;
-      const ramp = runOpenLoop({
-        pacer: linearPacer({ startRatePerSec: settings.rampPerSec, endRatePerSec: settings.rampPerSec, durationMs: (count / settings.rampPerSec) * 1_000 }),
-        maxInFlight: Number.MAX_SAFE_INTEGER,
-        latenessMs: Number.MAX_SAFE_INTEGER,
-        startMs: performance.now(),
-        signal: ctx.signal,
-        fire: async (slot) => driver.startParticipant(slot),
-      });
+      const ramp = settings.stages
+        ? followPopulation(ctx, driver, settings.stages)
+        : runOpenLoop({
+            pacer: linearPacer({ startRatePerSec: settings.rampPerSec, endRatePerSec: settings.rampPerSec, durationMs: (count / settings.rampPerSec) * 1_000 }),
+            maxInFlight: Number.MAX_SAFE_INTEGER,
+            latenessMs: Number.MAX_SAFE_INTEGER,
+            startMs: performance.now(),
+            signal: ctx.signal,
+            fire: async (slot) => driver.startParticipant(slot),
+          });
       // Messages and churn start with the first open session: before it, every slot would be unusable.
       const traffic = firstOpenStream(driver, ctx.signal).then((startMs) =>
         Promise.all([runMessageInjector(ctx, driver, startMs), runMembershipChurn(ctx, driver, startMs)]),

@@ -18,6 +18,10 @@ export interface RoleState {
 
 export interface VirtualParticipant {
   readonly index: number;
+  /** Position in the whole run's participant list: online while the planned population is above it. */
+  readonly rank: number;
+  /** Brought online and not yet left (a planned ramp-down takes participants offline). */
+  online: boolean;
   readonly fixture: FixtureParticipant;
   /** Shared by every request of this participant; never logged. */
   readonly headers: Record<string, string>;
@@ -29,6 +33,8 @@ export interface VirtualParticipant {
 export function createParticipant(index: number, fixture: FixtureParticipant, apiKey: string): VirtualParticipant {
   return {
     index,
+    rank: fixture.rank ?? index,
+    online: false,
     fixture,
     headers: {
       authorization: `Bearer ${fixture.token}`,

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
-import { linearPacer } from '../../engine/pacer.js';
+import { linearPacer, type Pacer, stagedPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
 import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
@@ -23,12 +23,11 @@ export const LATE_SLOT_MS = 10;
 export async function runOpenModel<M>(ctx: ScenarioContext, settings: ThroughputSettings, workload: Workload<M>): Promise<void> {
   const names = throughputNames(workload.scenario);
   const { origin } = splitApiBase(ctx.apiBase);
-  const startMs = performance.now();
-  const pacer = linearPacer({
-    startRatePerSec: settings.ratePerSec,
-    endRatePerSec: settings.rampToPerSec,
-    durationMs: Math.max(0, ctx.endMs - startMs),
-  });
+  // Stages are times in the run (docs/design.md §2.11); a plain rate starts when the scenario does.
+  const startMs = settings.stages ? ctx.runStartMs : performance.now();
+  const pacer: Pacer = settings.stages
+    ? stagedPacer(settings.stages, ctx.endMs - ctx.runStartMs)
+    : linearPacer({ startRatePerSec: settings.ratePerSec, endRatePerSec: settings.rampToPerSec, durationMs: Math.max(0, ctx.endMs - startMs) });
   ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);
   const cut = cutAfterStop(ctx.signal, Math.min(settings.timeoutMs, DRAIN_GRACE_MS));
   await runOpenLoop({

@@ -1,0 +1,59 @@
+/**
+ * The resolved timeline of a whole run: every scenario's shape as stages, also for profiles
+ * written without stages (their ramp-and-hold or constant rate is the same shape in stage
+ * form), so `coachbench plan`, the report's planned shape and the drivers read one answer.
+ */
+import type { Profile } from './profile.js';
+import { type PlannedStage, type StagedScenario, type StageWindow, stageWindows } from './stage-plan.js';
+
+export interface ScenarioPlan {
+  scenario: StagedScenario;
+  /** What the values count. */
+  unit: 'participants' | 'requests/s';
+  stages: PlannedStage[];
+  /** Written as stages in the profile (only those name windows for thresholds). */
+  explicit: boolean;
+}
+
+export interface RunPlan {
+  durationMs: number;
+  scenarios: ScenarioPlan[];
+  /** Named windows (`{stage:NAME}`), from explicit stages only. */
+  windows: StageWindow[];
+}
+
+/** Whether the profile shapes any load with stages (then `--duration` is refused). */
+export function hasStages(profile: Profile): boolean {
+  return profile.chatStreams.stages !== null || profile.photoUpload.stages !== null || profile.tagLink.stages !== null;
+}
+
+/** Chat participants without stages: ramp at rampPerSec to `participants`, then hold to the end. */
+export function legacyPopulation(participants: number, rampPerSec: number, durationMs: number): PlannedStage[] {
+  const rampMs = Math.min(durationMs, (participants / rampPerSec) * 1_000);
+  const reached = (participants * rampMs) / ((participants / rampPerSec) * 1_000);
+  const stages: PlannedStage[] = [{ name: 'ramp', startMs: 0, endMs: rampMs, from: 0, to: reached }];
+  if (rampMs < durationMs) stages.push({ name: 'hold', startMs: rampMs, endMs: durationMs, from: reached, to: reached });
+  return stages;
+}
+
+function populationPlan(profile: Profile): ScenarioPlan | null {
+  const chat = profile.chatStreams;
+  if (!chat.enabled) return null;
+  const stages = chat.stages ?? legacyPopulation(chat.participants, chat.rampPerSec, profile.durationMs);
+  return { scenario: 'chatStreams', unit: 'participants', stages, explicit: chat.stages !== null };
+}
+
+function ratePlan(profile: Profile, scenario: 'photoUpload' | 'tagLink'): ScenarioPlan | null {
+  const settings = profile[scenario];
+  if (!settings.enabled || settings.model !== 'open') return null;
+  const stages = settings.stages ?? [{ name: 'rate', startMs: 0, endMs: profile.durationMs, from: settings.ratePerSec, to: settings.rampToPerSec }];
+  return { scenario, unit: 'requests/s', stages, explicit: settings.stages !== null };
+}
+
+export function runPlanOf(profile: Profile): RunPlan {
+  const scenarios = [populationPlan(profile), ratePlan(profile, 'photoUpload'), ratePlan(profile, 'tagLink')].filter(
+    (plan): plan is ScenarioPlan => plan !== null,
+  );
+  const explicit = Object.fromEntries(scenarios.filter((plan) => plan.explicit).map((plan) => [plan.scenario, plan.stages]));
+  return { durationMs: profile.durationMs, scenarios, windows: stageWindows(explicit, profile.source) };
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { legacyPopulation, runPlanOf } from '../../src/contract/profile/run-plan.js';
+import { planStages, type StageSpec, stageWindows, valueAt } from '../../src/contract/profile/stage-plan.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { loadProfileText } from '../support/profile-text.js';
+
+const s = (durationMs: number, target: number | 'hold', name?: string): StageSpec => ({ durationMs, target, name });
+
+describe('planStages and valueAt', () => {
+  const release = planStages([s(10_000, 1_000, 'warm'), s(20_000, 'hold', 'peak'), s(0, 5_000, 'spike'), s(5_000, 'hold'), s(10_000, 0, 'down')], 'stages');
+
+  it('lays stages end to end, each from the value before it', () => {
+    expect(release.map(({ name, startMs, endMs, from, to }) => [name, startMs, endMs, from, to])).toEqual([
+      ['warm', 0, 10_000, 0, 1_000],
+      ['peak', 10_000, 30_000, 1_000, 1_000],
+      ['spike', 30_000, 30_000, 1_000, 5_000],
+      ['stage-4', 30_000, 35_000, 5_000, 5_000],
+      ['down', 35_000, 45_000, 5_000, 0],
+    ]);
+  });
+
+  it.each([
+    [0, 0],
+    [2_500, 250],
+    [10_000, 1_000],
+    [29_999, 1_000],
+    // The step takes effect at its instant.
+    [30_000, 5_000],
+    [34_000, 5_000],
+    [40_000, 2_500],
+    [45_000, 0],
+    // After the last stage its target holds.
+    [99_000, 0],
+  ])('at %i ms the plan is %d', (ms, expected) => {
+    expect(valueAt(release, ms)).toBeCloseTo(expected, 9);
+  });
+
+  it('starts from a given value (a rate that does not start at 0)', () => {
+    const rate = planStages([s(10_000, 20)], 'rate', 10);
+    expect(valueAt(rate, 0)).toBe(10);
+    expect(valueAt(rate, 5_000)).toBe(15);
+  });
+
+  it.each([
+    [[s(0, 10)], 'the stages must last longer than 0s in all'],
+    [[s(1_000, -1)], 'stages[0].target: must be a number >= 0 or "hold"'],
+    [[s(1_000, 5, 'a'), s(1_000, 5, 'a')], 'stage name "a" is used twice'],
+    [[], 'stages must not be empty'],
+  ])('refuses %j', (specs, message) => {
+    expect(() => planStages(specs, 'stages')).toThrow(ConfigError);
+    expect(() => planStages(specs, 'stages')).toThrow(message);
+  });
+});
+
+describe('stageWindows', () => {
+  it('lists named windows in time order and merges a name shared with the same window', () => {
+    const chat = planStages([s(5_000, 10, 'up'), s(5_000, 'hold', 'peak')], 'c');
+    const photo = planStages([s(5_000, 1), s(5_000, 'hold', 'peak')], 'p');
+    expect(stageWindows({ chatStreams: chat, photoUpload: photo }, 'x')).toEqual([
+      { name: 'up', startMs: 0, endMs: 5_000 },
+      { name: 'stage-1', startMs: 0, endMs: 5_000 },
+      { name: 'peak', startMs: 5_000, endMs: 10_000 },
+    ]);
+  });
+
+  it('refuses a name that means two windows', () => {
+    const chat = planStages([s(5_000, 10, 'peak')], 'c');
+    const photo = planStages([s(1_000, 1), s(4_000, 'hold', 'peak')], 'p');
+    expect(() => stageWindows({ chatStreams: chat, photoUpload: photo }, 'my.json')).toThrow(
+      'my.json: stage "peak" is 0s..5s in chatStreams but 1s..5s in photoUpload; a shared name must mean the same window',
+    );
+  });
+});
+
+describe('profiles with stages', () => {
+  it('derive the duration, the participants and the rates from the stages', () => {
+    const profile = loadProfileText({
+      name: 'shape',
+      chatStreams: {
+        stages: [
+          { duration: '10s', target: 300, name: 'up' },
+          { duration: '20s', target: 'hold', name: 'peak' },
+          { duration: '5s', target: 0 },
+        ],
+      },
+      photoUpload: { enabled: true, stages: [{ duration: '40s', target: 50 }] },
+    });
+    expect(profile.durationMs).toBe(40_000);
+    expect(profile.chatStreams.participants).toBe(300);
+    expect(profile.target.participants).toBe(300);
+    const plan = runPlanOf(profile);
+    expect(plan.scenarios.map((scenario) => [scenario.scenario, scenario.unit, scenario.explicit])).toEqual([
+      ['chatStreams', 'participants', true],
+      ['photoUpload', 'requests/s', true],
+    ]);
+    expect(plan.windows.map((window) => window.name)).toEqual(['up', 'stage-1', 'peak', 'stage-3']);
+  });
+
+  it.each([
+    [{ duration: '1m', chatStreams: { stages: [{ duration: '10s', target: 1 }] } }, 'duration: remove it: with stages the run lasts'],
+    [{ chatStreams: { participants: 5, stages: [{ duration: '10s', target: 1 }] } }, 'chatStreams.participants: remove it'],
+    [{ tagLink: { ratePerSec: 5, stages: [{ duration: '10s', target: 1 }] } }, 'tagLink.ratePerSec: remove it'],
+    [{ photoUpload: { model: 'closed', stages: [{ duration: '10s', target: 1 }] } }, 'photoUpload.stages: an arrival rate needs the open model'],
+    [{ chatStreams: { stages: [{ duration: '10s', target: 'lots' }] } }, '/chatStreams/stages/0/target'],
+  ])('refuse %j', (fields, message) => {
+    expect(() => loadProfileText({ name: 'bad', ...fields })).toThrow(message);
+  });
+
+  it('without stages keep their ramp-and-hold as the plan', () => {
+    expect(legacyPopulation(100, 50, 10_000)).toEqual([
+      { name: 'ramp', startMs: 0, endMs: 2_000, from: 0, to: 100 },
+      { name: 'hold', startMs: 2_000, endMs: 10_000, from: 100, to: 100 },
+    ]);
+    // A ramp longer than the run stops where the run ends.
+    expect(legacyPopulation(100, 5, 10_000)).toEqual([{ name: 'ramp', startMs: 0, endMs: 10_000, from: 0, to: 50 }]);
+  });
+});
