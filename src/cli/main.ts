@@ -11,6 +11,7 @@ import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
 import { compareCommand } from './compare.js';
 import { mergeCommand } from './merge.js';
+import { planCommand } from './plan.js';
 import { profilesCommand } from './profiles.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
@@ -18,7 +19,16 @@ import { serveCommand } from './serve.js';
 import { trendCommand } from './trend.js';
 
 // Commands keep their own typed args; the list only needs the common shape.
-const COMMANDS = [runCommand, serveCommand, reportCommand, compareCommand, trendCommand, mergeCommand, profilesCommand] as unknown as readonly CliCommand[];
+const COMMANDS = [
+  runCommand,
+  serveCommand,
+  reportCommand,
+  compareCommand,
+  trendCommand,
+  mergeCommand,
+  profilesCommand,
+  planCommand,
+] as unknown as readonly CliCommand[];
 
 /** Codes an error may carry (ConfigError 2, StartError 3, ...); anything else thrown is a defect (4). */
 const EXPECTED_FAILURE_CODES: ReadonlySet<number> = new Set(Object.values(ExitCode).filter((code) => code !== ExitCode.ok && code !== ExitCode.internal));

@@ -20,11 +20,14 @@ export interface HistogramSummary {
   hdr: string;
 }
 
+import type { RunPlan } from './profile/run-plan.js';
+
 /**
  * 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks.
  * 1.2.0: `aborted`, thresholds' `window`, time-series points' `warmup`.
+ * 1.3.0: `plan` (the planned load shape), chatStreams `leftByPlan`.
  */
-export const REPORT_SCHEMA_VERSION = '1.2.0';
+export const REPORT_SCHEMA_VERSION = '1.3.0';
 
 export interface CheckResult {
   id: CheckId;
@@ -89,6 +92,8 @@ export interface ChatStreamsSummary {
   drops: FailureCounts;
   reopened: number;
   switches: number;
+  /** Since 1.3.0: streams closed because their participant left as planned (a ramp-down); never failures. */
+  leftByPlan?: number;
   stalled: number;
   peakConcurrent: number;
   mainStreams: { opened: number; openFailed: number; dropped: number; peakConcurrent: number; events: Record<string, number> };
@@ -273,6 +278,8 @@ export interface Report {
    * names change points by them; `release` is the label for a release.
    */
   labels?: Record<string, string>;
+  /** Since 1.3.0: the load the profile planned, per scenario, as stages (docs/design.md §2.11). */
+  plan?: RunPlan;
   checks: CheckResult[];
   thresholds: ThresholdResult[];
   scenarios: {

@@ -34,6 +34,7 @@ export function buildChatSummary(total: MetricSet, settings: ChatSummarySettings
     drops: countersUnder(total, 'chat.dropped.'),
     reopened: c(CHAT.reopened),
     switches: c(CHAT.switches),
+    leftByPlan: c(CHAT.leftByPlan),
     stalled: c(CHAT.stalled),
     peakConcurrent: total.peakOf(CHAT.open),
     mainStreams: {

@@ -48,3 +48,11 @@ export function shardFixtures(fixtures: RunFixtures, participants: number, shard
   const mine = shard ? planned.filter((_, i) => i % shard.count === shard.index) : planned;
   return { ...fixtures, participants: mine };
 }
+
+/**
+ * Process `part` of `parts` holds the participants whose rank is part, part + parts, ...:
+ * of a planned population P it has those ranks below P online (the shares sum to P).
+ */
+export function populationShare(population: number, part: number, parts: number): number {
+  return Math.max(0, Math.ceil((Math.floor(population + 1e-9) - part) / parts));
+}

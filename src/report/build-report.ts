@@ -6,6 +6,7 @@
 
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
+import { runPlanOf } from '../contract/profile/run-plan.js';
 import {
   type AbortInfo,
   REPORT_SCHEMA_VERSION,
@@ -91,6 +92,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     target: ctx.target,
     profile: { ...profile, name: profile.name } as Report['profile'],
     shard: ctx.shard,
+    plan: runPlanOf(profile),
     checks,
     thresholds: [],
     scenarios: {

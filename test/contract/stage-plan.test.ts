@@ -45,6 +45,7 @@ describe('planStages and valueAt', () => {
     [[s(0, 10)], 'the stages must last longer than 0s in all'],
     [[s(1_000, -1)], 'stages[0].target: must be a number >= 0 or "hold"'],
     [[s(1_000, 5, 'a'), s(1_000, 5, 'a')], 'stage name "a" is used twice'],
+    [[s(1_000, -1)], 'stages[0].target'],
     [[], 'stages must not be empty'],
   ])('refuses %j', (specs, message) => {
     expect(() => planStages(specs, 'stages')).toThrow(ConfigError);
@@ -56,9 +57,9 @@ describe('stageWindows', () => {
   it('lists named windows in time order and merges a name shared with the same window', () => {
     const chat = planStages([s(5_000, 10, 'up'), s(5_000, 'hold', 'peak')], 'c');
     const photo = planStages([s(5_000, 1), s(5_000, 'hold', 'peak')], 'p');
+    // photo's unnamed first stage is no window (its default name is for display only).
     expect(stageWindows({ chatStreams: chat, photoUpload: photo }, 'x')).toEqual([
       { name: 'up', startMs: 0, endMs: 5_000 },
-      { name: 'stage-1', startMs: 0, endMs: 5_000 },
       { name: 'peak', startMs: 5_000, endMs: 10_000 },
     ]);
   });
@@ -93,7 +94,7 @@ describe('profiles with stages', () => {
       ['chatStreams', 'participants', true],
       ['photoUpload', 'requests/s', true],
     ]);
-    expect(plan.windows.map((window) => window.name)).toEqual(['up', 'stage-1', 'peak', 'stage-3']);
+    expect(plan.windows.map((window) => window.name)).toEqual(['up', 'peak']);
   });
 
   it.each([
@@ -108,10 +109,10 @@ describe('profiles with stages', () => {
 
   it('without stages keep their ramp-and-hold as the plan', () => {
     expect(legacyPopulation(100, 50, 10_000)).toEqual([
-      { name: 'ramp', startMs: 0, endMs: 2_000, from: 0, to: 100 },
-      { name: 'hold', startMs: 2_000, endMs: 10_000, from: 100, to: 100 },
+      { name: 'ramp', named: false, startMs: 0, endMs: 2_000, from: 0, to: 100 },
+      { name: 'hold', named: false, startMs: 2_000, endMs: 10_000, from: 100, to: 100 },
     ]);
     // A ramp longer than the run stops where the run ends.
-    expect(legacyPopulation(100, 5, 10_000)).toEqual([{ name: 'ramp', startMs: 0, endMs: 10_000, from: 0, to: 50 }]);
+    expect(legacyPopulation(100, 5, 10_000)).toEqual([{ name: 'ramp', named: false, startMs: 0, endMs: 10_000, from: 0, to: 50 }]);
   });
 });

@@ -2,6 +2,7 @@
  * The resolved timeline of a whole run: every scenario's shape as stages, also for profiles
  * written without stages (their ramp-and-hold or constant rate is the same shape in stage
  * form), so `coachbench plan`, the report's planned shape and the drivers read one answer.
+ * A profile read back from an older report has no `stages` at all: `!= null` treats that as none.
  */
 import type { Profile } from './profile.js';
 import { type PlannedStage, type StagedScenario, type StageWindow, stageWindows } from './stage-plan.js';
@@ -11,28 +12,28 @@ export interface ScenarioPlan {
   /** What the values count. */
   unit: 'participants' | 'requests/s';
   stages: PlannedStage[];
-  /** Written as stages in the profile (only those name windows for thresholds). */
+  /** Written as stages in the profile (else the ramp-and-hold or constant rate as stages). */
   explicit: boolean;
 }
 
 export interface RunPlan {
   durationMs: number;
   scenarios: ScenarioPlan[];
-  /** Named windows (`{stage:NAME}`), from explicit stages only. */
+  /** Named windows (`{stage:NAME}`), from stages named in the profile. */
   windows: StageWindow[];
 }
 
 /** Whether the profile shapes any load with stages (then `--duration` is refused). */
 export function hasStages(profile: Profile): boolean {
-  return profile.chatStreams.stages !== null || profile.photoUpload.stages !== null || profile.tagLink.stages !== null;
+  return profile.chatStreams.stages != null || profile.photoUpload.stages != null || profile.tagLink.stages != null;
 }
 
 /** Chat participants without stages: ramp at rampPerSec to `participants`, then hold to the end. */
 export function legacyPopulation(participants: number, rampPerSec: number, durationMs: number): PlannedStage[] {
   const rampMs = Math.min(durationMs, (participants / rampPerSec) * 1_000);
   const reached = (participants * rampMs) / ((participants / rampPerSec) * 1_000);
-  const stages: PlannedStage[] = [{ name: 'ramp', startMs: 0, endMs: rampMs, from: 0, to: reached }];
-  if (rampMs < durationMs) stages.push({ name: 'hold', startMs: rampMs, endMs: durationMs, from: reached, to: reached });
+  const stages: PlannedStage[] = [{ name: 'ramp', named: false, startMs: 0, endMs: rampMs, from: 0, to: reached }];
+  if (rampMs < durationMs) stages.push({ name: 'hold', named: false, startMs: rampMs, endMs: durationMs, from: reached, to: reached });
   return stages;
 }
 
@@ -40,20 +41,22 @@ function populationPlan(profile: Profile): ScenarioPlan | null {
   const chat = profile.chatStreams;
   if (!chat.enabled) return null;
   const stages = chat.stages ?? legacyPopulation(chat.participants, chat.rampPerSec, profile.durationMs);
-  return { scenario: 'chatStreams', unit: 'participants', stages, explicit: chat.stages !== null };
+  return { scenario: 'chatStreams', unit: 'participants', stages, explicit: chat.stages != null };
 }
 
 function ratePlan(profile: Profile, scenario: 'photoUpload' | 'tagLink'): ScenarioPlan | null {
   const settings = profile[scenario];
   if (!settings.enabled || settings.model !== 'open') return null;
-  const stages = settings.stages ?? [{ name: 'rate', startMs: 0, endMs: profile.durationMs, from: settings.ratePerSec, to: settings.rampToPerSec }];
-  return { scenario, unit: 'requests/s', stages, explicit: settings.stages !== null };
+  const stages = settings.stages ?? [
+    { name: 'rate', named: false, startMs: 0, endMs: profile.durationMs, from: settings.ratePerSec, to: settings.rampToPerSec },
+  ];
+  return { scenario, unit: 'requests/s', stages, explicit: settings.stages != null };
 }
 
 export function runPlanOf(profile: Profile): RunPlan {
   const scenarios = [populationPlan(profile), ratePlan(profile, 'photoUpload'), ratePlan(profile, 'tagLink')].filter(
     (plan): plan is ScenarioPlan => plan !== null,
   );
-  const explicit = Object.fromEntries(scenarios.filter((plan) => plan.explicit).map((plan) => [plan.scenario, plan.stages]));
-  return { durationMs: profile.durationMs, scenarios, windows: stageWindows(explicit, profile.source) };
+  const byScenario = Object.fromEntries(scenarios.map((plan) => [plan.scenario, plan.stages]));
+  return { durationMs: profile.durationMs, scenarios, windows: stageWindows(byScenario, profile.source) };
 }

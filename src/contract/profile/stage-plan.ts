@@ -14,7 +14,10 @@ export type StagedScenario = (typeof STAGED_SCENARIOS)[number];
 
 /** A stage as resolved: times from the run's start, in ms. */
 export interface PlannedStage {
+  /** As written, else `stage-N` (1-based) for display. */
   name: string;
+  /** Named in the profile: only named stages are windows for thresholds and per-stage tables. */
+  named: boolean;
   startMs: number;
   endMs: number;
   /** Value at startMs (the previous stage's end, or the scenario's start value). */
@@ -40,7 +43,7 @@ export function planStages(specs: readonly StageSpec[], where: string, startValu
     const to = spec.target === 'hold' ? value : spec.target;
     if (!Number.isFinite(to) || to < 0) throw new ConfigError(`${where}[${i}].target: must be a number >= 0 or "hold"`);
     if (!Number.isFinite(spec.durationMs) || spec.durationMs < 0) throw new ConfigError(`${where}[${i}].duration: must be 0 or more`);
-    stages.push({ name: spec.name ?? `stage-${i + 1}`, startMs: atMs, endMs: atMs + spec.durationMs, from: value, to });
+    stages.push({ name: spec.name ?? `stage-${i + 1}`, named: spec.name !== undefined, startMs: atMs, endMs: atMs + spec.durationMs, from: value, to });
     atMs += spec.durationMs;
     value = to;
   });
@@ -48,6 +51,7 @@ export function planStages(specs: readonly StageSpec[], where: string, startValu
   if (total <= 0) throw new ConfigError(`${where}: the stages must last longer than 0s in all`);
   const names = new Set<string>();
   for (const stage of stages) {
+    if (!stage.named) continue;
     if (names.has(stage.name)) throw new ConfigError(`${where}: stage name "${stage.name}" is used twice`);
     names.add(stage.name);
   }
@@ -84,13 +88,14 @@ export interface StageWindow {
 }
 
 /**
- * The run's named windows, in time order. A name used by several scenarios must mean the same
- * window in each (a threshold on `{stage:peak}` could not otherwise say which it judges).
+ * The run's named windows, in time order (unnamed stages are none). A name used by several
+ * scenarios must mean the same window in each (a threshold on `{stage:peak}` could not otherwise say which it judges).
  */
 export function stageWindows(plans: Partial<Record<StagedScenario, readonly PlannedStage[]>>, where: string): StageWindow[] {
   const byName = new Map<string, StageWindow & { scenario: StagedScenario }>();
   for (const scenario of STAGED_SCENARIOS) {
     for (const stage of plans[scenario] ?? []) {
+      if (!stage.named) continue;
       const seen = byName.get(stage.name);
       if (!seen) {
         byName.set(stage.name, { name: stage.name, startMs: stage.startMs, endMs: stage.endMs, scenario });

@@ -1,0 +1,48 @@
+/**
+ * `coachbench plan` as text: every scenario's stages with their times and values, and the
+ * share one shard applies when the run is split (docs/design.md §2.11).
+ */
+import type { RunPlan } from '../contract/profile/run-plan.js';
+import { formatDuration } from '../util/duration.js';
+
+export interface PlanShare {
+  /** e.g. "shard 0/2". */
+  label: string;
+  /** The share of a scenario's value at a point of the plan. */
+  of: (scenario: string, value: number) => number;
+}
+
+const at = (ms: number): string => (ms === 0 ? '0s' : formatDuration(ms));
+const round = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+
+function row(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+    .join('  ')
+    .trimEnd();
+}
+
+export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare): string {
+  const header = ['scenario', 'stage', 'start', 'end', 'from', 'to', ...(share ? [`${share.label} start`, `${share.label} end`] : [])];
+  const rows = plan.scenarios.flatMap((scenario) =>
+    scenario.stages.map((stage) => [
+      scenario.scenario,
+      stage.name,
+      at(stage.startMs),
+      at(stage.endMs),
+      `${round(stage.from)}`,
+      `${round(stage.to)}`,
+      ...(share ? [round(share.of(scenario.scenario, stage.from)), round(share.of(scenario.scenario, stage.to))] : []),
+    ]),
+  );
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((cells) => cells[i]!.length)));
+  const units = plan.scenarios.map((scenario) => `${scenario.scenario} in ${scenario.unit}`).join(', ');
+  const lines = [
+    `${source}: ${formatDuration(plan.durationMs)} in all; values are ${units || 'none (no scenario has a planned shape)'}`,
+    '',
+    row(header, widths),
+    ...rows.map((cells) => row(cells, widths)),
+  ];
+  if (plan.windows.length > 0) lines.push('', `named windows for thresholds ({stage:NAME}): ${plan.windows.map((window) => window.name).join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}

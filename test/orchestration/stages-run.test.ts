@@ -1,0 +1,156 @@
+/**
+ * Runs that follow stages (docs/design.md §2.11), against the reference target: the achieved
+ * open streams and request rate match the plan at each stage's end, a ramp-down closes
+ * streams as clients leave (never as failures), and two shards together apply the plan.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPlanOf } from '../../src/contract/profile/run-plan.js';
+import { valueAt } from '../../src/contract/profile/stage-plan.js';
+import type { Report, TimeseriesPoint } from '../../src/contract/report.js';
+import { executeRun } from '../../src/orchestration/execute-run.js';
+import { resolveRunConfig } from '../../src/orchestration/run-config.js';
+import { startTarget } from '../../src/reference-service/start-target.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { mergeReports } from '../../src/report/merge/merge-reports.js';
+import { loadProfileText } from '../support/profile-text.js';
+import { quickProfile, runProfile, writeProfile } from './run-helpers.js';
+
+/** Up to 300 participants over 3 s, hold 3 s, a step down to 100 held 3 s; photos follow the same shape at 200/s. */
+function threeStageProfile(): Record<string, unknown> {
+  const shape = (peak: number, after: number) => [
+    { duration: '3s', target: peak, name: 'up' },
+    { duration: '3s', target: 'hold', name: 'peak' },
+    { duration: '0s', target: after },
+    { duration: '3s', target: 'hold', name: 'after' },
+  ];
+  const { duration: _unused, ...base } = quickProfile();
+  return {
+    ...base,
+    name: 'three-stages',
+    target: { keepAlive: '500ms', participants: 300, sessionsPerParticipant: 2 },
+    chatStreams: { stages: shape(300, 100), switchEvery: '0s', messageRatePerSec: 10, churnRatePerSec: 0 },
+    photoUpload: { enabled: true, model: 'open', stages: shape(200, 80), imageSizes: ['1KiB'], formats: ['png'], overrideShare: 0 },
+    generator: { maxEventLoopDelayP99: '2s' },
+  };
+}
+
+const pointAt = (report: Report, tSec: number): TimeseriesPoint => {
+  const point = report.timeseries.find((p) => Math.abs(p.tSec - tSec) < 0.2);
+  if (!point) throw new Error(`no interval ends at ${tSec}s: ${report.timeseries.map((p) => p.tSec).join(', ')}`);
+  return point;
+};
+
+/** Planned arrivals in the interval that ends at tSec (the achieved count is per interval). */
+const plannedRequests = (report: Report, scenario: 'photoUpload', point: TimeseriesPoint): number => {
+  const stages = report.plan!.scenarios.find((s) => s.scenario === scenario)!.stages;
+  const steps = 100;
+  let sum = 0;
+  for (let i = 0; i < steps; i++) sum += valueAt(stages, (point.tSec - point.intervalSec + ((i + 0.5) * point.intervalSec) / steps) * 1_000);
+  return (sum / steps) * point.intervalSec;
+};
+
+const within = (achieved: number, planned: number, share: number): void => {
+  expect(Math.abs(achieved - planned), `achieved ${achieved}, planned ${planned.toFixed(1)}`).toBeLessThanOrEqual(planned * share);
+};
+
+describe('a run with three stages', () => {
+  let report: Report;
+  beforeAll(async () => {
+    ({ report } = await runProfile(threeStageProfile()));
+  }, 60_000);
+
+  it('lasts as long as its stages and records the plan', () => {
+    expect(report.durationMs).toBeGreaterThanOrEqual(9_000);
+    expect(report.durationMs).toBeLessThan(12_000);
+    expect(report.plan!.windows.map((w) => w.name)).toEqual(['up', 'peak', 'after']);
+  });
+
+  it.each([
+    ['up', 3, 300],
+    ['peak', 6, 300],
+    ['after', 9, 100],
+  ])('holds the streams of stage %s within 2 percent of the plan at its end (%is: %i participants)', (_stage, tSec, participants) => {
+    // Each participant holds a chat-session and a main stream; streamsOpen counts chat-session streams.
+    within(pointAt(report, tSec).streamsOpen, participants, 0.02);
+    within(pointAt(report, tSec).mainStreamsOpen, participants, 0.02);
+  });
+
+  // The run's last interval ends with the run, which cuts requests still in flight: the last full one inside "after" is judged.
+  it.each([3, 6, 8])('sends photos at the planned rate within 2 percent in the interval ending at %is', (tSec) => {
+    const point = pointAt(report, tSec);
+    within(point.requests, plannedRequests(report, 'photoUpload', point), 0.02);
+  });
+
+  it('counts the step down as clients leaving, not failures', () => {
+    const chat = report.scenarios.chatStreams!;
+    expect(chat.leftByPlan).toBeGreaterThanOrEqual(2 * 190);
+    expect(chat.dropped + chat.openFailed + chat.stalled + chat.mainStreams.dropped + chat.mainStreams.openFailed).toBe(0);
+  });
+});
+
+describe('a ramp-down', () => {
+  it('closes 1,000 participants (2,000 streams) with zero failures', async () => {
+    const { report } = await runProfile({
+      ...quickProfile(),
+      duration: undefined,
+      name: 'ramp-down',
+      target: { keepAlive: '500ms', participants: 1_000, sessionsPerParticipant: 2 },
+      chatStreams: {
+        stages: [
+          { duration: '2s', target: 1_000, name: 'up' },
+          { duration: '1s', target: 'hold' },
+          { duration: '2s', target: 0, name: 'down' },
+          { duration: '1s', target: 'hold' },
+        ],
+        switchEvery: '0s',
+        messageRatePerSec: 0,
+        churnRatePerSec: 0,
+      },
+      generator: { maxEventLoopDelayP99: '2s' },
+    });
+    const chat = report.scenarios.chatStreams!;
+    expect(chat.opened + chat.mainStreams.opened).toBe(2_000);
+    expect(chat.leftByPlan).toBe(2_000);
+    expect(chat.dropped + chat.openFailed + chat.stalled + chat.mainStreams.dropped + chat.mainStreams.openFailed).toBe(0);
+    expect(pointAt(report, 6).streamsOpen).toBe(0);
+    expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+  }, 60_000);
+});
+
+describe('two shards with the same staged profile', () => {
+  let target: RunningTarget;
+  let merged: Report;
+  const profile = (): Record<string, unknown> => {
+    const { photoUpload: _photos, ...rest } = threeStageProfile();
+    return { ...rest, name: 'staged-shards' };
+  };
+  beforeAll(async () => {
+    target = await startTarget({ participants: 300, sessionsPerParticipant: 2, keepAliveMs: 500 });
+    const { path, dir } = await writeProfile(profile());
+    const fixtures = join(dir, 'fixtures.json');
+    await writeFile(fixtures, JSON.stringify(target.fixtures));
+    const shards = await Promise.all(
+      [0, 1].map(async (index) => {
+        const out = join(dir, `shard-${index}`);
+        const config = await resolveRunConfig(
+          { profile: path, target: target.url, fixtures, shard: `${index}/2`, expectKeepalive: '500ms', out, quiet: true },
+          {},
+        );
+        return { ...(await executeRun(config)), path: join(out, 'report.json') };
+      }),
+    );
+    merged = mergeReports(
+      shards.map((s) => s.report),
+      shards.map((s) => s.path),
+    );
+  }, 60_000);
+  afterAll(() => target.close());
+
+  it('apply the whole plan together: each shard half of it, the merge all of it', () => {
+    const planned = runPlanOf(loadProfileText(profile()));
+    const stages = planned.scenarios[0]!.stages;
+    for (const tSec of [3, 6, 9]) within(pointAt(merged, tSec).streamsOpen, Math.floor(valueAt(stages, tSec * 1_000 - 1)), 0.02);
+  });
+});
