@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { writeProfile } from '../orchestration/run-helpers.js';
+import { runCli } from './run-cli.js';
+
+const staged = {
+  name: 'shape',
+  chatStreams: { stages: [{ duration: '1m', target: 1_000, name: 'up' }, { duration: '5m', target: 'hold', name: 'peak' }, { duration: '30s', target: 0 }] },
+  tagLink: { enabled: true, stages: [{ duration: '6m30s', target: 40, name: 'tags' }] },
+};
+
+describe('coachbench plan', () => {
+  it('prints every stage of every scenario as a table', async () => {
+    const { path } = await writeProfile(staged);
+    const result = await runCli(['plan', path]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe(`${path}: 6m30s in all; values are chatStreams in participants, tagLink in requests/s`);
+    expect(lines.slice(2, 7).map((line) => line.split(/\s+/))).toEqual([
+      ['scenario', 'stage', 'start', 'end', 'from', 'to'],
+      ['chatStreams', 'up', '0s', '1m00s', '0', '1000'],
+      ['chatStreams', 'peak', '1m00s', '6m00s', '1000', '1000'],
+      ['chatStreams', 'stage-3', '6m00s', '6m30s', '1000', '0'],
+      ['tagLink', 'tags', '0s', '6m30s', '0', '40'],
+    ]);
+    expect(result.stdout).toContain('named windows for thresholds ({stage:NAME}): up, tags, peak');
+  });
+
+  it('shows what one shard applies: its participants by rank, its part of each rate', async () => {
+    const { path } = await writeProfile(staged);
+    const result = await runCli(['plan', path, '--shard', '1/3']);
+    const row = (stage: string): string[] => result.stdout.split('\n').find((line) => line.split(/\s+/)[1] === stage)!.split(/\s+/);
+    // Ranks 1, 4, 7, ..., 997 of 0..999: 333 participants; 40 req/s / 3.
+    expect(row('up').slice(-2)).toEqual(['0', '333']);
+    expect(row('tags').slice(-2)).toEqual(['0', '13.33']);
+  });
+
+  it('prints the same plan as report.json with --json', async () => {
+    const { path } = await writeProfile(staged);
+    const plan = JSON.parse((await runCli(['plan', path, '--json'])).stdout);
+    expect(plan.durationMs).toBe(390_000);
+    expect(plan.scenarios.map((s: { scenario: string }) => s.scenario)).toEqual(['chatStreams', 'tagLink']);
+    expect(plan.windows).toEqual([
+      { name: 'up', startMs: 0, endMs: 60_000 },
+      { name: 'tags', startMs: 0, endMs: 390_000 },
+      { name: 'peak', startMs: 60_000, endMs: 360_000 },
+    ]);
+  });
+
+  it('shows a profile without stages as its ramp-and-hold', async () => {
+    const result = await runCli(['plan', 'smoke']);
+    expect(result.stdout).toMatch(/chatStreams\s+ramp\s+0s\s+2s\s+0\s+300/);
+    expect(result.stdout).toMatch(/chatStreams\s+hold\s+2s\s+30s\s+300\s+300/);
+  });
+
+  it.each([
+    [['plan', 'no-such-profile'], '--profile "no-such-profile": no such file or built-in profile'],
+    [['plan', 'smoke', '--shard', '2/2'], '--shard: "2/2" must be I/N'],
+    [['run', '--profile', 'release', '--duration', '1m'], '--duration: profiles/release.json shapes its load with stages'],
+  ])('%j exits 2 with one line', async (argv, message) => {
+    const result = await runCli(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
