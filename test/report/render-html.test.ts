@@ -151,3 +151,52 @@ describe('renderHtml', () => {
     expect(renderHtml(makeReport())).toBe(renderHtml(makeReport()));
   });
 });
+
+describe('the planned shape', () => {
+  const staged = (): Report => {
+    const report = makeReport();
+    report.plan = {
+      durationMs: 30_000,
+      windows: [],
+      scenarios: [
+        {
+          scenario: 'chatStreams',
+          unit: 'participants',
+          explicit: true,
+          stages: [
+            { name: 'up', named: true, startMs: 0, endMs: 10_000, from: 0, to: 300 },
+            { name: 'spike', named: true, startMs: 10_000, endMs: 10_000, from: 300, to: 600 },
+            { name: 'hold', named: true, startMs: 10_000, endMs: 30_000, from: 600, to: 600 },
+          ],
+        },
+        { scenario: 'photoUpload', unit: 'requests/s', explicit: true, stages: [{ name: 'p', named: true, startMs: 0, endMs: 30_000, from: 10, to: 10 }] },
+        { scenario: 'tagLink', unit: 'requests/s', explicit: false, stages: [{ name: 'rate', named: false, startMs: 0, endMs: 30_000, from: 5, to: 20 }] },
+      ],
+    };
+    return report;
+  };
+
+  it('is drawn under the achieved streams, corner by corner, a step upright', () => {
+    const html = renderHtml(staged());
+    const streams = charts(html).find((chart) => chart.kind === 'ts-streams')!;
+    const paths = seriesPaths(streams.svg);
+    expect(paths).toHaveLength(3);
+    // 0s, 10s (300), 10s (600), 30s: four corners.
+    expect(paths[2]!.match(/[ML]/g)).toHaveLength(4);
+    expect(html).toContain('planned (participants)</span>');
+  });
+
+  it('sums the planned rates of photo upload and tag link under the request rate', () => {
+    const html = renderHtml(staged());
+    const requests = charts(html).find((chart) => chart.kind === 'ts-requests')!;
+    expect(seriesPaths(requests.svg)).toHaveLength(2);
+    expect(html).toContain('planned requests/s</span>');
+  });
+
+  it('is absent from a report without a plan (before 1.3.0)', () => {
+    const report = makeReport();
+    delete report.plan;
+    const streams = charts(renderHtml(report)).find((chart) => chart.kind === 'ts-streams')!;
+    expect(seriesPaths(streams.svg)).toHaveLength(2);
+  });
+});

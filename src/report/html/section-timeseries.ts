@@ -5,6 +5,7 @@ import { formatDuration } from '../../util/duration.js';
 import { type LineSeries, lineChart, type ShadedRange } from '../svg/line-chart.js';
 import { tickLabel } from '../svg/scale.js';
 import { figure, grid, section } from './parts.js';
+import { plannedRequestRate, plannedStreams } from './planned-series.js';
 
 type Pick = (point: TimeseriesPoint) => number | null;
 
@@ -80,6 +81,11 @@ function latencyBands(points: readonly TimeseriesPoint[], what: string, picks: [
   return hasBands ? [series(points, `${what} p50`, p50), series(points, `${what} p90`, p90), p99Series] : [p99Series];
 }
 
+/** The achieved lines, and the plan's line after them when the profile planned this load. */
+function withPlan(achieved: LineSeries[], planned: LineSeries | null): LineSeries[] {
+  return planned ? [...achieved, planned] : achieved;
+}
+
 export function timeseriesSection(report: Report): string {
   const points = report.timeseries;
   if (points.length === 0) return section('timeseries', 'Over time', '<p class="muted">No interval data recorded.</p>');
@@ -88,10 +94,13 @@ export function timeseriesSection(report: Report): string {
     {
       kind: 'ts-streams',
       caption: 'Open streams',
-      detail: 'at the end of each interval',
+      detail: 'the most open in each interval; the planned participants (each holds one of each stream) beside them',
       yTitle: 'Streams',
       integerY: true,
-      series: [series(points, 'chat-session streams', (p) => p.streamsOpen), series(points, 'main streams', (p) => p.mainStreamsOpen)],
+      series: withPlan(
+        [series(points, 'chat-session streams', (p) => p.streamsOpen), series(points, 'main streams', (p) => p.mainStreamsOpen)],
+        plannedStreams(report.plan),
+      ),
     },
     {
       kind: 'ts-events',
@@ -103,9 +112,9 @@ export function timeseriesSection(report: Report): string {
     {
       kind: 'ts-requests',
       caption: 'HTTP requests per second',
-      detail: 'photo uploads and tag links (injected messages are in the stream events)',
+      detail: "photo uploads and tag links (injected messages are in the stream events), and the open model's planned arrival rate",
       yTitle: 'Requests/s',
-      series: [series(points, 'requests/s', (p) => p.requestsPerSec)],
+      series: withPlan([series(points, 'requests/s', (p) => p.requestsPerSec)], plannedRequestRate(report.plan)),
     },
     {
       kind: 'ts-errors',
