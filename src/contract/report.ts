@@ -25,7 +25,7 @@ import type { RunPlan } from './profile/run-plan.js';
 /**
  * 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks.
  * 1.2.0: `aborted`, thresholds' `window`, time-series points' `warmup`.
- * 1.3.0: `plan` (the planned load shape), chatStreams `leftByPlan`.
+ * 1.3.0: `plan` (the planned load shape), `stages` (headline metrics per named stage), chatStreams `leftByPlan`.
  */
 export const REPORT_SCHEMA_VERSION = '1.3.0';
 
@@ -210,6 +210,20 @@ export interface TimeseriesPoint {
   warmup?: true;
 }
 
+/** One named stage of the run (docs/design.md §2.11), over its intervals after the warm-up. */
+export interface StageSummary {
+  name: string;
+  startSec: number;
+  endSec: number;
+  /** Intervals whose middle fell inside the stage (0: a step, or all inside the warm-up). */
+  intervals: number;
+  chatStreams: { peakConcurrent: number; eventLatencyP50Ms: number | null; eventLatencyP99Ms: number | null; keepAliveViolations: number } | null;
+  /** Photo upload and tag link, each when enabled. */
+  requests: Array<{ scenario: 'photoUpload' | 'tagLink'; requests: number; perSec: number; errorRate: number; latencyP99Ms: number | null }>;
+  /** The stage's totals, HDR-encoded: `coachbench merge` adds shards' stages exactly. */
+  metrics: EncodedMetrics;
+}
+
 export interface TargetInfo {
   url: string;
   embedded: boolean;
@@ -280,6 +294,8 @@ export interface Report {
   labels?: Record<string, string>;
   /** Since 1.3.0: the load the profile planned, per scenario, as stages (docs/design.md §2.11). */
   plan?: RunPlan;
+  /** Since 1.3.0: the headline metrics of each named stage (absent when the profile names none). */
+  stages?: StageSummary[];
   checks: CheckResult[];
   thresholds: ThresholdResult[];
   scenarios: {

@@ -6,6 +6,7 @@
  * Fed only the intervals after the profile's warm-up.
  */
 import type { AbortRule } from '../contract/profile/profile.js';
+import type { StageWindow } from '../contract/profile/stage-plan.js';
 import type { AbortInfo, ThresholdResult } from '../contract/report.js';
 import { readMetric } from './metric-catalog.js';
 import { MetricSet } from './metric-set.js';
@@ -20,6 +21,15 @@ export interface ThresholdMonitorOptions {
   view: (set: MetricSet) => MetricView;
   /** Called once, the first time an abortOnFail threshold fails past its delayAbortEval. */
   onAbort: (info: AbortInfo) => void;
+  /** The profile's named stages (docs/design.md §2.11): each keeps the sum of its intervals. */
+  stages?: readonly StageWindow[];
+}
+
+/** A named stage and the intervals (after warm-up) whose middle falls inside it, summed. */
+export interface StageTotal {
+  window: StageWindow;
+  set: MetricSet;
+  intervals: number;
 }
 
 interface Judged {
@@ -52,8 +62,10 @@ export class ThresholdMonitor {
   private readonly tracks: WindowTrack[] = [];
   private readonly delayOf = new Map<string, number>();
   private abortInfo: AbortInfo | null = null;
+  private readonly stageTotals: StageTotal[];
 
   constructor(private readonly options: ThresholdMonitorOptions) {
+    this.stageTotals = (options.stages ?? []).map((window) => ({ window, set: new MetricSet(), intervals: 0 }));
     for (const rule of options.abortOnFail) this.delayOf.set(rule.expression.trim(), rule.delayAbortEvalMs);
     for (const threshold of options.thresholds) {
       if (threshold.windowMs === null) continue;
@@ -75,6 +87,7 @@ export class ThresholdMonitor {
   /** One interval after warm-up (called in order; `interval` is not kept). */
   ingest(interval: MetricSet, startSec: number, endSec: number): void {
     this.total.add(interval);
+    this.addToStages(interval, startSec, endSec);
     if (this.windows.size > 0) {
       const encoded = interval.encode();
       for (const window of this.windows.values()) window.push(interval, encoded, startSec, endSec);
@@ -88,6 +101,37 @@ export class ThresholdMonitor {
     this.judgeWholeRunAborts(endSec);
   }
 
+  /** An interval belongs to the stage its middle falls in: edges jitter by milliseconds, stages last seconds. */
+  private addToStages(interval: MetricSet, startSec: number, endSec: number): void {
+    const middleMs = ((startSec + endSec) / 2) * 1_000;
+    let touched = false;
+    for (const stage of this.stageTotals) {
+      if (middleMs < stage.window.startMs || middleMs >= stage.window.endMs) continue;
+      stage.set.add(interval);
+      stage.intervals += 1;
+      touched = true;
+    }
+    if (touched) this.judgeStageAborts(endSec);
+  }
+
+  /** Every named stage with what it saw (the report's per-stage tables). */
+  stages(): readonly StageTotal[] {
+    return this.stageTotals;
+  }
+
+  /** A stage threshold over its stage so far: a stage that has already failed need not wait for its end to stop the load. */
+  private judgeStageAborts(endSec: number): void {
+    if (this.abortInfo !== null) return;
+    for (const threshold of this.options.thresholds) {
+      if (threshold.stage === null || !this.delayOf.has(threshold.expression)) continue;
+      const stage = this.stageTotals.find((total) => total.window.name === threshold.stage);
+      if (!stage || stage.intervals === 0) continue;
+      const value = readMetric(this.options.view(stage.set), threshold.metric);
+      const window = { fromSec: stage.window.startMs / 1_000, toSec: round(endSec) };
+      if (value !== null && !compareWith(value, threshold.op, threshold.limit)) this.maybeAbort(threshold, value, window, endSec);
+    }
+  }
+
   /** A run that ended before a window filled is judged once over what it has. */
   finish(): void {
     for (const track of this.tracks) {
@@ -95,9 +139,12 @@ export class ThresholdMonitor {
     }
   }
 
-  /** The result of every sliding-window threshold, by expression. */
+  /** The result of every sliding-window and stage threshold, by expression. */
   windowResults(): Map<string, ThresholdResult> {
     const results = new Map<string, ThresholdResult>();
+    for (const threshold of this.options.thresholds) {
+      if (threshold.stage !== null) results.set(threshold.expression, judgeStage(threshold, this.stageTotals, this.options.view));
+    }
     for (const { threshold, evaluated, worst, firstFailure } of this.tracks) {
       const shown = firstFailure ?? worst;
       results.set(threshold.expression, {
@@ -127,7 +174,7 @@ export class ThresholdMonitor {
     if (this.abortInfo !== null) return;
     let view: MetricView | null = null;
     for (const threshold of this.options.thresholds) {
-      if (threshold.windowMs !== null || !this.delayOf.has(threshold.expression)) continue;
+      if (threshold.windowMs !== null || threshold.stage !== null || !this.delayOf.has(threshold.expression)) continue;
       view ??= this.options.view(this.total);
       const value = readMetric(view, threshold.metric);
       if (value !== null && !compareWith(value, threshold.op, threshold.limit)) this.maybeAbort(threshold, value, null, endSec);
@@ -140,4 +187,18 @@ export class ThresholdMonitor {
     this.abortInfo = { expression: threshold.expression, atSec: round(endSec), observed, window };
     this.options.onAbort(this.abortInfo);
   }
+}
+
+/**
+ * A stage threshold over its whole stage. A stage with no interval after the warm-up (a step,
+ * or one inside the warm-up) is no evidence: it fails with observed null, as an absent metric does.
+ */
+export function judgeStage(threshold: ParsedThreshold, stages: readonly StageTotal[], view: (set: MetricSet) => MetricView): ThresholdResult {
+  const stage = stages.find((total) => total.window.name === threshold.stage);
+  const value = stage && stage.intervals > 0 ? readMetric(view(stage.set), threshold.metric) : null;
+  const status = value !== null && compareWith(value, threshold.op, threshold.limit) ? 'pass' : 'fail';
+  const result: ThresholdResult = { expression: threshold.expression, status, observed: value };
+  // The stage's span and how many intervals it judged, in the shape a sliding window reports.
+  if (stage) result.window = { fromSec: stage.window.startMs / 1_000, toSec: stage.window.endMs / 1_000, evaluated: stage.intervals };
+  return result;
 }

@@ -2,9 +2,10 @@
  * Threshold expressions (`chatStreams.eventLatencyMs.p99 < 250ms`): a hand-written scanner
  * and parser, no eval. Grammar, with optional blanks between the parts:
  *
- *   threshold := path [window] op number [unit]
+ *   threshold := path [window | stage] op number [unit]
  *   path      := segment ("." segment)*      segment := [A-Za-z0-9_:-]+
  *   window    := "[" duration "]"            (e.g. [5m]: judged every interval over the last 5 minutes)
+ *   stage     := "{stage:" name "}"          (e.g. {stage:peak}: judged over that named stage only)
  *   op        := "<" | "<=" | ">" | ">=" | "==" | "!="
  *   number    := ["-"] digits ["." digits] [("e"|"E") ["+"|"-"] digits]
  *   unit      := "us" | "ms" | "s" | "m" | "%" | "KiB" | "MiB" | "GiB"   (must fit the metric's unit)
@@ -27,6 +28,8 @@ export interface ParsedThreshold {
   limit: number;
   /** Sliding window (`p99[5m]`): judged every interval over the last windowMs; null: over the whole run. */
   windowMs: number | null;
+  /** A named stage (`p99{stage:peak}`, docs/design.md §2.11): judged over that stage's intervals; null: the whole run. */
+  stage: string | null;
 }
 
 const OPS: readonly ThresholdOp[] = ['<=', '>=', '==', '!=', '<', '>'];
@@ -113,6 +116,15 @@ function scanWindow(s: Scanner, fault: Fault): number {
   return windowMs;
 }
 
+/** `{stage:NAME}` right after the path: the name of a stage of the profile (checked against the plan by the run). */
+function scanStage(s: Scanner, fault: Fault): string {
+  const open = s.pos;
+  const match = /^\{\s*stage\s*:\s*([A-Za-z0-9_.-]+)\s*\}/.exec(s.text.slice(open));
+  if (!match) fault(open, "a stage is written {stage:NAME} (NAME as in the profile's stages)");
+  s.pos += match[0].length;
+  return match[1] as string;
+}
+
 /**
  * Parses one expression. `where` names its origin (`--threshold`, `profile.thresholds[2]`).
  * Throws a one-line ConfigError naming the expression and the 1-based position.
@@ -132,6 +144,10 @@ export function parseThreshold(expression: string, where: string): ParsedThresho
   s.skipBlanks();
   const windowMs = s.peek() === '[' ? scanWindow(s, fault) : null;
   s.skipBlanks();
+  const stageAt = s.pos;
+  const stage = s.peek() === '{' ? scanStage(s, fault) : null;
+  if (stage !== null && windowMs !== null) fault(stageAt, 'a threshold has a window or a stage, not both');
+  s.skipBlanks();
   const op = OPS.find((candidate) => s.text.startsWith(candidate, s.pos));
   if (!op) fault(s.pos, `expected an operator (< <= > >= == !=), found ${s.atEnd() ? 'end of expression' : `"${s.peek()}"`}`);
   s.pos += op.length;
@@ -150,7 +166,7 @@ export function parseThreshold(expression: string, where: string): ParsedThresho
   }
   s.skipBlanks();
   if (!s.atEnd()) fault(s.pos, `unexpected "${s.text.slice(s.pos)}" after the number`);
-  return { expression: expression.trim(), metric, op, limit, windowMs };
+  return { expression: expression.trim(), metric, op, limit, windowMs, stage };
 }
 
 /** Parses every expression, then throws once listing every problem (exit 2). */
@@ -189,15 +205,16 @@ export function compareWith(observed: number, op: ThresholdOp, limit: number): b
 
 /**
  * Evaluates one parsed threshold over the whole run; a metric the report lacks fails with
- * observed null. A sliding-window threshold takes its result from `windowed` (judged during
- * the run by ThresholdMonitor); without one it fails with observed null.
+ * observed null. A sliding-window or stage threshold takes its result from `windowed` (judged
+ * by ThresholdMonitor); without one it fails with observed null.
  */
 export function evaluateThreshold(
   threshold: ParsedThreshold,
   report: Pick<Report, 'scenarios' | 'generator'>,
   windowed?: ReadonlyMap<string, ThresholdResult>,
 ): ThresholdResult {
-  if (threshold.windowMs !== null) return windowed?.get(threshold.expression) ?? { expression: threshold.expression, status: 'fail', observed: null };
+  if (threshold.windowMs !== null || threshold.stage !== null)
+    return windowed?.get(threshold.expression) ?? { expression: threshold.expression, status: 'fail', observed: null };
   const observed = readMetric(report, threshold.metric);
   const status = observed !== null && compareWith(observed, threshold.op, threshold.limit) ? 'pass' : 'fail';
   return { expression: threshold.expression, status, observed };

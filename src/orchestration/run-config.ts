@@ -5,9 +5,9 @@
 import { type Fixtures, loadFixtures } from '../contract/fixtures.js';
 import { loadProfile } from '../contract/profile/load-profile.js';
 import type { Profile } from '../contract/profile/profile.js';
-import { hasStages } from '../contract/profile/run-plan.js';
+import { hasStages, runPlanOf } from '../contract/profile/run-plan.js';
 import type { ShardInfo } from '../contract/report.js';
-import { parseThresholds } from '../metrics/thresholds.js';
+import { type ParsedThreshold, parseThresholds } from '../metrics/thresholds.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
@@ -54,6 +54,16 @@ export interface RunConfig {
   quiet: boolean;
   /** --metrics-port, --metrics-host, --otlp, --dashboard. */
   outputs: LiveOutputConfig;
+}
+
+/** A threshold on `{stage:NAME}` must name a stage the profile names (exit 2 before anything starts). */
+function checkStageNames(thresholds: readonly ParsedThreshold[], profile: Profile): void {
+  const named = runPlanOf(profile).windows.map((window) => window.name);
+  for (const threshold of thresholds) {
+    if (threshold.stage === null || named.includes(threshold.stage)) continue;
+    const known = named.length > 0 ? `its named stages are ${named.join(', ')}` : 'it names no stages';
+    throw new ConfigError(`threshold "${threshold.expression}": ${profile.source} has no stage named "${threshold.stage}" (${known})`);
+  }
 }
 
 /** Parses `I/N` (0-based shard index I of N). */
@@ -111,7 +121,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   }
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
-  parseThresholds(thresholds, 'threshold');
+  checkStageNames(parseThresholds(thresholds, 'threshold'), profile);
   if (profile.search) parseSearch(profile.search, profile.source);
   const targetText = flags.target ?? env.COACHBENCH_TARGET;
   const targetUrl = targetText ? normalizeTargetUrl(targetText) : null;

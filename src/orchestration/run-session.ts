@@ -6,6 +6,7 @@
 
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { runPlanOf } from '../contract/profile/run-plan.js';
 import type { AbortInfo, Report, ShardInfo } from '../contract/report.js';
 import { scenariosFor } from '../drivers/scenarios.js';
 import { runScenarios } from '../engine/run-scenarios.js';
@@ -177,6 +178,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     thresholds: config.thresholds,
     ...((profile.warmupMs ?? 0) > 0 ? { thresholdTotal: monitor.total } : {}),
     windowResults: monitor.windowResults(),
+    stageTotals: monitor.stages(),
     ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
   });
   if (workerSummaries) report.workers = workerSummaries;
@@ -195,6 +197,7 @@ function thresholdMonitorFor(config: RunConfig, target: ResolvedTarget, processe
     abortOnFail: config.profile.abortOnFail ?? [],
     view: (set) => metricView(set, context),
     onAbort,
+    stages: runPlanOf(config.profile).windows,
   });
 }
 

@@ -22,10 +22,12 @@ import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { metricView } from '../metrics/metric-view.js';
+import type { StageTotal } from '../metrics/threshold-monitor.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { cutAtEndName } from '../metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
 import { VERSION } from '../util/version.js';
+import { summarizeStage } from './stage-summaries.js';
 
 export interface ReportContext {
   runId: string;
@@ -45,8 +47,10 @@ export interface ReportContext {
   mergedFrom?: string[];
   /** What whole-run thresholds are judged on when the profile has a warm-up: the totals after it. */
   thresholdTotal?: MetricSet;
-  /** Sliding-window thresholds as judged during the run (ThresholdMonitor), by expression. */
+  /** Sliding-window and stage thresholds as judged during the run (ThresholdMonitor), by expression. */
   windowResults?: ReadonlyMap<string, ThresholdResult>;
+  /** Each named stage's intervals after the warm-up, summed (the per-stage tables). */
+  stageTotals?: readonly StageTotal[];
   /** Set when an abortOnFail threshold stopped the load. */
   aborted?: AbortInfo;
 }
@@ -110,6 +114,10 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     ? metricView(ctx.thresholdTotal, { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes })
     : report;
   report.thresholds = evaluateThresholds(ctx.thresholds, judged, ctx.windowResults);
+  if (ctx.stageTotals && ctx.stageTotals.length > 0) {
+    const viewContext = { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
+    report.stages = ctx.stageTotals.map((stage) => summarizeStage(stage, metricView(stage.set, viewContext)));
+  }
   report.verdict = judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
   if (ctx.aborted) {
     report.aborted = ctx.aborted;

@@ -11,6 +11,7 @@ import { formatBytes, formatCount, formatMs, formatObserved, formatValue } from 
 import { markdownList, markdownTable, statusMark } from './markdown.js';
 import { checksWithoutEvidence, checkTally, failedItems, formatThresholdObserved, noEvidenceText, runLength, thresholdTally } from './report-facts.js';
 import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
+import { STAGE_COLUMNS, stageRows } from './stage-rows.js';
 
 function heading(report: Report): string {
   const interrupted = report.aborted ? ' (aborted)' : report.interrupted ? ' (interrupted)' : '';
@@ -112,6 +113,12 @@ function detailsSection(report: Report): string[] {
   return parts;
 }
 
+/** Headline metrics per named stage (docs/design.md §2.11), when the profile names stages. */
+function stagesSection(report: Report): string[] {
+  const rows = stageRows(report);
+  return rows.length === 0 ? [] : ['### Stages', '', markdownTable(STAGE_COLUMNS, rows), ''];
+}
+
 /** Renders the Markdown summary. */
 export function renderMarkdown(report: Report): string {
   return [
@@ -125,6 +132,7 @@ export function renderMarkdown(report: Report): string {
     ...failedSection(report),
     ...noEvidenceSection(report),
     ...keyFigures(report),
+    ...stagesSection(report),
     ...warningsSection(report),
     ...detailsSection(report),
     `<sub>coachbench ${escapeMarkdown(report.tool.version)} · report schema ${escapeMarkdown(report.schemaVersion)} · full charts in report.html</sub>`,

@@ -124,7 +124,8 @@ describe('two shards with the same staged profile', () => {
   let merged: Report;
   const profile = (): Record<string, unknown> => {
     const { photoUpload: _photos, ...rest } = threeStageProfile();
-    return { ...rest, name: 'staged-shards' };
+    // Peaks add across shards: each holds half of the 300, the merged stage all of them.
+    return { ...rest, name: 'staged-shards', thresholds: ['chatStreams.peakConcurrent{stage:peak} >= 294'] };
   };
   beforeAll(async () => {
     target = await startTarget({ participants: 300, sessionsPerParticipant: 2, keepAliveMs: 500 });
@@ -152,5 +153,50 @@ describe('two shards with the same staged profile', () => {
     const planned = runPlanOf(loadProfileText(profile()));
     const stages = planned.scenarios[0]!.stages;
     for (const tSec of [3, 6, 9]) within(pointAt(merged, tSec).streamsOpen, Math.floor(valueAt(stages, tSec * 1_000 - 1)), 0.02);
+  });
+
+  it('merges each stage exactly and judges stage thresholds on the merged stage', () => {
+    const peak = merged.stages!.find((stage) => stage.name === 'peak')!;
+    within(peak.chatStreams!.peakConcurrent, 300, 0.02);
+    expect(merged.thresholds).toEqual([expect.objectContaining({ expression: 'chatStreams.peakConcurrent{stage:peak} >= 294', status: 'pass' })]);
+  });
+});
+
+describe('thresholds on a stage', () => {
+  // The target turns slow 3.5 s after it starts listening: inside "storm", after "calm".
+  const profile = (thresholds: string[]): Record<string, unknown> => {
+    const { duration: _unused, ...base } = quickProfile();
+    const shape = [
+      { duration: '3s', target: 50, name: 'calm' },
+      { duration: '3s', target: 'hold', name: 'storm' },
+    ];
+    return {
+      ...base,
+      name: 'stage-thresholds',
+      target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=300ms@3500ms'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: true, model: 'open', stages: shape, imageSizes: ['1KiB'], formats: ['png'], overrideShare: 0 },
+      thresholds,
+    };
+  };
+
+  it('pass on the healthy stage and fail on the stage the fault falls in', async () => {
+    const calm = 'photoUpload.latencyMs.p99{stage:calm} < 200';
+    const storm = 'photoUpload.latencyMs.p99{stage:storm} < 200';
+    const { report, exitCode } = await runProfile(profile([calm, storm]));
+    expect(exitCode).toBe(1);
+    const result = Object.fromEntries(report.thresholds.map((t) => [t.expression, t]));
+    expect(result[calm]).toMatchObject({ status: 'pass', window: { fromSec: 0, toSec: 3 } });
+    expect(result[storm]).toMatchObject({ status: 'fail', window: { fromSec: 3, toSec: 6 } });
+    expect(result[storm]!.observed).toBeGreaterThanOrEqual(300);
+    expect(report.stages!.map((stage) => stage.name)).toEqual(['calm', 'storm']);
+    expect(report.stages![0]!.requests[0]!.latencyP99Ms).toBeLessThan(200);
+  }, 60_000);
+
+  it('refuse a stage the profile does not name, before anything starts', async () => {
+    const { path } = await writeProfile(profile(['photoUpload.latencyMs.p99{stage:peak} < 200']));
+    await expect(resolveRunConfig({ profile: path }, {})).rejects.toThrow(
+      `threshold "photoUpload.latencyMs.p99{stage:peak} < 200": ${path} has no stage named "peak" (its named stages are calm, storm)`,
+    );
   });
 });

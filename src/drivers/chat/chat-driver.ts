@@ -71,12 +71,15 @@ export class ChatDriver implements StreamHost {
    * Follows a planned population (docs/design.md §2.11): the participants whose rank in the
    * whole run is below `population` are online. Participants are held in rank order, so the
    * online ones are always a prefix: growing starts the next, shrinking lets the last leave.
+   * At most `maxChanges` join or leave per call, so a step of thousands is spread over a few
+   * ticks instead of stalling the loop that times every other request and event.
    */
-  setPopulation(population: number): void {
+  setPopulation(population: number, maxChanges = Number.POSITIVE_INFINITY): void {
     if (this.stopping) return;
     const list = this.participants;
-    while (this.onlineCount < list.length && list[this.onlineCount]!.rank < population) this.startParticipant(this.onlineCount++);
-    while (this.onlineCount > 0 && list[this.onlineCount - 1]!.rank >= population) this.leave(list[--this.onlineCount]!);
+    let changes = 0;
+    while (changes++ < maxChanges && this.onlineCount < list.length && list[this.onlineCount]!.rank < population) this.startParticipant(this.onlineCount++);
+    while (changes++ < maxChanges && this.onlineCount > 0 && list[this.onlineCount - 1]!.rank >= population) this.leave(list[--this.onlineCount]!);
   }
 
   /** A participant leaves as a real client does: closes its streams, reopens nothing. Counted, never a failure. */

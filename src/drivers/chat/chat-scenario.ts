@@ -31,12 +31,17 @@ async function firstOpenStream(driver: ChatDriver, signal: AbortSignal): Promise
 
 /** How often the population is brought to plan: 1,000 opens/s arrive as ~10 per tick, not in bursts. */
 const POPULATION_TICK_MS = 10;
+/**
+ * Most participants that join or leave in one tick (5,000/s): a step (a spike) of thousands is
+ * spread over a few ticks, as each open or close costs the loop ~0.1 ms (docs/design.md §2.11).
+ */
+const POPULATION_CHANGES_PER_TICK = 50;
 
 /** Keeps the online participants at the planned population until the run ends. */
 async function followPopulation(ctx: ScenarioContext, driver: ChatDriver, stages: readonly PlannedStage[]): Promise<void> {
   while (!ctx.signal.aborted) {
     // The small epsilon keeps a planned 1000 from reading 999.9999 after the float arithmetic.
-    driver.setPopulation(Math.floor(valueAt(stages, performance.now() - ctx.runStartMs) + 1e-9));
+    driver.setPopulation(Math.floor(valueAt(stages, performance.now() - ctx.runStartMs) + 1e-9), POPULATION_CHANGES_PER_TICK);
     await sleep(POPULATION_TICK_MS);
   }
 }

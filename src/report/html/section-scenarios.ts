@@ -4,10 +4,13 @@ import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, Th
 import { escapeXml as escapeText } from '../escape.js';
 import { formatBytes, formatCount, formatCounts, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
 import { SCENARIO_COLUMNS, scenarioRows } from '../scenario-rows.js';
+import { STAGE_COLUMNS, stageRows } from '../stage-rows.js';
 import { keyValues, section, table } from './parts.js';
 
 function overview(report: Report): string {
-  return table(SCENARIO_COLUMNS, scenarioRows(report), 'scenarios');
+  const stages = stageRows(report);
+  const byStage = stages.length === 0 ? '' : `<h3>By stage</h3>${table(STAGE_COLUMNS, stages, 'stages')}`;
+  return table(SCENARIO_COLUMNS, scenarioRows(report), 'scenarios') + byStage;
 }
 
 function chatDetails(chat: ChatStreamsSummary): string {

@@ -7,6 +7,9 @@
 import type { CheckResult, Report } from '../../contract/report.js';
 import { judgeVerdict } from '../../metrics/checks/verdict.js';
 import { MetricSet } from '../../metrics/metric-set.js';
+import { metricView } from '../../metrics/metric-view.js';
+import { judgeStage, type StageTotal } from '../../metrics/threshold-monitor.js';
+import { parseThresholds } from '../../metrics/thresholds.js';
 import { ConfigError } from '../../util/errors.js';
 import { buildReport } from '../build-report.js';
 import { type MergePlan, planMerge, type ShardSource, shardLabel } from './merge-compat.js';
@@ -94,6 +97,27 @@ function combineChecks(merged: CheckResult[], shards: readonly ShardSource[]): C
  * verdict when a shard failed for a reason outside its checks (a dead worker).
  * Per-process `workers` details stay in the shard reports.
  */
+/**
+ * Each named stage of the shards, added exactly (their HDR histograms and counters, as the run
+ * totals are): a stage threshold is judged on the merged stage as a single run would.
+ */
+function addStages(reports: readonly Report[]): StageTotal[] {
+  const names = [...new Set(reports.flatMap((report) => (report.stages ?? []).map((stage) => stage.name)))];
+  return names.map((name) => {
+    const set = new MetricSet();
+    let intervals = 0;
+    let window = { name, startMs: 0, endMs: 0 };
+    for (const report of reports) {
+      const stage = report.stages?.find((candidate) => candidate.name === name);
+      if (!stage) continue;
+      set.addEncoded(stage.metrics, true);
+      intervals = Math.max(intervals, stage.intervals);
+      window = { name, startMs: stage.startSec * 1_000, endMs: stage.endSec * 1_000 };
+    }
+    return { window, set, intervals };
+  });
+}
+
 export function mergeReports(reports: readonly Report[], sources: readonly string[]): Report {
   if (reports.length !== sources.length) throw new ConfigError(`merge: ${reports.length} reports but ${sources.length} source names`);
   const plan = planMerge(reports.map((report, i) => ({ report, source: sources[i]! })));
@@ -102,6 +126,15 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   for (const shard of plan.shards) total.addEncoded(shard.report.metrics, true);
 
   const shardReports = plan.shards.map((s) => s.report);
+  const processes = shardReports.reduce((sum, r) => sum + r.generator.processes, 0);
+  const rssBytes = shardReports.reduce((sum, r) => sum + r.generator.rssBytes, 0);
+  const stageTotals = addStages(shardReports);
+  const view = (set: MetricSet) => metricView(set, { profile: plan.profile, keepAlive: plan.keepAlive, processes, rssBytes });
+  const stageResults = new Map(
+    parseThresholds(plan.thresholds, 'thresholds')
+      .filter((threshold) => threshold.stage !== null)
+      .map((threshold) => [threshold.expression, judgeStage(threshold, stageTotals, view)] as const),
+  );
   const startedAt = new Date(Math.min(...shardReports.map((r) => Date.parse(r.startedAt))));
   const endedAt = new Date(Math.max(...shardReports.map((r) => Date.parse(r.endedAt))));
   const report = buildReport(total, {
@@ -115,8 +148,10 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
     keepAlive: plan.keepAlive,
     // Shard identity ends here: the merged report speaks for the whole run (or says what is missing).
     shard: null,
-    processes: shardReports.reduce((sum, r) => sum + r.generator.processes, 0),
-    rssBytes: shardReports.reduce((sum, r) => sum + r.generator.rssBytes, 0),
+    processes,
+    rssBytes,
+    stageTotals,
+    windowResults: stageResults,
     timeseries: alignTimeseries(shardReports.map((r) => r.timeseries)),
     warnings: shardWarnings(plan),
     thresholds: plan.thresholds,
