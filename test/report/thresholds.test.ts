@@ -65,6 +65,10 @@ describe('parseThreshold: errors name the expression and the 1-based position', 
     ['chatStreams.dropped < 3parsecs', 24, '"parsecs" is not a unit'],
     ['chatStreams.dropped < 1 && chatStreams.stalled < 1', 25, 'unexpected "&& chatStreams.stalled < 1"'],
     ['chatStreams.dropped < 1; process.exit()', 24, 'unexpected'],
+    ['chatStreams.dropped{stage peak} < 1', 20, 'a stage is written {stage:NAME}'],
+    ['chatStreams.dropped{phase:peak} < 1', 20, 'a stage is written {stage:NAME}'],
+    ['chatStreams.dropped{stage:peak < 1', 20, 'a stage is written {stage:NAME}'],
+    ['chatStreams.dropped[1m]{stage:peak} < 1', 24, 'a threshold has a window or a stage, not both'],
   ])('%j fails at %i', (expression, position, message) => {
     let error: unknown;
     try {
@@ -79,6 +83,19 @@ describe('parseThreshold: errors name the expression and the 1-based position', 
     expect(text).toContain(message);
     expect(text).toMatch(new RegExp(`at position ${position}$`));
     expect(text).not.toContain('\n');
+  });
+});
+
+describe('parseThreshold: stages', () => {
+  it.each([
+    ['chatStreams.eventLatencyMs.p99{stage:peak} < 250', 'peak'],
+    ['chatStreams.eventLatencyMs.p99 { stage : spike-2 } < 250ms', 'spike-2'],
+    ['chatStreams.eventLatencyMs.p99 < 250', null],
+  ])('%j judges stage %j', (expression, stage) => {
+    const parsed = parseThreshold(expression, '--threshold');
+    expect(parsed.stage).toBe(stage);
+    expect(parsed.metric.path).toBe('chatStreams.eventLatencyMs.p99');
+    expect(parsed.limit).toBe(250);
   });
 });
 
