@@ -31,6 +31,13 @@ export const runCommand = defineCommand<RunFlags>({
         textOption('--expect-keepalive', { describe: "KEEP_ALIVE interval to hold streams to (default: the embedded target's, else 15s)" }),
       )
       .option('threshold', repeatableOption({ describe: 'threshold expression, repeatable (e.g. "chatStreams.eventLatencyMs.p99 < 250")' }))
+      .option(
+        'start-at',
+        textOption('--start-at', {
+          describe:
+            'get ready, then start the load at this instant: RFC 3339 (2026-11-24T14:00:00Z) or +DURATION; shards given one time start together (default: COACHBENCH_START_AT)',
+        }),
+      )
       .option('label', repeatableOption({ describe: 'KEY=VALUE kept in report.json for coachbench trend, repeatable (release=v2.3.1)' }))
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' })
       .option(
@@ -60,6 +67,7 @@ export const runCommand = defineCommand<RunFlags>({
       .example('$0 run -p nightly-soak -d 2h30m -t "$URL" -f fixtures.json', 'a soak of a real service, 2 h 30 min')
       .example('$0 run -p nightly-soak --metrics-port 9464 --dashboard', 'a soak watched in Prometheus and in the browser (http://127.0.0.1:5665/)')
       .example('$0 run -p release -w auto --threshold "tagLink.errorRate < 0.01"', 'a release gate on every core, one more threshold')
+      .example('$0 run -p release --shard 0/4 --start-at 2026-11-24T14:00:00Z -t "$URL" -f f.json', 'shard 0 of 4, starting with its peers')
       .example('$0 run -p nightly-soak --label release=v2.3.1', 'a nightly run labelled for coachbench trend (gitSha from GIT_SHA/GITHUB_SHA)') as never,
   run: async (flags) => {
     const config = await resolveRunConfig(flags, process.env);

@@ -25,7 +25,8 @@ import type { RunPlan } from './profile/run-plan.js';
 /**
  * 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks.
  * 1.2.0: `aborted`, thresholds' `window`, time-series points' `warmup`.
- * 1.3.0: `plan` (the planned load shape), `stages` (headline metrics per named stage), chatStreams `leftByPlan`.
+ * 1.3.0: `plan` (the planned load shape), `stages` (headline metrics per named stage), chatStreams `leftByPlan`,
+ *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew).
  */
 export const REPORT_SCHEMA_VERSION = '1.3.0';
 
@@ -210,6 +211,13 @@ export interface TimeseriesPoint {
   warmup?: true;
 }
 
+export interface StartInfo {
+  plannedAt: string;
+  actualAt: string;
+  /** actualAt - plannedAt, in ms (the waiting's own error: a timer's lateness). */
+  skewMs: number;
+}
+
 /** One named stage of the run (docs/design.md §2.11), over its intervals after the warm-up. */
 export interface StageSummary {
   name: string;
@@ -292,6 +300,10 @@ export interface Report {
    * names change points by them; `release` is the label for a release.
    */
   labels?: Record<string, string>;
+  /** Since 1.3.0, `--start-at` runs: when load was to start, when this run started it, and the difference. */
+  start?: StartInfo;
+  /** Since 1.3.0, merged reports of `--start-at` shards: each shard's start and how far apart they were. */
+  shardStarts?: { plannedAt: string; spreadMs: number; shards: Array<{ index: number; actualAt: string; skewMs: number }> };
   /** Since 1.3.0: the load the profile planned, per scenario, as stages (docs/design.md §2.11). */
   plan?: RunPlan;
   /** Since 1.3.0: the headline metrics of each named stage (absent when the profile names none). */

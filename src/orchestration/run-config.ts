@@ -15,6 +15,7 @@ import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
 import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
 import { resolveLabels } from './run-labels.js';
+import { parseStartAt, refuseLateStart } from './start-at.js';
 
 export interface RunFlags extends LiveOutputFlags {
   profile?: string;
@@ -30,6 +31,8 @@ export interface RunFlags extends LiveOutputFlags {
   progressEvery?: string;
   /** `--label key=value`, repeatable: recorded in report.json (run-labels.ts). */
   label?: string[];
+  /** `--start-at TIME|+DURATION`: wait for this instant before any load (start-at.ts). */
+  startAt?: string;
   quiet?: boolean;
 }
 
@@ -54,6 +57,8 @@ export interface RunConfig {
   quiet: boolean;
   /** --metrics-port, --metrics-host, --otlp, --dashboard. */
   outputs: LiveOutputConfig;
+  /** `--start-at` (or COACHBENCH_START_AT) as epoch ms: no load before it; null: at once. */
+  startAtMs: number | null;
 }
 
 /** A threshold on `{stage:NAME}` must name a stage the profile names (exit 2 before anything starts). */
@@ -137,6 +142,13 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   } else if (flags.fixtures) {
     throw new ConfigError('--fixtures is for --target runs; the embedded target makes its own participants');
   }
+  const startAtText = flags.startAt ?? (env.COACHBENCH_START_AT || undefined);
+  const startAtMs =
+    startAtText === undefined ? null : parseStartAt(startAtText, Date.now(), flags.startAt === undefined ? 'COACHBENCH_START_AT' : '--start-at');
+  if (startAtMs !== null) {
+    if (profile.search) throw new ConfigError('--start-at: a capacity search runs many steps one after another; start it without --start-at');
+    refuseLateStart(startAtMs, Date.now());
+  }
   for (const secret of [apiKey, coachToken, env.COACHBENCH_API_KEY, env.COACHBENCH_TOKEN, env.COACHBENCH_COACH_TOKEN]) registerSecret(secret);
   return {
     profile,
@@ -153,5 +165,6 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     labels: resolveLabels(flags.label ?? [], env),
     quiet: flags.quiet ?? false,
     outputs: parseLiveOutputFlags(flags),
+    startAtMs,
   };
 }

@@ -28,6 +28,7 @@ import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
 import { saveReport } from './save-report.js';
 import type { StopSignal } from './signals.js';
+import { refuseLateStart, waitUntil } from './start-at.js';
 import type { WorkerJob } from './workers/messages.js';
 import { runWorkerPool } from './workers/worker-pool.js';
 
@@ -62,6 +63,7 @@ function jobFor(config: RunConfig, target: ResolvedTarget, w: number, workers: n
     targetUrl: target.url,
     keepAlive: target.keepAlive,
     secrets: secretsSnapshot(),
+    startAtMs: config.startAtMs,
   };
 }
 
@@ -95,7 +97,9 @@ async function hlogPathIn(outDir: string, warn: (text: string) => void): Promise
 /** One measured session against an already resolved, reachable target; writes the report folder. */
 export async function runSession({ config, target, outDir, stop, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<RunOutcome> {
   const { profile } = config;
-  const startedAt = new Date();
+  // The run's clock starts at --start-at when one is given: every shard's intervals line up.
+  if (config.startAtMs !== null) refuseLateStart(config.startAtMs, Date.now());
+  const startedAt = new Date(config.startAtMs ?? Date.now());
   const workers = resolveDriverWorkers(config.workers);
   const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
   const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
@@ -148,11 +152,25 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   let durationMs: number;
   let failedByPolicy = false;
   let workerSummaries: Report['workers'];
+  let actualStartMs = Date.now();
   if (workers === 1) {
     const job = jobs[0]!;
+    if (config.startAtMs !== null) {
+      progress.say(`coachbench: ready; load starts at ${startedAt.toISOString()} (--start-at)`);
+      await waitUntil(config.startAtMs, stop.signal);
+      actualStartMs = Date.now();
+    }
     ({ rssBytes, durationMs } = await runScenarios({ ...job, scenarios: scenariosFor(job.profile), stop, sink }));
   } else {
-    const pool = await runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink);
+    // Each worker waits for the instant on its own clock (messages.ts startAtMs); the parent
+    // waits beside them to note when it came.
+    const running = runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink);
+    if (config.startAtMs !== null) {
+      progress.say(`coachbench: ready; load starts at ${startedAt.toISOString()} (--start-at)`);
+      await waitUntil(config.startAtMs, stop.signal);
+      actualStartMs = Date.now();
+    }
+    const pool = await running;
     ({ rssBytes, durationMs, failedByPolicy } = pool);
     workerSummaries = pool.workers;
     warnings.push(...pool.warnings);
@@ -182,11 +200,17 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
   });
   if (workerSummaries) report.workers = workerSummaries;
+  if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);
   if (config.labels && Object.keys(config.labels).length > 0) report.labels = config.labels;
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });
   return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
+}
+
+/** When load was planned to start (--start-at) and when this process got there. */
+function startInfo(plannedMs: number, actualMs: number): NonNullable<Report['start']> {
+  return { plannedAt: new Date(plannedMs).toISOString(), actualAt: new Date(actualMs).toISOString(), skewMs: actualMs - plannedMs };
 }
 
 /** Judges sliding-window and abortOnFail thresholds during the run, on this run's summaries. */

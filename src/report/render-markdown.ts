@@ -9,7 +9,16 @@ import { describeAbort } from './describe-abort.js';
 import { escapeMarkdown } from './escape.js';
 import { formatBytes, formatCount, formatMs, formatObserved, formatValue } from './format.js';
 import { markdownList, markdownTable, statusMark } from './markdown.js';
-import { checksWithoutEvidence, checkTally, failedItems, formatThresholdObserved, noEvidenceText, runLength, thresholdTally } from './report-facts.js';
+import {
+  checksWithoutEvidence,
+  checkTally,
+  failedItems,
+  formatThresholdObserved,
+  noEvidenceText,
+  runLength,
+  startText,
+  thresholdTally,
+} from './report-facts.js';
 import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
 import { STAGE_COLUMNS, stageRows } from './stage-rows.js';
 
@@ -22,7 +31,8 @@ function heading(report: Report): string {
 function runLine(report: Report): string {
   const target = `${report.target.url}${report.target.embedded ? ' (embedded reference target)' : ''}`;
   const faults = report.target.faults?.length ? ` · faults: ${report.target.faults.join(', ')}` : '';
-  return escapeMarkdown(`run ${report.runId} · target ${target}${faults} · ${runLength(report)} from ${report.startedAt}`);
+  const start = startText(report);
+  return escapeMarkdown(`run ${report.runId} · target ${target}${faults} · ${runLength(report)} from ${report.startedAt}${start ? ` · ${start}` : ''}`);
 }
 
 /** Why an abortOnFail threshold stopped the load, when one did. */

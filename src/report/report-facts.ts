@@ -86,3 +86,13 @@ export function verdictWord(report: Report): string {
   if (report.aborted) return `${word} (aborted)`;
   return report.interrupted ? `${word} (interrupted)` : word;
 }
+
+/** `--start-at` in words: this run's own start against the plan, or how far apart merged shards started. */
+export function startText(report: Report): string | null {
+  if (report.shardStarts) {
+    const { plannedAt, spreadMs, shards } = report.shardStarts;
+    return `${shards.length} shards started within ${spreadMs} ms of each other (planned ${plannedAt})`;
+  }
+  if (report.start) return `planned ${report.start.plannedAt}, started ${report.start.skewMs >= 0 ? '+' : ''}${report.start.skewMs} ms after`;
+  return null;
+}

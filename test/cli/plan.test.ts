@@ -4,7 +4,13 @@ import { runCli } from './run-cli.js';
 
 const staged = {
   name: 'shape',
-  chatStreams: { stages: [{ duration: '1m', target: 1_000, name: 'up' }, { duration: '5m', target: 'hold', name: 'peak' }, { duration: '30s', target: 0 }] },
+  chatStreams: {
+    stages: [
+      { duration: '1m', target: 1_000, name: 'up' },
+      { duration: '5m', target: 'hold', name: 'peak' },
+      { duration: '30s', target: 0 },
+    ],
+  },
   tagLink: { enabled: true, stages: [{ duration: '6m30s', target: 40, name: 'tags' }] },
 };
 
@@ -28,7 +34,11 @@ describe('coachbench plan', () => {
   it('shows what one shard applies: its participants by rank, its part of each rate', async () => {
     const { path } = await writeProfile(staged);
     const result = await runCli(['plan', path, '--shard', '1/3']);
-    const row = (stage: string): string[] => result.stdout.split('\n').find((line) => line.split(/\s+/)[1] === stage)!.split(/\s+/);
+    const row = (stage: string): string[] =>
+      result.stdout
+        .split('\n')
+        .find((line) => line.split(/\s+/)[1] === stage)!
+        .split(/\s+/);
     // Ranks 1, 4, 7, ..., 997 of 0..999: 333 participants; 40 req/s / 3.
     expect(row('up').slice(-2)).toEqual(['0', '333']);
     expect(row('tags').slice(-2)).toEqual(['0', '13.33']);

@@ -8,6 +8,7 @@ import { scenariosFor } from '../../drivers/scenarios.js';
 import { runScenarios } from '../../engine/run-scenarios.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { registerSecret } from '../../util/redact.js';
+import { waitUntil } from '../start-at.js';
 import type { ParentMessage, WorkerMessage } from './messages.js';
 
 const send = (message: WorkerMessage): void => {
@@ -32,18 +33,22 @@ process.on('message', (message: ParentMessage) => {
   for (const secret of job.secrets) registerSecret(secret);
   let index = 0;
   const total = new MetricSet();
-  runScenarios({
-    scenarios: scenariosFor(job.profile),
-    profile: job.profile,
-    targetUrl: job.targetUrl,
-    fixtures: job.fixtures,
-    keepAlive: job.keepAlive,
-    stop,
-    sink: (interval: MetricSet, startSec, endSec) => {
-      send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() });
-      total.add(interval);
-    },
-  })
+  const ready = job.startAtMs === null ? Promise.resolve() : waitUntil(job.startAtMs, stop.signal);
+  ready
+    .then(() =>
+      runScenarios({
+        scenarios: scenariosFor(job.profile),
+        profile: job.profile,
+        targetUrl: job.targetUrl,
+        fixtures: job.fixtures,
+        keepAlive: job.keepAlive,
+        stop,
+        sink: (interval: MetricSet, startSec, endSec) => {
+          send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() });
+          total.add(interval);
+        },
+      }),
+    )
     .then((result) => send({ type: 'done', rssBytes: result.rssBytes, durationMs: result.durationMs, counters: total.encodeCounters() }))
     .catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }))
     .finally(() => process.disconnect?.());

@@ -14,6 +14,8 @@ export interface WorkerJob {
   keepAlive: KeepAliveExpectation;
   /** Secrets the worker must redact too. */
   secrets: string[];
+  /** `--start-at` as epoch ms: the worker waits for it on its own clock before any load; null: at once. */
+  startAtMs: number | null;
 }
 
 export type ParentMessage = { type: 'start'; job: WorkerJob } | { type: 'stop' };

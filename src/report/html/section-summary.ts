@@ -3,7 +3,7 @@
 import type { Report } from '../../contract/report.js';
 import { describeAbort } from '../describe-abort.js';
 import { escapeXml } from '../escape.js';
-import { checksWithoutEvidence, checkTally, failedItems, noEvidenceText, runLength, thresholdTally } from '../report-facts.js';
+import { checksWithoutEvidence, checkTally, failedItems, noEvidenceText, runLength, startText, thresholdTally } from '../report-facts.js';
 
 function fact(label: string, value: string): string {
   return `<div><dt>${escapeXml(label)}</dt><dd>${escapeXml(value)}</dd></div>`;
@@ -27,6 +27,8 @@ function verdictBox(report: Report): string {
   ];
   if (report.shard) facts.push(fact('Shard', `${report.shard.index + 1} of ${report.shard.count}`));
   if (report.mergedFrom?.length) facts.push(fact('Merged from', `${report.mergedFrom.length} shard reports`));
+  const start = startText(report);
+  if (start) facts.push(fact('Start (--start-at)', start));
   if (report.aborted) facts.unshift(fact('Aborted', describeAbort(report.aborted)));
   const interrupted =
     (report.interrupted ? '<span class="badge fail">INTERRUPTED</span>' : '') + (report.aborted ? '<span class="badge fail">ABORTED</span>' : '');

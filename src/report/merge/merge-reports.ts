@@ -118,6 +118,18 @@ function addStages(reports: readonly Report[]): StageTotal[] {
   });
 }
 
+/** Shards started with --start-at: each one's actual start, and the spread between first and last. */
+function shardStarts(reports: readonly Report[]): Report['shardStarts'] {
+  const started = reports.filter((report) => report.start && report.shard);
+  if (started.length === 0) return undefined;
+  const actual = started.map((report) => Date.parse(report.start!.actualAt));
+  return {
+    plannedAt: started[0]!.start!.plannedAt,
+    spreadMs: Math.max(...actual) - Math.min(...actual),
+    shards: started.map((report) => ({ index: report.shard!.index, actualAt: report.start!.actualAt, skewMs: report.start!.skewMs })),
+  };
+}
+
 export function mergeReports(reports: readonly Report[], sources: readonly string[]): Report {
   if (reports.length !== sources.length) throw new ConfigError(`merge: ${reports.length} reports but ${sources.length} source names`);
   const plan = planMerge(reports.map((report, i) => ({ report, source: sources[i]! })));
@@ -163,6 +175,8 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   const labels = shardReports.find((r) => r.labels)?.labels;
   if (labels) report.labels = labels;
   if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
+  const starts = shardStarts(plan.shards.map((s) => s.report));
+  if (starts) report.shardStarts = starts;
   const failedOutside = plan.missing.length > 0 || shardReports.some(failedOutsideChecks);
   report.verdict = failedOutside ? 'fail' : judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
   return report;

@@ -1,0 +1,114 @@
+/**
+ * `run --start-at` (docs/design.md §2.2): two shard processes given one instant start their
+ * load within 100 ms of each other, whenever each was launched; a late one refuses.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
+import { parseStartAt } from '../../src/orchestration/start-at.js';
+import { startTarget } from '../../src/reference-service/start-target.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { mergeReports } from '../../src/report/merge/merge-reports.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { runBin } from './bin-helpers.js';
+import { quickProfile } from './run-helpers.js';
+
+let dir: string;
+let target: RunningTarget;
+let profile: string;
+let fixtures: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'coachbench-start-at-'));
+  target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
+  profile = join(dir, 'profile.json');
+  fixtures = join(dir, 'fixtures.json');
+  await writeFile(profile, JSON.stringify(quickProfile({ duration: '2s', generator: { maxEventLoopDelayP99: '2s' } })));
+  await writeFile(fixtures, JSON.stringify(target.fixtures));
+});
+afterAll(() => target.close());
+
+const shard = (index: number, startAt: string, workers = '1') =>
+  runBin([
+    'run',
+    '-p',
+    profile,
+    '-t',
+    target.url,
+    '-f',
+    fixtures,
+    '--shard',
+    `${index}/2`,
+    '--start-at',
+    startAt,
+    '-w',
+    workers,
+    '-q',
+    '-o',
+    join(dir, `${startAt}-${index}`),
+  ]);
+
+const reportOf = async (startAt: string, index: number): Promise<Report> => JSON.parse(await readFile(join(dir, `${startAt}-${index}`, 'report.json'), 'utf8'));
+
+describe('run --start-at', () => {
+  it('starts two shards launched 1.5 s apart within 100 ms of each other, and the merge says so', async () => {
+    const startAt = new Date(Date.now() + 4_000).toISOString();
+    const first = shard(0, startAt);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The second shard also splits its share over two driver processes, each waiting on its own.
+    const results = await Promise.all([first, shard(1, startAt, '2')]);
+    expect(results.map((r) => r.stderr)).toEqual(['', '']);
+    const reports = await Promise.all([reportOf(startAt, 0), reportOf(startAt, 1)]);
+    for (const report of reports) {
+      expect(report.start!.plannedAt).toBe(startAt);
+      expect(report.startedAt).toBe(startAt);
+      expect(Math.abs(report.start!.skewMs)).toBeLessThan(100);
+    }
+    const actual = reports.map((report) => Date.parse(report.start!.actualAt));
+    expect(Math.abs(actual[0]! - actual[1]!)).toBeLessThan(100);
+    const merged = mergeReports(reports, ['0', '1']);
+    expect(merged.shardStarts).toEqual({
+      plannedAt: startAt,
+      spreadMs: Math.abs(actual[0]! - actual[1]!),
+      shards: reports.map((report) => ({ index: report.shard!.index, actualAt: report.start!.actualAt, skewMs: report.start!.skewMs })),
+    });
+  }, 60_000);
+
+  it('refuses a start time that has passed, with one line and exit 2, before any load', async () => {
+    const result = await shard(0, new Date(Date.now() - 5_000).toISOString());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^coachbench: --start-at: \S+ passed 5\.\d s ago, before this run was ready; it would run late beside the others/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('reads COACHBENCH_START_AT when the flag is absent', async () => {
+    const result = await runBin(['run', '-p', profile, '-q', '-o', join(dir, 'env')], { env: { COACHBENCH_START_AT: 'soon' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('COACHBENCH_START_AT: "soon" is not an RFC 3339 time with a zone');
+  });
+});
+
+describe('parseStartAt', () => {
+  const now = Date.parse('2026-11-24T12:00:00Z');
+  it.each([
+    ['2026-11-24T12:00:30Z', now + 30_000],
+    ['2026-11-24T13:00:30+01:00', now + 30_000],
+    ['2026-11-24T12:00:00.250Z', now + 250],
+    ['+30s', now + 30_000],
+    ['+1m30s', now + 90_000],
+  ])('%s', (text, expected) => {
+    expect(parseStartAt(text, now)).toBe(expected);
+  });
+
+  it.each([
+    ['2026-11-24T12:00:30', 'is not an RFC 3339 time with a zone'],
+    ['2026-11-24', 'is not an RFC 3339 time with a zone'],
+    ['+30', 'has no unit'],
+    ['2026-11-26T12:00:00Z', 'is more than 24h away'],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseStartAt(text, now)).toThrow(ConfigError);
+    expect(() => parseStartAt(text, now)).toThrow(message);
+  });
+});
