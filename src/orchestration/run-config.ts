@@ -127,7 +127,11 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
   checkStageNames(parseThresholds(thresholds, 'threshold'), profile);
-  if (profile.search) parseSearch(profile.search, profile.source);
+  if (profile.search) {
+    parseSearch(profile.search, profile.source);
+    // A search holds each step's load fixed while it judges the SLOs; a timeline would move it.
+    if (hasStages(profile)) throw new ConfigError(`${profile.source}: a capacity search steps the load itself; remove the stages (or the search)`);
+  }
   const targetText = flags.target ?? env.COACHBENCH_TARGET;
   const targetUrl = targetText ? normalizeTargetUrl(targetText) : null;
   let fixtures: Fixtures | null = null;

@@ -14,6 +14,15 @@ const staged = {
   tagLink: { enabled: true, stages: [{ duration: '6m30s', target: 40, name: 'tags' }] },
 };
 
+describe('a capacity search with stages', () => {
+  it('is refused: the search steps the load itself', async () => {
+    const { path } = await writeProfile({ ...staged, search: { variable: 'chatStreams.participants', start: 10, max: 40, slos: ['chatStreams.opened > 0'] } });
+    const result = await runCli(['run', '--profile', path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${path}: a capacity search steps the load itself; remove the stages (or the search)`);
+  });
+});
+
 describe('coachbench plan', () => {
   it('prints every stage of every scenario as a table', async () => {
     const { path } = await writeProfile(staged);

@@ -7,6 +7,7 @@ import { resolveProfile } from '../../src/contract/profile/resolve-profile.js';
 import { parseThresholds } from '../../src/metrics/thresholds.js';
 import { parseSearch } from '../../src/orchestration/capacity/search-plan.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { parseJsonText } from '../../src/util/json-text.js';
 
 describe('built-in profiles', () => {
   it('ship smoke, release, nightly-soak and capacity', async () => {
@@ -172,5 +173,16 @@ describe('profile files are JSONC', () => {
     const smoke = await loadProfile('smoke');
     // The walk-through leaves out the description; everything that drives the run is the same.
     expect({ ...fromReadme, description: smoke.description, source: smoke.source }).toEqual(smoke);
+  });
+
+  it("shows the release profile's stages in the README's load-shapes section as they are in profiles/release.json", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Load shapes'));
+    const example = /```jsonc\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(example, 'README: a ```jsonc block in "Load shapes"').toBeDefined();
+    const fromReadme = parseJsonText(`{${example}}`, 'README.md', { jsonc: true }) as Record<string, { stages: unknown }>;
+    const release = JSON.parse(await readFile(new URL('../../profiles/release.json', import.meta.url), 'utf8')) as Record<string, { stages: unknown }>;
+    expect(fromReadme.chatStreams!.stages).toEqual(release.chatStreams!.stages);
+    expect(fromReadme.photoUpload!.stages).toEqual(release.photoUpload!.stages);
   });
 });
