@@ -20,7 +20,7 @@ export interface HistogramSummary {
   hdr: string;
 }
 
-import type { RunPlan } from './profile/run-plan.js';
+import type { RunPlan } from './profile/stage-plan.js';
 
 /**
  * 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks.

@@ -2,7 +2,7 @@
  * `coachbench plan` as text: every scenario's stages with their times and values, and the
  * share one shard applies when the run is split (docs/design.md §2.11).
  */
-import type { RunPlan } from '../contract/profile/run-plan.js';
+import type { RunPlan } from '../contract/profile/stage-plan.js';
 import { formatDuration } from '../util/duration.js';
 
 export interface PlanShare {

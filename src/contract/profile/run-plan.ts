@@ -5,23 +5,7 @@
  * A profile read back from an older report has no `stages` at all: `!= null` treats that as none.
  */
 import type { Profile } from './profile.js';
-import { type PlannedStage, type StagedScenario, type StageWindow, stageWindows } from './stage-plan.js';
-
-export interface ScenarioPlan {
-  scenario: StagedScenario;
-  /** What the values count. */
-  unit: 'participants' | 'requests/s';
-  stages: PlannedStage[];
-  /** Written as stages in the profile (else the ramp-and-hold or constant rate as stages). */
-  explicit: boolean;
-}
-
-export interface RunPlan {
-  durationMs: number;
-  scenarios: ScenarioPlan[];
-  /** Named windows (`{stage:NAME}`), from stages named in the profile. */
-  windows: StageWindow[];
-}
+import { type PlannedStage, type RunPlan, type ScenarioPlan, stageWindows } from './stage-plan.js';
 
 /** Whether the profile shapes any load with stages (then `--duration` is refused). */
 export function hasStages(profile: Profile): boolean {

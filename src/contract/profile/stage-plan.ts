@@ -80,6 +80,23 @@ export function valueAt(stages: readonly PlannedStage[], ms: number): number {
   return value;
 }
 
+/** One scenario's shape over the run. */
+export interface ScenarioPlan {
+  scenario: StagedScenario;
+  /** What the values count. */
+  unit: 'participants' | 'requests/s';
+  stages: PlannedStage[];
+  /** Written as stages in the profile (else the ramp-and-hold or constant rate as stages). */
+  explicit: boolean;
+}
+
+export interface RunPlan {
+  durationMs: number;
+  scenarios: ScenarioPlan[];
+  /** Named windows (`{stage:NAME}`), from stages named in the profile. */
+  windows: StageWindow[];
+}
+
 /** A named window of the run: what `{stage:NAME}` in a threshold refers to. */
 export interface StageWindow {
   name: string;

@@ -2,7 +2,7 @@
  * The planned load as chart lines (docs/design.md §2.11), drawn under the achieved open
  * streams and request rate so a reader sees where the run fell behind its plan.
  */
-import type { RunPlan, ScenarioPlan } from '../../contract/profile/run-plan.js';
+import type { RunPlan, ScenarioPlan } from '../../contract/profile/stage-plan.js';
 import { valueAt } from '../../contract/profile/stage-plan.js';
 import type { LineSeries } from '../svg/line-chart.js';
 
