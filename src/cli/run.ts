@@ -38,6 +38,25 @@ export const runCommand = defineCommand<RunFlags>({
             'get ready, then start the load at this instant: RFC 3339 (2026-11-24T14:00:00Z) or +DURATION; shards given one time start together (default: COACHBENCH_START_AT)',
         }),
       )
+      .option('ca', repeatableOption({ describe: 'trust this CA certificate (PEM) besides the system roots, repeatable' }))
+      .option('cert', textOption('--cert', { describe: 'client certificate (PEM) for mutual TLS; needs --key' }))
+      .option('key', textOption('--key', { describe: 'private key (PEM) of --cert' }))
+      .option('insecure', { type: 'boolean', describe: 'do not verify the target certificate (said loudly, recorded in the report)' })
+      .option('servername', textOption('--servername', { describe: 'TLS server name (SNI) and the name the certificate must carry, when not the URL host' }))
+      .option(
+        'header',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${ENV_VAR} syntax users write, shown literally
+        repeatableOption({ alias: 'H', describe: "extra header for every request and stream, repeatable: 'X-Tenant: acme', values may use ${ENV_VAR}" }),
+      )
+      .option('proxy', {
+        type: 'string',
+        describe: 'send everything through this HTTP(S) proxy (default: HTTP_PROXY/HTTPS_PROXY/NO_PROXY); --no-proxy ignores the environment',
+        coerce: (value: string | boolean | Array<string | boolean>) => {
+          if (Array.isArray(value)) throw new ConfigError(`--proxy: given ${value.length} times; give it once`);
+          if (value === '') throw new ConfigError('--proxy: needs a URL (or use --no-proxy)');
+          return value;
+        },
+      })
       .option('label', repeatableOption({ describe: 'KEY=VALUE kept in report.json for coachbench trend, repeatable (release=v2.3.1)' }))
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' })
       .option(
@@ -68,6 +87,11 @@ export const runCommand = defineCommand<RunFlags>({
       .example('$0 run -p nightly-soak --metrics-port 9464 --dashboard', 'a soak watched in Prometheus and in the browser (http://127.0.0.1:5665/)')
       .example('$0 run -p release -w auto --threshold "tagLink.errorRate < 0.01"', 'a release gate on every core, one more threshold')
       .example('$0 run -p release --shard 0/4 --start-at 2026-11-24T14:00:00Z -t "$URL" -f f.json', 'shard 0 of 4, starting with its peers')
+      .example(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${ENV_VAR} syntax users write, shown literally
+        '$0 run -t https://staging.example.com -f f.json --ca corp-ca.pem -H "X-Tenant: ${TENANT}"',
+        'a staging target behind a private CA, with a tenant header',
+      )
       .example('$0 run -p nightly-soak --label release=v2.3.1', 'a nightly run labelled for coachbench trend (gitSha from GIT_SHA/GITHUB_SHA)') as never,
   run: async (flags) => {
     const config = await resolveRunConfig(flags, process.env);

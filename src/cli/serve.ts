@@ -34,8 +34,14 @@ export const serveCommand = defineCommand<ServeFlags>({
         'fault',
         repeatableOption({ describe: 'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json=PCT, latency=MS' }),
       )
+      .option('tls', textOption('--tls', { describe: 'serve HTTPS with a throwaway pair: --tls self-signed (its certificate is written, see --tls-cert-out)' }))
+      .option('tls-cert', textOption('--tls-cert', { describe: 'serve HTTPS with this certificate (PEM); needs --tls-key' }))
+      .option('tls-key', textOption('--tls-key', { describe: 'private key (PEM) of --tls-cert' }))
+      .option('tls-client-ca', textOption('--tls-client-ca', { describe: 'require client certificates signed by this CA (mutual TLS)' }))
+      .option('tls-cert-out', textOption('--tls-cert-out', { describe: 'write the certificate clients must trust here (default: a file in the temp folder)' }))
       .example('$0 serve', `the reference target on http://127.0.0.1:${DEFAULT_SERVE_PORT}`)
       .example('$0 serve --participants 500 --fixtures-out /tmp/f.json', 'a target for run --target, its fixtures file written')
+      .example('$0 serve --tls self-signed --tls-cert-out /tmp/ca.pem', 'HTTPS on loopback; then run -t https://127.0.0.1:7080 --ca /tmp/ca.pem')
       .example('$0 serve --port 0 --fault drop=5 --fault latency=50ms', 'a misbehaving target on any free port') as never,
   run: async (flags) => {
     const controller = new AbortController();

@@ -26,7 +26,7 @@ import type { RunPlan } from './profile/stage-plan.js';
  * 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks.
  * 1.2.0: `aborted`, thresholds' `window`, time-series points' `warmup`.
  * 1.3.0: `plan` (the planned load shape), `stages` (headline metrics per named stage), chatStreams `leftByPlan`,
- *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew).
+ *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew), `transport`.
  */
 export const REPORT_SCHEMA_VERSION = '1.3.0';
 
@@ -211,6 +211,22 @@ export interface TimeseriesPoint {
   warmup?: true;
 }
 
+export interface TransportInfo {
+  /** The target URL is https. */
+  tls: boolean;
+  /** Certificates were NOT verified (`--insecure`): the run proves nothing about the target's TLS. */
+  insecure: boolean;
+  /** Extra CA certificates trusted besides the system roots (`--ca`). */
+  extraCas: number;
+  clientCertificate: boolean;
+  servername: string | null;
+  /** `env` (HTTP_PROXY/HTTPS_PROXY/NO_PROXY), `none` (--no-proxy) or `url` (--proxy). */
+  proxy: 'env' | 'none' | 'url';
+  /** Names of the headers added to every request (values may be secrets and are not kept). */
+  headers: string[];
+  userAgent: string;
+}
+
 export interface StartInfo {
   plannedAt: string;
   actualAt: string;
@@ -300,6 +316,8 @@ export interface Report {
    * names change points by them; `release` is the label for a release.
    */
   labels?: Record<string, string>;
+  /** Since 1.3.0: how the run reached its target (TLS trust, proxy, extra header names; never values or key material). */
+  transport?: TransportInfo;
   /** Since 1.3.0, `--start-at` runs: when load was to start, when this run started it, and the difference. */
   start?: StartInfo;
   /** Since 1.3.0, merged reports of `--start-at` shards: each shard's start and how far apart they were. */

@@ -11,6 +11,7 @@ import type { Profile } from '../contract/profile/profile.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
 import { createRequestAgent } from './http-agent.js';
 import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';
+import { defaultTransport, type Transport } from './transport.js';
 
 export interface RunScenariosOptions {
   scenarios: readonly Scenario[];
@@ -26,6 +27,8 @@ export interface RunScenariosOptions {
   intervalMs?: number;
   /** The request dispatcher; by default a fresh request Agent, destroyed at the end. */
   dispatcher?: Dispatcher;
+  /** TLS, headers and proxy of the run; plain defaults when absent (tests, the embedded target). */
+  transport?: Transport;
 }
 
 export interface RunScenariosResult {
@@ -37,7 +40,8 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   const { profile, stop } = options;
   // Every in-flight request of every scenario listens on this one signal.
   setMaxListeners(0, stop.signal);
-  const dispatcher = options.dispatcher ?? createRequestAgent();
+  const transport = options.transport ?? defaultTransport();
+  const dispatcher = options.dispatcher ?? createRequestAgent(transport);
   const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink);
   const runStartMs = performance.now();
   const ctx: ScenarioContext = {
@@ -50,6 +54,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     endMs: runStartMs + profile.durationMs,
     keepAlive: options.keepAlive,
     signal: stop.signal,
+    transport,
   };
   recorder.start();
   const endTimer = setTimeout(() => stop.abort(), profile.durationMs);

@@ -8,6 +8,7 @@ import type { Fixtures } from '../contract/fixtures.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
 import type { MetricSet } from '../metrics/metric-set.js';
+import type { Transport } from './transport.js';
 
 export interface RunFixtures extends Fixtures {
   apiKey: string;
@@ -31,6 +32,8 @@ export interface ScenarioContext {
   keepAlive: KeepAliveExpectation;
   /** Aborted on SIGINT/SIGTERM or at endMs. */
   signal: AbortSignal;
+  /** TLS, extra headers and proxy (transport.ts): the dispatcher has them; streams and the closed model apply them too. */
+  transport: Transport;
 }
 
 export interface Scenario {

@@ -10,10 +10,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
-import type { Client, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError, statusFailure } from '../contract/failure-codes.js';
 import { createStreamClient } from './http-agent.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
+import type { Transport } from './transport.js';
 
 export enum StreamState {
   Connecting = 0,
@@ -48,6 +49,8 @@ export interface StreamRequest {
    * (docs/design.md §6); beyond it the stream is dropped as `frame-too-large`.
    */
   maxFrameBytes: number;
+  /** TLS, extra headers and proxy of the run (engine/transport.ts); plain defaults when absent. */
+  transport?: Transport;
 }
 
 let nextStreamId = 1;
@@ -65,7 +68,7 @@ export class SseStream {
   worstGapMs = 0;
   keepAlives = 0;
   private body: Readable | null = null;
-  private client: Client | null = null;
+  private client: Dispatcher | null = null;
   private closeWhenOpen = false;
 
   constructor(
@@ -81,9 +84,15 @@ export class SseStream {
     this.requestAtMs = performance.now();
     let response: Dispatcher.ResponseData;
     // One connection per stream lifetime: no pipelining, no keep-alive reuse after the stream.
-    this.client = createStreamClient(request.origin, { headersTimeoutMs: request.headersTimeoutMs, localAddress: request.localAddress });
+    const client = createStreamClient(request.origin, {
+      headersTimeoutMs: request.headersTimeoutMs,
+      localAddress: request.localAddress,
+      ...(request.transport ? { transport: request.transport } : {}),
+    });
+    this.client = client;
     try {
-      response = await this.client.request({
+      response = await client.request({
+        origin: request.origin,
         path: request.path,
         method: 'GET',
         headers: request.headers,

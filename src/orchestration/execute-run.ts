@@ -49,7 +49,7 @@ export async function executeRun(
     try {
       const target = await resolveTarget(config);
       try {
-        await untilStopped(preflight(target.url), stop.signal);
+        await untilStopped(preflight(target.url, target.transport), stop.signal);
         const session = { config, target, outDir, stop, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
         return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
       } finally {

@@ -7,6 +7,7 @@ import { loadProfile } from '../contract/profile/load-profile.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { hasStages, runPlanOf } from '../contract/profile/run-plan.js';
 import type { ShardInfo } from '../contract/report.js';
+import type { Transport } from '../engine/transport.js';
 import { type ParsedThreshold, parseThresholds } from '../metrics/thresholds.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
@@ -16,8 +17,9 @@ import { parseSearch } from './capacity/search-plan.js';
 import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
 import { resolveLabels } from './run-labels.js';
 import { parseStartAt, refuseLateStart } from './start-at.js';
+import { resolveTransport, type TransportFlags } from './transport-config.js';
 
-export interface RunFlags extends LiveOutputFlags {
+export interface RunFlags extends LiveOutputFlags, TransportFlags {
   profile?: string;
   target?: string;
   fixtures?: string;
@@ -59,6 +61,8 @@ export interface RunConfig {
   outputs: LiveOutputConfig;
   /** `--start-at` (or COACHBENCH_START_AT) as epoch ms: no load before it; null: at once. */
   startAtMs: number | null;
+  /** TLS, extra headers and proxy for every request and stream (docs/design.md §2.12). */
+  transport: Transport;
 }
 
 /** A threshold on `{stage:NAME}` must name a stage the profile names (exit 2 before anything starts). */
@@ -153,6 +157,11 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     if (profile.search) throw new ConfigError('--start-at: a capacity search runs many steps one after another; start it without --start-at');
     refuseLateStart(startAtMs, Date.now());
   }
+  const transport = resolveTransport(flags, profile, env);
+  const closedModel = [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+  if (closedModel && transport.proxy.mode === 'url') {
+    throw new ConfigError('--proxy: the closed model (autocannon) cannot go through a proxy; use the open model, or run it without --proxy');
+  }
   for (const secret of [apiKey, coachToken, env.COACHBENCH_API_KEY, env.COACHBENCH_TOKEN, env.COACHBENCH_COACH_TOKEN]) registerSecret(secret);
   return {
     profile,
@@ -170,5 +179,6 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     quiet: flags.quiet ?? false,
     outputs: parseLiveOutputFlags(flags),
     startAtMs,
+    transport,
   };
 }

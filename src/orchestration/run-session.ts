@@ -7,9 +7,10 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { runPlanOf } from '../contract/profile/run-plan.js';
-import type { AbortInfo, Report, ShardInfo } from '../contract/report.js';
+import type { AbortInfo, Report, ShardInfo, TransportInfo } from '../contract/report.js';
 import { scenariosFor } from '../drivers/scenarios.js';
 import { runScenarios } from '../engine/run-scenarios.js';
+import type { Transport } from '../engine/transport.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
 import { metricView } from '../metrics/metric-view.js';
 import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
@@ -64,6 +65,7 @@ function jobFor(config: RunConfig, target: ResolvedTarget, w: number, workers: n
     keepAlive: target.keepAlive,
     secrets: secretsSnapshot(),
     startAtMs: config.startAtMs,
+    transport: target.transport,
   };
 }
 
@@ -121,6 +123,9 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     progress.done();
     stderr.write(`coachbench: warning: ${text}\n`);
   };
+  if (target.transport.tls.insecure && target.url.startsWith('https:')) {
+    warn('--insecure: the target certificate is NOT verified; this run says nothing about the TLS a real client would see');
+  }
   const hlogPath = await hlogPathIn(outDir, warn);
   outputs?.beginSession(
     { profileName: profile.name, targetUrl: target.url, participants, durationMs: profile.durationMs, thresholds: config.thresholds },
@@ -201,11 +206,27 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   });
   if (workerSummaries) report.workers = workerSummaries;
   if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);
+  report.transport = transportInfo(target.transport, target.url);
   if (config.labels && Object.keys(config.labels).length > 0) report.labels = config.labels;
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });
   return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
+}
+
+/** What report.json says of the transport: settings and header names, never values or keys. */
+function transportInfo(transport: Transport, url: string): TransportInfo {
+  const { tls, headers, proxy } = transport;
+  return {
+    tls: url.startsWith('https:'),
+    insecure: tls.insecure,
+    extraCas: tls.ca.length,
+    clientCertificate: tls.cert !== null,
+    servername: tls.servername,
+    proxy: proxy.mode,
+    headers: Object.keys(headers).filter((name) => name !== 'user-agent'),
+    userAgent: headers['user-agent'] ?? '',
+  };
 }
 
 /** When load was planned to start (--start-at) and when this process got there. */

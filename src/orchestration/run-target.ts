@@ -3,10 +3,11 @@
  * loopback port) or an external `--target` with its fixtures. Also checks reachability
  * before load starts, so an unreachable target exits 3 instead of producing a report of errors.
  */
-import { request } from 'undici';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
+import { createRequestAgent } from '../engine/http-agent.js';
 import type { RunFixtures } from '../engine/scenario.js';
+import { defaultTransport, type Transport } from '../engine/transport.js';
 import { startTarget } from '../reference-service/start-target.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
 import { StartError } from '../util/errors.js';
@@ -21,6 +22,8 @@ function searchedParticipants(profile: RunConfig['profile']): number {
 
 export interface ResolvedTarget {
   url: string;
+  /** The run's transport, trusting the embedded target's own certificate when it serves HTTPS. */
+  transport: Transport;
   embedded: RunningTarget | null;
   fixtures: RunFixtures;
   keepAlive: KeepAliveExpectation;
@@ -39,6 +42,7 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
         sessionsPerParticipant: profile.target.sessionsPerParticipant,
         seed: profile.target.seed,
         faults: profile.target.faults,
+        ...(profile.target.tls ? { tls: profile.target.tls } : {}),
       });
     } catch (error) {
       throw new StartError(`the embedded target could not start: ${(error as Error).message}`);
@@ -53,8 +57,12 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
     if (config.coachToken) fixtures.coachToken = config.coachToken;
   }
   const expectKeepAliveMs = config.expectKeepAliveMs ?? embedded?.keepAliveMs ?? DEFAULT_KEEPALIVE_MS;
+  const certificate = embedded?.certificate ?? null;
+  const transport =
+    certificate === null ? config.transport : { ...config.transport, tls: { ...config.transport.tls, ca: [...config.transport.tls.ca, certificate] } };
   return {
     url,
+    transport,
     embedded,
     fixtures,
     keepAlive: {
@@ -65,13 +73,42 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
   };
 }
 
-/** Any HTTP answer proves the target reachable; a network error is exit 3. */
-export async function preflight(url: string): Promise<void> {
+/** OpenSSL's verification failures that more trust fixes, and the ones a name fixes. */
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+
+/** The flag that fixes a TLS failure, in words a user can act on (docs/design.md §2.12). */
+export function tlsHint(code: string): string | null {
+  if (UNTRUSTED.has(code))
+    return "its certificate is not signed by a CA this run trusts: give the CA's certificate with --ca FILE (or --insecure to skip verification, for a throwaway test only)";
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate is for another name: give that name with --servername NAME';
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return 'its certificate is outside its validity period (check the clocks, or renew it)';
+  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' || code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE') {
+    return 'it asked for a client certificate: give one with --cert FILE --key FILE';
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') return 'it does not speak TLS on that port: check http:// against https://';
+  return null;
+}
+
+/** Any HTTP answer proves the target reachable; a network or TLS error is exit 3, with the flag that fixes it when there is one. */
+export async function preflight(url: string, transport: Transport = defaultTransport()): Promise<void> {
+  const dispatcher = createRequestAgent(transport, 1);
   try {
-    const response = await request(`${url}/api/v1/participants`, { method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const probe = new URL(`${url}/api/v1/participants`);
+    const response = await dispatcher.request({ origin: probe.origin, path: probe.pathname, method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
     await response.body.dump();
   } catch (error) {
-    const code = (error as { code?: string }).code ?? (error as Error).message;
-    throw new StartError(`target ${url} is not reachable (${code})`);
+    const cause = (error as { cause?: unknown }).cause;
+    const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message;
+    const hint = tlsHint(code);
+    throw new StartError(`target ${url} is not reachable (${code})${hint ? `: ${hint}` : ''}`);
+  } finally {
+    await dispatcher.destroy().catch(() => undefined);
   }
 }

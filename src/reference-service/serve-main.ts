@@ -4,7 +4,10 @@
  * `--workers`), write the fixtures file, print one line, serve until `signal` aborts, close
  * cleanly.
  */
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
 import { describeFault, normaliseFaults } from './faults/faults.js';
@@ -24,6 +27,14 @@ export interface ServeFlags {
   fault?: Array<string | number>;
   /** Worker processes: a count or `auto` (available cores). */
   workers?: string | number;
+  /** `--tls self-signed`: HTTPS with a pair generated at start. */
+  tls?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Require client certificates signed by this CA (mutual TLS). */
+  tlsClientCa?: string;
+  /** Where the certificate clients must trust is written (default: a file in the temp folder). */
+  tlsCertOut?: string;
 }
 
 /** The default `serve` port (a fixed one, so that `curl` examples work). */
@@ -65,7 +76,52 @@ export function resolveServeOptions(flags: ServeFlags): { options: TargetOptions
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [key]: value });
   if (flags.workers !== undefined) options.workers = workersFlag(flags.workers);
   if (flags.fixturesOut !== undefined && flags.fixturesOut.trim() === '') throw new ConfigError('--fixtures-out: needs a file path');
+  const tls = tlsOptionOf(flags);
+  if (tls !== undefined) options.tls = tls;
   return flags.fixturesOut === undefined ? { options } : { options, fixturesOut: flags.fixturesOut };
+}
+
+function readPemFlag(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+}
+
+/** `--tls self-signed`, or `--tls-cert` with `--tls-key` (PEM files); `--tls-client-ca` asks clients for certificates. */
+function tlsOptionOf(flags: ServeFlags): TargetOptions['tls'] {
+  if (flags.tls !== undefined && flags.tls !== 'self-signed')
+    throw new ConfigError(`--tls: "${flags.tls}" is not known (use --tls self-signed, or --tls-cert and --tls-key)`);
+  if (flags.tls !== undefined && (flags.tlsCert !== undefined || flags.tlsKey !== undefined)) {
+    throw new ConfigError('--tls self-signed and --tls-cert/--tls-key: give one identity');
+  }
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
+  if (flags.tls === undefined && flags.tlsCert === undefined) {
+    if (flags.tlsClientCa !== undefined) throw new ConfigError('--tls-client-ca needs TLS: add --tls self-signed or --tls-cert/--tls-key');
+    return undefined;
+  }
+  if (flags.tls === 'self-signed') {
+    if (flags.tlsClientCa !== undefined) throw new ConfigError('--tls-client-ca: give the server identity with --tls-cert/--tls-key');
+    return 'self-signed';
+  }
+  return {
+    cert: readPemFlag(flags.tlsCert!, '--tls-cert'),
+    key: readPemFlag(flags.tlsKey!, '--tls-key'),
+    ...(flags.tlsClientCa !== undefined ? { clientCa: readPemFlag(flags.tlsClientCa, '--tls-client-ca') } : {}),
+  };
+}
+
+/** Writes the certificate clients must trust (`run --ca FILE`); returns where. */
+async function writeCertificate(target: RunningTarget, requested: string | undefined): Promise<string | null> {
+  if (target.certificate === null) return null;
+  const path = requested ?? join(tmpdir(), `coachbench-serve-${target.port}.pem`);
+  try {
+    await writeFile(path, target.certificate);
+  } catch (error) {
+    throw new ConfigError(`--tls-cert-out ${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return path;
 }
 
 /** Writes the docs/design.md §3 fixtures file, readable by its owner only (it holds tokens). */
@@ -92,7 +148,7 @@ function describeWorkers(target: RunningTarget): string[] {
 }
 
 /** The one start-up line; names no secret. */
-export function describeServing(target: RunningTarget, participants: number, fixturesOut?: string): string {
+export function describeServing(target: RunningTarget, participants: number, fixturesOut?: string, certificateFile?: string | null): string {
   const faults = target.faults.map(describeFault);
   return [
     `coachbench serve: ${target.url} (API under /api/v1)`,
@@ -101,6 +157,7 @@ export function describeServing(target: RunningTarget, participants: number, fix
     ...describeWorkers(target),
     ...(faults.length > 0 ? [`faults ${faults.join(' ')}`] : []),
     ...(fixturesOut ? [`fixtures ${fixturesOut}`] : []),
+    ...(certificateFile ? [`certificate ${certificateFile} (trust it with run --ca ${certificateFile})`] : []),
   ].join(', ');
 }
 
@@ -114,7 +171,8 @@ export async function serveUntil(flags: ServeFlags, signal: AbortSignal, print: 
   let code: number = ExitCode.ok;
   try {
     if (fixturesOut !== undefined) await writeFixturesFile(target, fixturesOut);
-    print(describeServing(target, target.fixtures.participants.length, fixturesOut));
+    const certificateFile = await writeCertificate(target, flags.tlsCertOut);
+    print(describeServing(target, target.fixtures.participants.length, fixturesOut, certificateFile));
     if (!signal.aborted) {
       await new Promise<void>((resolve) => {
         signal.addEventListener('abort', () => resolve(), { once: true });

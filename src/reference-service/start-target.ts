@@ -13,7 +13,7 @@ import type { RunningTarget, TargetOptions } from './target-types.js';
 
 /** Starts the reference target. Rejects with ConfigError on bad options, StartError if it cannot listen. */
 export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
-  const config = resolveTargetConfig(options);
+  const config = await resolveTargetConfig(options);
   return config.workers > 1 ? startClusterTarget(config) : startSingleTarget(config);
 }
 
@@ -29,7 +29,8 @@ async function startSingleTarget(config: TargetConfig): Promise<RunningTarget> {
   const address = await runtime.listen();
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: `${config.tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
+    certificate: config.tls?.cert ?? null,
     port: address.port,
     keepAliveMs: config.keepAliveMs,
     faults: config.faults,

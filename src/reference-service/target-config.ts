@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../util/errors.js';
 import { normaliseFaults } from './faults/faults.js';
+import { loopbackNames, selfSignedIdentity, type TargetTls } from './http/tls-identity.js';
 import type { SeedOptions } from './state/seed-data.js';
 import type { Fault, TargetOptions } from './target-types.js';
 
@@ -19,6 +20,8 @@ export interface TargetConfig {
   sessionsPerParticipant: number;
   apiKey?: string;
   workers: number;
+  /** HTTPS identity, generated already when the options asked for a self-signed one; null: HTTP. */
+  tls: TargetTls | null;
 }
 
 /** Most workers a target forks; beyond the cores they only add IPC hops. */
@@ -37,12 +40,17 @@ export function resolveServiceWorkers(workers: number | 'auto' | undefined): num
   return checkInteger(workers ?? 1, 'workers', 1, MAX_WORKERS);
 }
 
-/** Checks every option; throws ConfigError on the first bad one. */
-export function resolveTargetConfig(options: TargetOptions): TargetConfig {
+/** Checks every option; throws ConfigError on the first bad one. A self-signed identity is made here, once for all workers. */
+export async function resolveTargetConfig(options: TargetOptions): Promise<TargetConfig> {
+  const host = options.host ?? DEFAULTS.host;
+  const tls = options.tls === 'self-signed' ? await selfSignedIdentity(loopbackNames(host)) : (options.tls ?? null);
+  return { ...checkedOptions(options), host, tls };
+}
+
+function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls'> {
   const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 10) throw new ConfigError(`keepalive must be at least 10ms, got ${keepAliveMs}`);
   return {
-    host: options.host ?? DEFAULTS.host,
     port: checkInteger(options.port ?? DEFAULTS.port, 'port', 0, 65_535),
     keepAliveMs,
     faults: normaliseFaults(options.faults ?? []),

@@ -3,6 +3,7 @@
  * by `coachbench run` (the embedded default) and by every integration test.
  */
 import type { Fixtures } from '../contract/fixtures.js';
+import type { TargetTls } from './http/tls-identity.js';
 
 /** One injected fault (docs/design.md §4). PCT faults hold a fraction 0..1 in `value`. */
 export type FaultName = 'keepalive-drift' | 'stall' | 'drop' | 'error-rate' | 'latency' | 'duplicate' | 'leak' | 'bad-json';
@@ -38,6 +39,8 @@ export interface TargetOptions {
    * first when calling from src); `auto` = available cores. See docs/target.md "Workers".
    */
   workers?: number | 'auto';
+  /** Serve HTTPS with this identity (PEM); `'self-signed'` generates one for the loopback names. Default: plain HTTP. */
+  tls?: TargetTls | 'self-signed';
 }
 
 export interface TargetStats {
@@ -77,8 +80,10 @@ export interface TargetWorker {
 }
 
 export interface RunningTarget {
-  /** Base URL without the /api/v1 prefix, e.g. http://127.0.0.1:41234 */
+  /** Base URL without the /api/v1 prefix, e.g. http://127.0.0.1:41234 (https:// when it serves TLS) */
   url: string;
+  /** The certificate (PEM) a client must trust to reach an HTTPS target (its own CA when self-signed); null for HTTP. */
+  certificate: string | null;
   port: number;
   keepAliveMs: number;
   faults: Fault[];

@@ -23,7 +23,8 @@ import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
 import { STAGE_COLUMNS, stageRows } from './stage-rows.js';
 
 function heading(report: Report): string {
-  const interrupted = report.aborted ? ' (aborted)' : report.interrupted ? ' (interrupted)' : '';
+  const interrupted =
+    (report.aborted ? ' (aborted)' : report.interrupted ? ' (interrupted)' : '') + (report.transport?.insecure ? ' (INSECURE: TLS not verified)' : '');
   const [mark, word] = report.verdict === 'pass' ? ['✅', 'PASS'] : report.verdict === 'incomplete' ? ['⚠️', 'INCOMPLETE'] : ['❌', 'FAIL'];
   return `## ${mark} coachbench ${word}${interrupted}: ${escapeMarkdown(report.profile.name)}`;
 }

@@ -7,6 +7,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parseDuration } from '../../util/duration.js';
@@ -92,7 +93,14 @@ export async function loadProfile(nameOrFile: string): Promise<Profile> {
     throw new ConfigError(`profile ${source}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
   const data = parseJsonText(text, source, { jsonc: true });
-  return resolveProfile(validateProfileFile(data, source), source);
+  return withPathsFrom(dirname(path), resolveProfile(validateProfileFile(data, source), source));
+}
+
+/** A profile's certificate paths are relative to the profile file, as a reader of the file expects. */
+function withPathsFrom(dir: string, profile: Profile): Profile {
+  const at = (file: string | null): string | null => (file === null ? null : resolvePath(dir, file));
+  profile.tls = { ...profile.tls, ca: profile.tls.ca.map((file) => resolvePath(dir, file)), cert: at(profile.tls.cert), key: at(profile.tls.key) };
+  return profile;
 }
 
 /** Names of the built-in profiles, for `coachbench profiles`. */

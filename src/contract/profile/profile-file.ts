@@ -32,7 +32,7 @@ export interface ProfileFile {
   duration?: Duration;
   expectKeepAlive?: Duration;
   keepAliveTolerance?: Duration;
-  target?: { keepAlive?: Duration; participants?: number; sessionsPerParticipant?: number; seed?: number; faults?: string[] };
+  target?: { keepAlive?: Duration; participants?: number; sessionsPerParticipant?: number; seed?: number; faults?: string[]; tls?: 'self-signed' };
   chatStreams?: {
     enabled?: boolean;
     participants?: number;
@@ -52,6 +52,8 @@ export interface ProfileFile {
   warmup?: Duration;
   thresholds?: Array<string | ThresholdFile>;
   generator?: { maxEventLoopDelayP99?: Duration };
+  tls?: { ca?: string | string[]; cert?: string; key?: string; servername?: string; insecure?: boolean };
+  headers?: Record<string, string>;
   workers?: { onWorkerExit?: 'fail' | 'continue' };
   search?: Record<string, unknown>;
 }

@@ -14,6 +14,8 @@ export interface EmbeddedTargetSettings {
   seed: number;
   /** `--fault` specs for the embedded target (e.g. "drop=5"); for tests and demos. */
   faults: string[];
+  /** `"self-signed"`: the embedded target serves HTTPS with a throwaway pair the run trusts; null: HTTP. */
+  tls: 'self-signed' | null;
 }
 
 export interface ChatStreamsSettings {
@@ -79,6 +81,15 @@ export interface AbortRule {
   delayAbortEvalMs: number;
 }
 
+/** TLS settings a profile may carry: paths (absolute once loaded), never key material. */
+export interface ProfileTls {
+  ca: string[];
+  cert: string | null;
+  key: string | null;
+  servername: string | null;
+  insecure: boolean;
+}
+
 export interface Profile {
   name: string;
   description: string;
@@ -100,6 +111,10 @@ export interface Profile {
   /** Leading part of the run that thresholds ignore; 0: none (absent from older reports). */
   warmupMs?: number;
   generator: { maxEventLoopDelayP99Ms: number };
+  /** TLS to the target (docs/design.md §2.12); flags win. Absent from reports written before 1.3.0. */
+  tls: ProfileTls;
+  /** Extra headers for every request and stream; values may name `${ENV_VARS}`. */
+  headers: Record<string, string>;
   workers: { onWorkerExit: 'fail' | 'continue' };
   /** Capacity search; present only in capacity profiles. */
   search: Record<string, unknown> | null;

@@ -107,6 +107,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       sessionsPerParticipant: file.target?.sessionsPerParticipant ?? 3,
       seed: file.target?.seed ?? 1,
       faults: file.target?.faults ?? [],
+      tls: file.target?.tls ?? null,
     },
     chatStreams: {
       enabled: chat.enabled ?? true,
@@ -136,6 +137,14 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
     thresholds: (file.thresholds ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.threshold)),
     abortOnFail: abortRules(file.thresholds ?? [], at),
     warmupMs: parseDuration(file.warmup ?? 0, at('warmup')),
+    tls: {
+      ca: file.tls?.ca === undefined ? [] : [file.tls.ca].flat(),
+      cert: file.tls?.cert ?? null,
+      key: file.tls?.key ?? null,
+      servername: file.tls?.servername ?? null,
+      insecure: file.tls?.insecure ?? false,
+    },
+    headers: file.headers ?? {},
     generator: { maxEventLoopDelayP99Ms: parseDuration(file.generator?.maxEventLoopDelayP99 ?? '50ms', at('generator.maxEventLoopDelayP99')) },
     workers: { onWorkerExit: file.workers?.onWorkerExit ?? 'fail' },
     search: file.search ?? null,

@@ -128,6 +128,7 @@ export class ChatDriver implements StreamHost {
       headersTimeoutMs: this.ctx.profile.chatStreams.openTimeoutMs,
       maxFrameBytes: this.ctx.profile.chatStreams.maxFrameBytes,
       localAddress: this.sourceAddresses.length > 0 ? this.sourceAddresses[stream.id % this.sourceAddresses.length]! : null,
+      transport: this.ctx.transport,
     };
     void stream.open(request, this);
   }

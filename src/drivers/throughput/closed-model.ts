@@ -18,10 +18,11 @@ import autocannon from 'autocannon';
 import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import { tlsConnectOptions, withTransportHeaders } from '../../engine/transport.js';
 import { throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
-import { sendSharedBodies, sharedBodiesSupported } from './autocannon-requests.js';
+import { sendSharedBodies, sharedBodiesSupported, verifyCertificates } from './autocannon-requests.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
@@ -48,6 +49,8 @@ export async function runClosedModel<M>(
   const remainingMs = ctx.endMs - startMs;
   if (ctx.signal.aborted || remainingMs <= 0) return;
   const { origin } = splitApiBase(ctx.apiBase);
+  const { tls, headers: extra } = ctx.transport;
+  const secure = origin.startsWith('https:');
 
   let seq = 0;
   const shared = (options.sharedBodies ?? true) && sharedBodiesSupported();
@@ -66,15 +69,22 @@ export async function runClosedModel<M>(
       const { spec, memo } = workload.next(seq++);
       // The per-connection context lives from this request's build to its answer.
       context.memo = memo;
-      return { ...base, method: spec.method, path: spec.path, headers: spec.headers, body: spec.body };
+      return { ...base, method: spec.method, path: spec.path, headers: withTransportHeaders(spec.headers, extra), body: spec.body };
     };
   }
   const setupClient = (client: object): void => {
-    sendSharedBodies(client, new URL(origin).host, (): HttpRequestSpec => {
-      const { spec, memo } = workload.next(seq++);
-      inFlight.set(client, memo);
-      return spec;
-    });
+    if (secure && !tls.insecure) verifyCertificates(client);
+    if (!shared) return;
+    sendSharedBodies(
+      client,
+      new URL(origin).host,
+      (): HttpRequestSpec => {
+        const { spec, memo } = workload.next(seq++);
+        inFlight.set(client, memo);
+        return spec;
+      },
+      extra,
+    );
   };
 
   await new Promise<void>((resolve) => {
@@ -88,7 +98,8 @@ export async function runClosedModel<M>(
         duration: remainingMs / 1_000,
         timeout: Math.max(MIN_TIMEOUT_S, settings.timeoutMs / 1_000),
         requests: [request],
-        ...(shared ? { setupClient } : {}),
+        setupClient,
+        ...(secure ? { tlsOptions: tlsConnectOptions(tls), ...(tls.servername !== null ? { servername: tls.servername } : {}) } : {}),
         sampleInt: STOP_POLL_MS,
         skipAggregateResult: true,
       },

@@ -4,6 +4,7 @@ import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
 import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { RunFixtures } from '../../engine/scenario.js';
+import type { Transport } from '../../engine/transport.js';
 
 export interface WorkerJob {
   workerIndex: number;
@@ -14,6 +15,8 @@ export interface WorkerJob {
   keepAlive: KeepAliveExpectation;
   /** Secrets the worker must redact too. */
   secrets: string[];
+  /** TLS (PEM text), extra headers and proxy of the run. */
+  transport: Transport;
   /** `--start-at` as epoch ms: the worker waits for it on its own clock before any load; null: at once. */
   startAtMs: number | null;
 }

@@ -96,7 +96,8 @@ async function launch(config: TargetConfig, entry: string, createdAt: string, se
   cancelFaults = scheduleFaults(config.faults, coordinatorFaults);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host}:${config.port}`,
+    url: `${config.tls ? 'https' : 'http'}://${host}:${config.port}`,
+    certificate: config.tls?.cert ?? null,
     port: config.port,
     keepAliveMs: config.keepAliveMs,
     faults: config.faults,

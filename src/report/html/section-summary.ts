@@ -29,9 +29,12 @@ function verdictBox(report: Report): string {
   if (report.mergedFrom?.length) facts.push(fact('Merged from', `${report.mergedFrom.length} shard reports`));
   const start = startText(report);
   if (start) facts.push(fact('Start (--start-at)', start));
+  if (report.transport?.insecure) facts.unshift(fact('TLS', 'NOT VERIFIED (--insecure): the target certificate was not checked'));
   if (report.aborted) facts.unshift(fact('Aborted', describeAbort(report.aborted)));
   const interrupted =
-    (report.interrupted ? '<span class="badge fail">INTERRUPTED</span>' : '') + (report.aborted ? '<span class="badge fail">ABORTED</span>' : '');
+    (report.interrupted ? '<span class="badge fail">INTERRUPTED</span>' : '') +
+    (report.aborted ? '<span class="badge fail">ABORTED</span>' : '') +
+    (report.transport?.insecure ? '<span class="badge fail">INSECURE</span>' : '');
   // Anything but an explicit pass or incomplete reads as a failure: a reader must never see a false green.
   const verdict = report.verdict === 'pass' || report.verdict === 'incomplete' ? report.verdict : 'fail';
   if (verdict === 'incomplete') facts.unshift(fact('Why', noEvidenceText(report)));

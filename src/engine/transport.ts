@@ -1,0 +1,71 @@
+/**
+ * How this run reaches its target (docs/design.md §2.12): TLS trust and identity, extra
+ * headers, and the proxy. Resolved once by the run (files read, env vars substituted) and
+ * handed to every dispatcher, the closed model and the probes, so that no driver talks to a
+ * target differently from another. Key material travels here as PEM text, never a path to
+ * re-read, and is never written to a report or a log.
+ */
+import { rootCertificates } from 'node:tls';
+import { VERSION } from '../util/version.js';
+
+export interface TlsSettings {
+  /** Extra trust anchors (PEM), added to the system roots. */
+  ca: string[];
+  /** Client certificate and key (PEM) for mutual TLS. */
+  cert: string | null;
+  key: string | null;
+  /** Skip certificate verification (`--insecure`): said loudly and recorded in the report. */
+  insecure: boolean;
+  /** SNI and the name the certificate must carry, when not the URL's host. */
+  servername: string | null;
+}
+
+export type ProxySettings = { mode: 'env' } | { mode: 'none' } | { mode: 'url'; url: string };
+
+export interface Transport {
+  tls: TlsSettings;
+  /**
+   * Sent with every request and stream open, lower-case names. A request's own headers (its
+   * authorization, API key, content type) win over these; `user-agent` here is the default.
+   */
+  headers: Record<string, string>;
+  proxy: ProxySettings;
+}
+
+export const DEFAULT_USER_AGENT = `coachbench/${VERSION}`;
+
+/** Plain defaults: system trust, the coachbench User-Agent, proxies from the environment. */
+export function defaultTransport(): Transport {
+  return {
+    tls: { ca: [], cert: null, key: null, insecure: false, servername: null },
+    headers: { 'user-agent': DEFAULT_USER_AGENT },
+    proxy: { mode: 'env' },
+  };
+}
+
+/** The options every TLS connection of the run is made with (undici `connect`, autocannon `tlsOptions`). */
+export interface TlsConnectOptions {
+  ca?: string[];
+  cert?: string;
+  key?: string;
+  rejectUnauthorized: boolean;
+  servername?: string;
+}
+
+export function tlsConnectOptions(tls: TlsSettings): TlsConnectOptions {
+  return {
+    // Node's `ca` replaces the system roots; --ca adds to them, as curl's --cacert does not but users expect.
+    ...(tls.ca.length > 0 ? { ca: [...rootCertificates, ...tls.ca] } : {}),
+    ...(tls.cert !== null ? { cert: tls.cert } : {}),
+    ...(tls.key !== null ? { key: tls.key } : {}),
+    rejectUnauthorized: !tls.insecure,
+    ...(tls.servername !== null ? { servername: tls.servername } : {}),
+  };
+}
+
+/** `headers` with the transport's extra headers added where the request has none of its own. */
+export function withTransportHeaders(headers: Record<string, string>, extra: Readonly<Record<string, string>>): Record<string, string> {
+  const merged: Record<string, string> = { ...extra };
+  for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
+  return merged;
+}
