@@ -106,7 +106,9 @@ export async function preflight(url: string, transport: Transport = defaultTrans
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
     const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message;
-    const hint = tlsHint(code);
+    const closedOnTls = url.startsWith('https:') && transport.tls.cert === null && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
+    // Over TLS 1.3 a server that wants a client certificate just closes the connection after the handshake.
+    const hint = closedOnTls ? 'it closed the TLS connection; if it requires a client certificate, give one with --cert FILE --key FILE' : tlsHint(code);
     throw new StartError(`target ${url} is not reachable (${code})${hint ? `: ${hint}` : ''}`);
   } finally {
     await dispatcher.destroy().catch(() => undefined);
