@@ -57,7 +57,7 @@ export async function testPki(dir: string): Promise<TestPki> {
         { name: 'keyUsage', digitalSignature: true },
         { name: 'extKeyUsage', [usage]: true },
         ...(names.length > 0
-          ? [{ name: 'subjectAltName', altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) }]
+          ? [{ name: 'subjectAltName' as const, altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) }]
           : []),
       ],
     });
