@@ -1,0 +1,297 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests write the ${ENV_VAR} syntax users type, literally
+/**
+ * Extra headers and proxies (docs/design.md §2.12), through the CLI as users run it: a
+ * recording forwarder in front of the reference target sees every request and stream open,
+ * and a real CONNECT proxy started here counts the tunnels a run opens through it.
+ */
+
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
+import { resolveTransport } from '../../src/orchestration/transport-config.js';
+import { startTarget } from '../../src/reference-service/start-target.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { VERSION } from '../../src/util/version.js';
+import { runBin } from './bin-helpers.js';
+import { quickProfile } from './run-helpers.js';
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** Forwards every request to `target` and records what arrived; streams pass through as they flow. */
+async function recordingForwarder(target: string): Promise<{ url: string; seen: Seen[]; server: Server }> {
+  const upstream = new URL(target);
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
+
+/** A CONNECT proxy (what HTTPS_PROXY points at): opens a tunnel per CONNECT and counts them. */
+async function connectProxy(): Promise<{ url: string; tunnels: string[]; server: Server }> {
+  const tunnels: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = netConnect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+    }
+  });
+  server.on('close', () => {
+    for (const socket of sockets) socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server };
+}
+
+let dir: string;
+let target: RunningTarget;
+let fixtures: string;
+let profile: string;
+let closedProfile: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'coachbench-transport-'));
+  target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
+  fixtures = join(dir, 'fixtures.json');
+  await writeFile(fixtures, JSON.stringify(target.fixtures));
+  profile = join(dir, 'profile.json');
+  await writeFile(
+    profile,
+    JSON.stringify(
+      quickProfile({
+        duration: '2500ms',
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 10, imageSizes: ['2KiB'] },
+        tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
+        generator: { maxEventLoopDelayP99: '2s' },
+      }),
+    ),
+  );
+  // The closed model alone: it sends as fast as the forwarder in this process answers, so its
+  // run is about headers only (the forwarder, not the target, would set the pace of the rest).
+  closedProfile = join(dir, 'closed.json');
+  await writeFile(
+    closedProfile,
+    JSON.stringify(
+      quickProfile({
+        duration: '1500ms',
+        chatStreams: { enabled: false },
+        photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
+      }),
+    ),
+  );
+});
+afterAll(() => target.close());
+
+describe('--header and the User-Agent', () => {
+  it('reach the target on every stream open and every request of every driver', async () => {
+    const forwarder = await recordingForwarder(target.url);
+    try {
+      const out = join(dir, 'headers');
+      const result = await runBin(
+        [
+          'run',
+          '-p',
+          profile,
+          '-t',
+          forwarder.url,
+          '-f',
+          fixtures,
+          '--expect-keepalive',
+          '500ms',
+          '-q',
+          '-o',
+          out,
+          '-H',
+          'X-Tenant: acme',
+          '-H',
+          'X-Waf-Bypass: ${WAF_TOKEN}',
+        ],
+        { env: { WAF_TOKEN: 'waf-secret-7' } },
+      );
+      // The subject is what reached the target. The forwarder shares this test process's loop,
+      // which can deliver a stream's headers together with its first KEEP_ALIVE: cadence is
+      // judged by the direct runs elsewhere, every other check here.
+      const judged: Report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+      expect(judged.checks.filter((check) => check.status === 'fail' && check.id !== 'stream.keepalive.cadence')).toEqual([]);
+      expect(result.code).toBeLessThanOrEqual(1);
+      const kinds = new Set(forwarder.seen.map((s) => (s.path.endsWith('/stream') ? 'stream' : `${s.method}`)));
+      // Streams, photo PATCHes and tag POSTs (open model), message POSTs, probes.
+      expect([...kinds]).toEqual(expect.arrayContaining(['stream', 'PATCH', 'POST']));
+      for (const request of forwarder.seen.filter((s) => s.method !== 'OPTIONS' || s.headers['x-tenant'] !== undefined)) {
+        expect(request.headers['x-tenant'], `${request.method} ${request.path}`).toBe('acme');
+        expect(request.headers['x-waf-bypass']).toBe('waf-secret-7');
+        expect(request.headers['user-agent']).toBe(`coachbench/${VERSION}`);
+      }
+      const report: Report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+      expect(report.transport?.headers).toEqual(['x-tenant', 'x-waf-bypass']);
+      // A value from the environment is a secret: nowhere in the report folder.
+      for (const file of ['report.json', 'report.html', 'summary.md']) expect(await readFile(join(out, file), 'utf8')).not.toContain('waf-secret-7');
+    } finally {
+      forwarder.server.closeAllConnections();
+      forwarder.server.close();
+    }
+  }, 60_000);
+
+  it('reach the target on every request of the closed model (autocannon)', async () => {
+    const forwarder = await recordingForwarder(target.url);
+    try {
+      await runBin(['run', '-p', closedProfile, '-t', forwarder.url, '-f', fixtures, '-q', '-o', join(dir, 'closed'), '-H', 'X-Tenant: acme']);
+      const patches = forwarder.seen.filter((s) => s.method === 'PATCH');
+      expect(patches.length).toBeGreaterThan(20);
+      for (const request of patches) {
+        expect(request.headers['x-tenant']).toBe('acme');
+        expect(request.headers['user-agent']).toBe(`coachbench/${VERSION}`);
+      }
+    } finally {
+      forwarder.server.closeAllConnections();
+      forwarder.server.close();
+    }
+  }, 60_000);
+
+  it('lets --header override the User-Agent', async () => {
+    const forwarder = await recordingForwarder(target.url);
+    try {
+      const result = await runBin([
+        'run',
+        '-p',
+        profile,
+        '-t',
+        forwarder.url,
+        '-f',
+        fixtures,
+        '--expect-keepalive',
+        '500ms',
+        '-q',
+        '-o',
+        join(dir, 'ua'),
+        '-H',
+        'User-Agent: release-gate/1',
+      ]);
+      expect(result.stderr).toBe('');
+      expect(forwarder.seen.length).toBeGreaterThan(50);
+      expect(new Set(forwarder.seen.map((s) => s.headers['user-agent']))).toEqual(new Set(['release-gate/1']));
+    } finally {
+      forwarder.server.closeAllConnections();
+      forwarder.server.close();
+    }
+  }, 60_000);
+});
+
+describe('proxies', () => {
+  let proxy: Awaited<ReturnType<typeof connectProxy>>;
+  beforeAll(async () => {
+    proxy = await connectProxy();
+  });
+  afterAll(() => new Promise<void>((resolve) => proxy.server.close(() => resolve())));
+
+  // The open model and streams go through undici's proxy agents; the closed model (autocannon) cannot.
+  const openProfile = async (): Promise<string> => {
+    const path = join(dir, 'open.json');
+    await writeFile(
+      path,
+      JSON.stringify(quickProfile({ duration: '2s', tagLink: { enabled: true, model: 'open', ratePerSec: 10 }, generator: { maxEventLoopDelayP99: '2s' } })),
+    );
+    return path;
+  };
+  const host = (): string => new URL(target.url).host;
+
+  it.each([
+    ['HTTP_PROXY from the environment', [], { HTTP_PROXY: 'PROXY' }, true],
+    ['--proxy URL', ['--proxy', 'PROXY'], {}, true],
+    ['--no-proxy despite HTTP_PROXY', ['--no-proxy'], { HTTP_PROXY: 'PROXY' }, false],
+    ['NO_PROXY naming the target', [], { HTTP_PROXY: 'PROXY', NO_PROXY: '127.0.0.1' }, false],
+  ])(
+    '%s',
+    async (_name, flags, env, proxied) => {
+      const before = proxy.tunnels.length;
+      const withUrl = (value: string): string => value.replace('PROXY', proxy.url);
+      const result = await runBin(
+        [
+          'run',
+          '-p',
+          await openProfile(),
+          '-t',
+          target.url,
+          '-f',
+          fixtures,
+          '--expect-keepalive',
+          '500ms',
+          '-q',
+          '-o',
+          join(dir, `proxy-${Math.random()}`),
+          ...flags.map(withUrl),
+        ],
+        { env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, withUrl(v)])) },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const tunnels = proxy.tunnels.slice(before);
+      if (proxied) {
+        // Every stream and the request agent's connections: all to the target, none elsewhere.
+        expect(tunnels.length).toBeGreaterThan(24);
+        expect(new Set(tunnels)).toEqual(new Set([host()]));
+      } else {
+        expect(tunnels).toEqual([]);
+      }
+    },
+    60_000,
+  );
+
+  it('refuses --proxy with the closed model, which cannot use one', async () => {
+    const result = await runBin(['run', '-p', closedProfile, '-t', target.url, '-f', fixtures, '--proxy', proxy.url, '-q']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      'coachbench: --proxy: the closed model (autocannon) cannot go through a proxy; use the open model, or run it without --proxy',
+    );
+  });
+});
+
+describe('resolveTransport', () => {
+  const profileOf = (headers: Record<string, string> = {}) => ({
+    tls: { ca: [], cert: null, key: null, servername: null, insecure: false },
+    headers,
+    source: 'p.json',
+  });
+  it.each([
+    [{ header: ['X-A'] }, {}, '--header: "X-A" must be \'Name: value\''],
+    [{ header: ['Host: evil'] }, {}, '--header: host is set by the HTTP layer, not by hand'],
+    [{ header: ['X A: b'] }, {}, '--header: "X A" is not a header name'],
+    [{ header: ['X-A: ${MISSING}'] }, {}, '--header: ${MISSING} is not set in the environment'],
+    [{}, { 'X-T': '${NOPE}' }, 'p.json: headers.X-T: ${NOPE} is not set in the environment'],
+    [{ proxy: 'socks5://x:1' }, {}, '--proxy: "socks5://x:1": only http and https proxies are supported'],
+  ])('%j with profile headers %j is refused', (flags, headers, message) => {
+    expect(() => resolveTransport(flags, profileOf(headers), {})).toThrow(ConfigError);
+    expect(() => resolveTransport(flags, profileOf(headers), {})).toThrow(message);
+  });
+
+  it('lets flags win over the profile, and substitutes the environment', () => {
+    const transport = resolveTransport({ header: ['x-tenant: ${T}'] }, profileOf({ 'X-Tenant': 'from-profile', 'X-Env': 'prod' }), { T: 'from-env' });
+    expect(transport.headers).toEqual({ 'user-agent': `coachbench/${VERSION}`, 'x-tenant': 'from-env', 'x-env': 'prod' });
+  });
+});
