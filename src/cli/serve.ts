@@ -32,7 +32,11 @@ export const serveCommand = defineCommand<ServeFlags>({
       .option('fixtures-out', textOption('--fixtures-out', { describe: 'write the fixtures file (apiKey, coachToken, participants) here' }))
       .option(
         'fault',
-        repeatableOption({ describe: 'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json=PCT, latency=MS' }),
+        repeatableOption({ describe: 'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json|resume-gap=PCT, latency=MS' }),
+      )
+      .option(
+        'sse-retry',
+        textOption('--sse-retry', { describe: 'send retry: <ms> on every stream open (the reconnection time a client should honour), e.g. 2s' }),
       )
       .option('tls', textOption('--tls', { describe: 'serve HTTPS with a throwaway pair: --tls self-signed (its certificate is written, see --tls-cert-out)' }))
       .option('tls-cert', textOption('--tls-cert', { describe: 'serve HTTPS with this certificate (PEM); needs --tls-key' }))

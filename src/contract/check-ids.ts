@@ -6,6 +6,7 @@ export const CHECK_IDS = [
   'stream.session.isolation',
   'stream.event.schema',
   'stream.message.delivery',
+  'stream.resume',
   'photo.upload',
   'photo.fieldname.override',
   'tags.link',

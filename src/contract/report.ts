@@ -26,7 +26,8 @@ import type { RunPlan } from './profile/stage-plan.js';
  * 1.1.0: failure codes (docs/failure-codes.md) key openFailures, drops and errorsByKind; verdict `incomplete`; coreChecks.
  * 1.2.0: `aborted`, thresholds' `window`, time-series points' `warmup`.
  * 1.3.0: `plan` (the planned load shape), `stages` (headline metrics per named stage), chatStreams `leftByPlan`,
- *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew), `transport`.
+ *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew), `transport`,
+ *        chatStreams `resume` and the check `stream.resume`.
  */
 export const REPORT_SCHEMA_VERSION = '1.3.0';
 
@@ -95,6 +96,8 @@ export interface ChatStreamsSummary {
   switches: number;
   /** Since 1.3.0: streams closed because their participant left as planned (a ramp-down); never failures. */
   leftByPlan?: number;
+  /** Since 1.3.0: reconnects after the target dropped a stream, and resumes with Last-Event-ID (stream.resume's evidence). */
+  resume?: ResumeSummary;
   stalled: number;
   peakConcurrent: number;
   mainStreams: { opened: number; openFailed: number; dropped: number; peakConcurrent: number; events: Record<string, number> };
@@ -209,6 +212,23 @@ export interface TimeseriesPoint {
   rssBytes: number;
   /** Inside the profile's `warmup`: shown, but ignored by thresholds (since 1.2.0; absent when false). */
   warmup?: true;
+}
+
+export interface ResumeSummary {
+  /** First reopens after a drop (chat and main streams). */
+  reconnects: number;
+  /** From the drop to the reopen request: the target's `retry:`, else the backoff. */
+  reconnectDelayMs: HistogramSummary;
+  /** Reconnects answered 200 that were sent with Last-Event-ID. */
+  resumed: number;
+  /** Events received on a resumed stream before its first KEEP_ALIVE (the replay). */
+  eventsRecovered: number;
+  /** Events the target should have replayed and did not (the first id after a resume skipped past them). */
+  lost: number;
+  /** Events a resumed stream got again (an id at or below the one it resumed from). */
+  duplicated: number;
+  /** Reconnects after a drop of a stream that never carried an event id: the target cannot resume. */
+  notResumable: number;
 }
 
 export interface TransportInfo {

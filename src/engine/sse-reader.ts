@@ -32,7 +32,8 @@ export interface StreamHost {
   onOpen(stream: SseStream, openLatencyMs: number): void;
   /** `failure`: `status:<nnn>`, `content-type`, `net:<errno>` or `timeout:<phase>` (docs/failure-codes.md). */
   onOpenFailed(stream: SseStream, failure: FailureCode, detail: string): void;
-  onData(stream: SseStream, data: string, nowMs: number): void;
+  /** `id`: the event's `id:` field, when it had one (the stream's lastEventId is updated before the call). */
+  onData(stream: SseStream, data: string, nowMs: number, id: string | undefined): void;
   /** The target ended the stream, or sent a frame beyond the bound (we did not close it). */
   onDropped(stream: SseStream, failure: FailureCode, detail: string): void;
 }
@@ -51,6 +52,8 @@ export interface StreamRequest {
   maxFrameBytes: number;
   /** TLS, extra headers and proxy of the run (engine/transport.ts); plain defaults when absent. */
   transport?: Transport;
+  /** Sent as `Last-Event-ID` (a reconnect that asks the target to resume), or null. */
+  lastEventId?: string | null;
 }
 
 let nextStreamId = 1;
@@ -67,6 +70,12 @@ export class SseStream {
   lastKeepAliveAtMs = NaN;
   worstGapMs = 0;
   keepAlives = 0;
+  /** The WHATWG last event ID: the latest `id:` seen on this connection (kept across events without one), or null. */
+  lastEventId: string | null = null;
+  /** The reconnection time the target asked for with `retry:`, or null. */
+  retryMs: number | null = null;
+  /** The `Last-Event-ID` this connection was opened with, or null (not a resume). */
+  resumedFrom: string | null = null;
   private body: Readable | null = null;
   private client: Dispatcher | null = null;
   private closeWhenOpen = false;
@@ -82,6 +91,8 @@ export class SseStream {
   /** Starts the request; resolves once the stream is open or has failed (never rejects). */
   async open(request: StreamRequest, host: StreamHost): Promise<void> {
     this.requestAtMs = performance.now();
+    this.resumedFrom = request.lastEventId ?? null;
+    const headers = this.resumedFrom === null ? request.headers : { ...request.headers, 'last-event-id': this.resumedFrom };
     let response: Dispatcher.ResponseData;
     // One connection per stream lifetime: no pipelining, no keep-alive reuse after the stream.
     const client = createStreamClient(request.origin, {
@@ -95,7 +106,7 @@ export class SseStream {
         origin: request.origin,
         path: request.path,
         method: 'GET',
-        headers: request.headers,
+        headers,
         headersTimeout: request.headersTimeoutMs,
         bodyTimeout: 0,
       });
@@ -134,7 +145,11 @@ export class SseStream {
         if (this.state !== StreamState.Open) return;
         const nowMs = performance.now();
         this.lastFrameAtMs = nowMs;
-        host.onData(this, event.data, nowMs);
+        if (event.id !== undefined) this.lastEventId = event.id;
+        host.onData(this, event.data, nowMs, event.id);
+      },
+      onRetry: (retryMs) => {
+        this.retryMs = retryMs;
       },
       onError: (error) => {
         if (error.type === 'max-buffer-size-exceeded') this.frameTooLarge(host, parser, `an event grew beyond ${maxFrameBytes} bytes`);

@@ -35,6 +35,15 @@ export function buildChatSummary(total: MetricSet, settings: ChatSummarySettings
     reopened: c(CHAT.reopened),
     switches: c(CHAT.switches),
     leftByPlan: c(CHAT.leftByPlan),
+    resume: {
+      reconnects: c(CHAT.reconnects),
+      reconnectDelayMs: h(CHAT.reconnectDelayUs),
+      resumed: c(CHAT.resumes),
+      eventsRecovered: c(CHAT.resumeRecovered),
+      lost: c(CHAT.resumeLost),
+      duplicated: c(CHAT.resumeDuplicated),
+      notResumable: c(CHAT.notResumable),
+    },
     stalled: c(CHAT.stalled),
     peakConcurrent: total.peakOf(CHAT.open),
     mainStreams: {

@@ -35,6 +35,16 @@ export const CHAT = {
   switches: 'chat.switches',
   /** Streams closed because their participant left as the population plan ramped down. */
   leftByPlan: 'chat.leftByPlan',
+  /** Reopens after a drop, and the time from the drop to the reopen request. */
+  reconnects: 'chat.reconnects',
+  reconnectDelayUs: 'chat.reconnectDelayUs',
+  /** Reconnects answered with Last-Event-ID sent (stream.resume's evidence), events replayed, lost and repeated across them. */
+  resumes: 'chat.resumes',
+  resumeRecovered: 'chat.resumeRecovered',
+  resumeLost: 'chat.resumeLost',
+  resumeDuplicated: 'chat.resumeDuplicated',
+  /** Reconnects after a drop of a stream whose target never sent an event id: nothing to resume from. */
+  notResumable: 'chat.notResumable',
   stalled: 'chat.stalled',
   /** Peak gauge. */
   open: 'chat.open',

@@ -43,6 +43,7 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
         seed: profile.target.seed,
         faults: profile.target.faults,
         ...(profile.target.tls ? { tls: profile.target.tls } : {}),
+        ...(profile.target.sseRetryMs !== null ? { sseRetryMs: profile.target.sseRetryMs } : {}),
       });
     } catch (error) {
       throw new StartError(`the embedded target could not start: ${(error as Error).message}`);

@@ -27,6 +27,8 @@ export interface ServeFlags {
   fault?: Array<string | number>;
   /** Worker processes: a count or `auto` (available cores). */
   workers?: string | number;
+  /** `--sse-retry 2s`: the `retry:` every stream open sends. */
+  sseRetry?: string;
   /** `--tls self-signed`: HTTPS with a pair generated at start. */
   tls?: string;
   tlsCert?: string;
@@ -78,6 +80,7 @@ export function resolveServeOptions(flags: ServeFlags): { options: TargetOptions
   if (flags.fixturesOut !== undefined && flags.fixturesOut.trim() === '') throw new ConfigError('--fixtures-out: needs a file path');
   const tls = tlsOptionOf(flags);
   if (tls !== undefined) options.tls = tls;
+  if (flags.sseRetry !== undefined) options.sseRetryMs = parseDuration(flags.sseRetry, '--sse-retry');
   return flags.fixturesOut === undefined ? { options } : { options, fixturesOut: flags.fixturesOut };
 }
 

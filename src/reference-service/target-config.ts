@@ -20,6 +20,8 @@ export interface TargetConfig {
   sessionsPerParticipant: number;
   apiKey?: string;
   workers: number;
+  /** `retry:` sent on each stream open, or null. */
+  sseRetryMs: number | null;
   /** HTTPS identity, generated already when the options asked for a self-signed one; null: HTTP. */
   tls: TargetTls | null;
 }
@@ -44,10 +46,13 @@ export function resolveServiceWorkers(workers: number | 'auto' | undefined): num
 export async function resolveTargetConfig(options: TargetOptions): Promise<TargetConfig> {
   const host = options.host ?? DEFAULTS.host;
   const tls = options.tls === 'self-signed' ? await selfSignedIdentity(loopbackNames(host)) : (options.tls ?? null);
-  return { ...checkedOptions(options), host, tls };
+  const sseRetryMs = options.sseRetryMs ?? null;
+  if (sseRetryMs !== null && (!Number.isInteger(sseRetryMs) || sseRetryMs < 0))
+    throw new ConfigError(`sse retry must be a whole number of ms >= 0, got ${sseRetryMs}`);
+  return { ...checkedOptions(options), host, tls, sseRetryMs };
 }
 
-function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls'> {
+function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs'> {
   const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 10) throw new ConfigError(`keepalive must be at least 10ms, got ${keepAliveMs}`);
   return {

@@ -18,6 +18,7 @@ import type { TargetTls } from './http/tls-identity.js';
 import type { CommandBus } from './state/commands/command-types.js';
 import type { TargetStore } from './state/target-store.js';
 import { LocalEventDelivery } from './streams/event-delivery.js';
+import { ReplayLog } from './streams/replay-log.js';
 import { LocalStreamHub } from './streams/stream-hub.js';
 import { StreamRegistry } from './streams/stream-registry.js';
 import type { TargetApp } from './target-app.js';
@@ -59,8 +60,9 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
   const counters = { eventsSent: 0, keepAlivesSent: 0, requests: 0 };
   const delays = new DelayScheduler();
   const hub = new LocalStreamHub();
-  const streams = new StreamRegistry(hub, settings, config.keepAliveMs, counters);
-  const delivery = new LocalEventDelivery(hub, settings, delays, setup.decidesLeaks);
+  const replay = new ReplayLog();
+  const streams = new StreamRegistry(hub, settings, config.keepAliveMs, counters, replay, config.sseRetryMs);
+  const delivery = new LocalEventDelivery(hub, settings, delays, setup.decidesLeaks, replay);
   const app: TargetApp = {
     store,
     reply: new Responder(delays, settings),

@@ -6,7 +6,7 @@ import type { Fixtures } from '../contract/fixtures.js';
 import type { TargetTls } from './http/tls-identity.js';
 
 /** One injected fault (docs/design.md §4). PCT faults hold a fraction 0..1 in `value`. */
-export type FaultName = 'keepalive-drift' | 'stall' | 'drop' | 'error-rate' | 'latency' | 'duplicate' | 'leak' | 'bad-json';
+export type FaultName = 'keepalive-drift' | 'stall' | 'drop' | 'error-rate' | 'latency' | 'duplicate' | 'leak' | 'bad-json' | 'resume-gap';
 
 export interface Fault {
   name: FaultName;
@@ -39,6 +39,8 @@ export interface TargetOptions {
    * first when calling from src); `auto` = available cores. See docs/target.md "Workers".
    */
   workers?: number | 'auto';
+  /** `retry: <ms>` sent on every stream open (the client's reconnection time); default: none sent. */
+  sseRetryMs?: number;
   /** Serve HTTPS with this identity (PEM); `'self-signed'` generates one for the loopback names. Default: plain HTTP. */
   tls?: TargetTls | 'self-signed';
 }

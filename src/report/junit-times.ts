@@ -26,6 +26,7 @@ const EVIDENCE: Record<CheckId, Holds | null> = {
   'stream.session.isolation': streaming,
   'stream.event.schema': streaming,
   'stream.message.delivery': (p) => p.messagesSent > 0,
+  'stream.resume': streaming,
   'photo.upload': requesting,
   'photo.fieldname.override': requesting,
   'tags.link': requesting,

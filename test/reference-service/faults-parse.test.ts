@@ -42,7 +42,17 @@ describe('normaliseFaults / resolveFaults', () => {
       { name: 'latency', value: 20 },
       { name: 'drop', value: 0.1 },
     ]);
-    expect(resolveFaults(faults)).toEqual({ keepAliveDrift: 0, stall: 0, drop: 0.1, errorRate: 0, latencyMs: 20, duplicate: 0, leak: 0, badJson: 0 });
+    expect(resolveFaults(faults)).toEqual({
+      keepAliveDrift: 0,
+      stall: 0,
+      drop: 0.1,
+      errorRate: 0,
+      latencyMs: 20,
+      duplicate: 0,
+      leak: 0,
+      badJson: 0,
+      resumeGap: 0,
+    });
   });
 
   it('refuses a parsed fault outside its range', () => {

@@ -94,6 +94,8 @@ export async function call(target: RunningTarget, method: Dispatcher.HttpMethod,
 export interface Frame {
   atMs: number;
   data: string;
+  /** The frame's `id:` (events carry one; KEEP_ALIVEs do not). */
+  id?: string;
   /** The parsed object, or null when the frame is not valid JSON. */
   json: { eventType: string; payload: unknown } | null;
 }
@@ -131,16 +133,21 @@ export async function openStream(target: RunningTarget, path: string, token: str
     buffer += chunk;
     let end = buffer.indexOf('\n\n');
     while (end !== -1) {
-      const data = buffer.slice(0, end).replace(/^data: ?/, '');
+      const lines = buffer.slice(0, end).split('\n');
       buffer = buffer.slice(end + 2);
+      end = buffer.indexOf('\n\n');
+      const dataLine = lines.find((line) => line.startsWith('data:'));
+      // A `retry:`-only block is no event.
+      if (dataLine === undefined) continue;
+      const data = dataLine.replace(/^data: ?/, '');
+      const id = lines.find((line) => line.startsWith('id:'))?.replace(/^id: ?/, '');
       let json: Frame['json'] = null;
       try {
         json = JSON.parse(data) as Frame['json'];
       } catch {
         json = null;
       }
-      frames.push({ atMs, data, json });
-      end = buffer.indexOf('\n\n');
+      frames.push({ atMs, data, json, ...(id !== undefined ? { id } : {}) });
     }
     for (const listener of listeners) listener();
   });

@@ -32,7 +32,15 @@ export interface ProfileFile {
   duration?: Duration;
   expectKeepAlive?: Duration;
   keepAliveTolerance?: Duration;
-  target?: { keepAlive?: Duration; participants?: number; sessionsPerParticipant?: number; seed?: number; faults?: string[]; tls?: 'self-signed' };
+  target?: {
+    keepAlive?: Duration;
+    participants?: number;
+    sessionsPerParticipant?: number;
+    seed?: number;
+    faults?: string[];
+    tls?: 'self-signed';
+    sseRetry?: Duration;
+  };
   chatStreams?: {
     enabled?: boolean;
     participants?: number;

@@ -14,6 +14,8 @@ export interface EmbeddedTargetSettings {
   seed: number;
   /** `--fault` specs for the embedded target (e.g. "drop=5"); for tests and demos. */
   faults: string[];
+  /** `retry:` the embedded target sends on each stream open (ms), or null (none). */
+  sseRetryMs: number | null;
   /** `"self-signed"`: the embedded target serves HTTPS with a throwaway pair the run trusts; null: HTTP. */
   tls: 'self-signed' | null;
 }

@@ -108,6 +108,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       seed: file.target?.seed ?? 1,
       faults: file.target?.faults ?? [],
       tls: file.target?.tls ?? null,
+      sseRetryMs: file.target?.sseRetry === undefined ? null : parseDuration(file.target.sseRetry, at('target.sseRetry')),
     },
     chatStreams: {
       enabled: chat.enabled ?? true,

@@ -13,6 +13,7 @@ import { CHAT, MAIN } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
+import { ResumeWatch } from './resume-watch.js';
 import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
 import { chatStreamOf, createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
@@ -24,6 +25,7 @@ export class ChatDriver implements StreamHost {
   readonly participants: VirtualParticipant[];
   readonly tracker: DeliveryTracker;
   private readonly observer: StreamObserver;
+  private readonly resume = new ResumeWatch();
   private readonly origin: string;
   private readonly pathPrefix: string;
   private readonly sourceAddresses: string[];
@@ -90,6 +92,8 @@ export class ChatDriver implements StreamHost {
       const state = participant.roles[role];
       state.reopenAtMs = NaN;
       state.attempts = 0;
+      state.droppedAtMs = NaN;
+      state.lastEventId = null;
       if (state.stream?.state === StreamState.Open) this.ctx.metrics.inc(CHAT.leftByPlan);
       if (state.stream) this.closeStream(state.stream);
     }
@@ -119,8 +123,9 @@ export class ChatDriver implements StreamHost {
         ? `${this.pathPrefix}/participants/${userId}/stream`
         : `${this.pathPrefix}/participants/${userId}/chat_sessions/${encodeURIComponent(sessionId)}/stream`;
     const stream = new SseStream(role, participant.index, sessionId);
-    participant.roles[role].stream = stream;
-    participant.roles[role].reopenAtMs = NaN;
+    const state = participant.roles[role];
+    state.stream = stream;
+    state.reopenAtMs = NaN;
     const request: StreamRequest = {
       origin: this.origin,
       path,
@@ -129,6 +134,8 @@ export class ChatDriver implements StreamHost {
       maxFrameBytes: this.ctx.profile.chatStreams.maxFrameBytes,
       localAddress: this.sourceAddresses.length > 0 ? this.sourceAddresses[stream.id % this.sourceAddresses.length]! : null,
       transport: this.ctx.transport,
+      // A reconnect to the same stream asks the target to resume after what it last saw (WHATWG EventSource).
+      lastEventId: state.lastEventId,
     };
     void stream.open(request, this);
   }
@@ -138,6 +145,7 @@ export class ChatDriver implements StreamHost {
     const names = ROLE_NAMES[stream.role];
     m.inc(names.opened);
     m.peak(names.open, ++this.openCount[stream.role]);
+    if (stream.resumedFrom !== null) this.resume.onOpen(stream, m);
     if (stream.role === 'main') return;
     recordMs(m.histogram(CHAT.openLatencyUs), openLatencyMs);
     const list = this.bySession.get(stream.sessionId!) ?? [];
@@ -165,10 +173,14 @@ export class ChatDriver implements StreamHost {
     m.inc(CHAT.drop(failure));
     m.sample(CHAT.samples, redact(`${stream.role} stream dropped (${failure}): ${detail}`));
     this.forget(stream);
+    const state = this.participants[stream.participant]!.roles[stream.role];
+    state.droppedAtMs = performance.now();
+    this.carryResumeState(stream);
     this.scheduleReopen(stream);
   }
 
-  onData(stream: SseStream, data: string, nowMs: number): void {
+  onData(stream: SseStream, data: string, nowMs: number, id: string | undefined): void {
+    this.resume.onEvent(stream, id, this.ctx.metrics);
     if (this.observer.onData(stream, data, nowMs) && stream.keepAlives === 1) {
       // The first KEEP_ALIVE proves the stream healthy: reset its backoff.
       this.participants[stream.participant]!.roles[stream.role].attempts = 0;
@@ -180,7 +192,17 @@ export class ChatDriver implements StreamHost {
     if (this.stopping || !participant.online) return;
     const role = participant.roles[stream.role];
     const { reopenBaseMs, reopenMaxMs } = this.ctx.profile.chatStreams;
-    role.reopenAtMs = performance.now() + backoffDelayMs(role.attempts++, reopenBaseMs, reopenMaxMs, Math.random());
+    // The target's `retry:` is the reconnection time (WHATWG); a reconnect that fails again backs off.
+    const delayMs = role.attempts === 0 && role.retryMs !== null ? role.retryMs : backoffDelayMs(role.attempts, reopenBaseMs, reopenMaxMs, Math.random());
+    role.attempts++;
+    role.reopenAtMs = performance.now() + delayMs;
+  }
+
+  /** What a reconnect to the same stream resumes from, and the reconnection time the target asked for. */
+  private carryResumeState(stream: SseStream): void {
+    const role = this.participants[stream.participant]!.roles[stream.role];
+    role.lastEventId = stream.lastEventId ?? role.lastEventId;
+    role.retryMs = stream.retryMs ?? role.retryMs;
   }
 
   /** Removes a stream from the open-stream bookkeeping (once per stream lifetime). */
@@ -219,6 +241,8 @@ export class ChatDriver implements StreamHost {
         this.closeStream(chat);
         participant.sessionCursor++;
         m.inc(CHAT.switches);
+        // Another session is another stream: nothing to resume.
+        participant.roles.chat.lastEventId = null;
         this.openStream(participant, 'chat');
       }
       for (const role of STREAM_ROLES) {
@@ -226,11 +250,22 @@ export class ChatDriver implements StreamHost {
         if (!(nowMs >= participant.roles[role].reopenAtMs)) continue;
         // One counter for both roles: report.json's chatStreams.reopened counts every reopen.
         m.inc(CHAT.reopened);
+        this.noteReconnect(participant.roles[role], nowMs);
         this.openStream(participant, role);
       }
     }
     for (const role of STREAM_ROLES) m.peak(ROLE_NAMES[role].open, this.openCount[role]);
     this.resolveDeliveries(nowMs, false);
+  }
+
+  /** The first reopen after a drop: how long after it, and whether there was anything to resume from. */
+  private noteReconnect(role: VirtualParticipant['roles'][StreamRole], nowMs: number): void {
+    if (Number.isNaN(role.droppedAtMs)) return;
+    const m = this.ctx.metrics;
+    m.inc(CHAT.reconnects);
+    recordMs(m.histogram(CHAT.reconnectDelayUs), nowMs - role.droppedAtMs);
+    if (role.lastEventId === null) m.inc(CHAT.notResumable);
+    role.droppedAtMs = NaN;
   }
 
   /** A stream silent for 2 × the KEEP_ALIVE interval is stalled: count it, and reconnect as a client would. */
@@ -240,6 +275,7 @@ export class ChatDriver implements StreamHost {
     m.inc(CHAT.stalled);
     m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''} silent for ${(nowMs - stream.lastFrameAtMs).toFixed(0)} ms`);
     this.closeStream(stream);
+    this.carryResumeState(stream);
     this.scheduleReopen(stream);
   }
 

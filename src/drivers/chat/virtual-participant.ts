@@ -14,6 +14,12 @@ export interface RoleState {
   attempts: number;
   /** performance.now() at which to (re)open, NaN when nothing is scheduled. */
   reopenAtMs: number;
+  /** When the target dropped the stream (a reconnect's delay counts from here), NaN otherwise. */
+  droppedAtMs: number;
+  /** The last event id of this role's stream (sent as Last-Event-ID on a reconnect to the same stream), or null. */
+  lastEventId: string | null;
+  /** The target's `retry:` for this role's stream, or null. */
+  retryMs: number | null;
 }
 
 export interface VirtualParticipant {
@@ -49,7 +55,7 @@ export function createParticipant(index: number, fixture: FixtureParticipant, ap
 }
 
 function idleRole(): RoleState {
-  return { stream: null, attempts: 0, reopenAtMs: NaN };
+  return { stream: null, attempts: 0, reopenAtMs: NaN, droppedAtMs: NaN, lastEventId: null, retryMs: null };
 }
 
 /** The participant's chat-session stream, if it has one. */

@@ -5,7 +5,7 @@
  * expected delivery for delivery. Without it the check is a skip that says what was missing.
  */
 import type { ChatStreamsSummary, CheckResult } from '../../contract/report.js';
-import { fail, passOnEvidence, sum, top } from './check-result.js';
+import { fail, passOnEvidence, skip, sum, top } from './check-result.js';
 
 const INVALID = '<invalid>';
 const KEEP_ALIVE = 'KEEP_ALIVE';
@@ -104,6 +104,32 @@ function messageDelivery(chat: ChatStreamsSummary): CheckResult {
 }
 
 /** The six stream checks, in report order. */
+/**
+ * Across a reconnect with Last-Event-ID nothing is lost or repeated (docs/design.md §5.4).
+ * Evidence: a resumed reconnect. A target that sends no ids cannot resume; that is said, not failed.
+ */
+function resume(chat: ChatStreamsSummary): CheckResult {
+  const summary = chat.resume;
+  if (!summary) return skip('stream.resume', 'this report predates resume counting (report schema 1.3.0)');
+  if (summary.lost + summary.duplicated > 0) {
+    return fail(
+      'stream.resume',
+      summary.lost + summary.duplicated,
+      `${summary.lost} events lost and ${summary.duplicated} repeated across ${summary.resumed} resumed reconnects`,
+    );
+  }
+  const why =
+    summary.reconnects === 0
+      ? 'no stream was dropped and reconnected'
+      : `${summary.reconnects} reconnects, none sent with Last-Event-ID (${summary.notResumable} of streams that never carried an event id: the target cannot resume)`;
+  return passOnEvidence(
+    'stream.resume',
+    summary.resumed,
+    `${summary.resumed} reconnects resumed with Last-Event-ID, ${summary.eventsRecovered} events replayed, none lost or repeated`,
+    why,
+  );
+}
+
 export function streamChecks(chat: ChatStreamsSummary): CheckResult[] {
-  return [streamOpen(chat), keepAliveCadence(chat), stall(chat), sessionIsolation(chat), eventSchema(chat), messageDelivery(chat)];
+  return [streamOpen(chat), keepAliveCadence(chat), stall(chat), sessionIsolation(chat), eventSchema(chat), messageDelivery(chat), resume(chat)];
 }

@@ -7,7 +7,7 @@ import { formatDuration, parseDuration } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Fault, FaultName } from '../target-types.js';
 
-const PERCENT_FAULTS: readonly FaultName[] = ['keepalive-drift', 'stall', 'drop', 'error-rate', 'duplicate', 'leak', 'bad-json'];
+const PERCENT_FAULTS: readonly FaultName[] = ['keepalive-drift', 'stall', 'drop', 'error-rate', 'duplicate', 'leak', 'bad-json', 'resume-gap'];
 const ALL_FAULTS: readonly FaultName[] = [...PERCENT_FAULTS, 'latency'];
 
 /** Resolved fault settings: probabilities in 0..1 and the latency in ms (0 = off). */
@@ -20,6 +20,8 @@ export interface FaultSettings {
   duplicate: number;
   leak: number;
   badJson: number;
+  /** A resumed stream (Last-Event-ID) loses the first event it should have been replayed. */
+  resumeGap: number;
 }
 
 const isFaultName = (name: string): name is FaultName => (ALL_FAULTS as readonly string[]).includes(name);
@@ -78,6 +80,7 @@ const SETTING_OF: Readonly<Record<FaultName, keyof FaultSettings>> = {
   duplicate: 'duplicate',
   leak: 'leak',
   'bad-json': 'badJson',
+  'resume-gap': 'resumeGap',
 };
 
 /**
@@ -85,7 +88,7 @@ const SETTING_OF: Readonly<Record<FaultName, keyof FaultSettings>> = {
  * and faults switched on later (`@WHEN`) are 0 until scheduleFaults switches them on.
  */
 export function resolveFaults(faults: readonly Fault[]): FaultSettings {
-  const settings: FaultSettings = { keepAliveDrift: 0, stall: 0, drop: 0, errorRate: 0, latencyMs: 0, duplicate: 0, leak: 0, badJson: 0 };
+  const settings: FaultSettings = { keepAliveDrift: 0, stall: 0, drop: 0, errorRate: 0, latencyMs: 0, duplicate: 0, leak: 0, badJson: 0, resumeGap: 0 };
   for (const fault of faults) if (!fault.atMs) settings[SETTING_OF[fault.name]] = fault.value;
   return settings;
 }

@@ -9,6 +9,7 @@ import { chance, type FaultSettings } from '../faults/faults.js';
 import { CORS_HEADERS } from '../http/http-reply.js';
 import { KeepAliveWheel, WheelEntry } from './keepalive-wheel.js';
 import type { LatenessHistogram, LatenessSummary } from './lateness-histogram.js';
+import { participantKey, type ReplayLog, sessionKey } from './replay-log.js';
 import { SseStream, type StreamCounters, type StreamKind } from './sse-writer.js';
 import type { LocalStreamHub } from './stream-hub.js';
 
@@ -35,6 +36,9 @@ export class StreamRegistry {
     private readonly faults: FaultSettings,
     private readonly keepAliveMs: number,
     private readonly counters: StreamCounters,
+    private readonly replay: ReplayLog,
+    /** `retry:` sent first on every stream, or null. */
+    private readonly retryMs: number | null = null,
   ) {}
 
   get openStreams(): number {
@@ -65,9 +69,10 @@ export class StreamRegistry {
   }
 
   /** Answers 200 with the stream headers (flushed now) and starts the stream's schedule. */
-  openStream(res: ServerResponse, kind: StreamKind, sessionId: string | null, participantId: string): SseStream {
+  openStream(res: ServerResponse, kind: StreamKind, sessionId: string | null, participantId: string, lastEventId: number | null = null): SseStream {
     const stream = new SseStream(res, kind, sessionId, participantId, this.faults, this.counters);
     res.writeHead(200, STREAM_HEADERS);
+    if (this.retryMs !== null) res.write(`retry: ${this.retryMs}\n\n`);
     res.flushHeaders();
     const openedMs = performance.now();
     this.open.add(stream);
@@ -82,6 +87,7 @@ export class StreamRegistry {
     stream.wheelEntry = new WheelEntry(stream, gapMs);
     this.wheel.add(stream.wheelEntry, openedMs + gapMs);
     this.hub.add(stream);
+    if (lastEventId !== null) this.replayTo(stream, lastEventId, openedMs);
     if (chance(this.faults.drop)) {
       const afterMs = this.keepAliveMs * (0.5 + Math.random());
       this.drops += 1;
@@ -93,6 +99,14 @@ export class StreamRegistry {
       }, afterMs);
     }
     return stream;
+  }
+
+  /** What a reconnecting client missed, before anything live (the `resume-gap` fault loses the first of it). */
+  private replayTo(stream: SseStream, lastEventId: number, nowMs: number): void {
+    const key = stream.sessionId !== null ? sessionKey(stream.sessionId) : participantKey(stream.participantId);
+    const missed = this.replay.after(key, lastEventId, nowMs);
+    if (missed.length > 0 && chance(this.faults.resumeGap)) missed.shift();
+    for (const frame of missed) stream.writeEvent(frame);
   }
 
   /** Ends every stream (close()); their close listeners release the rest. */

@@ -1,6 +1,13 @@
 /** The two SSE endpoints: the chat-session stream and the main participant stream. */
+import type { IncomingHttpHeaders } from 'node:http';
 import { PARTICIPANT_SCOPED, type RouteDef } from '../../target-app.js';
 import { participantOf, sessionOf } from './lookup.js';
+
+/** `Last-Event-ID` as the target's own ids are (whole numbers); anything else resumes nothing. */
+function lastEventIdOf(headers: IncomingHttpHeaders): number | null {
+  const value = headers['last-event-id'];
+  return typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
+}
 
 export const streamRoutes: RouteDef[] = [
   {
@@ -10,7 +17,7 @@ export const streamRoutes: RouteDef[] = [
     handler: (ctx) => {
       const session = sessionOf(ctx, ctx.params.id ?? '');
       ctx.req.resume();
-      ctx.app.streams.openStream(ctx.res, 'chat', session.id, session.participantId);
+      ctx.app.streams.openStream(ctx.res, 'chat', session.id, session.participantId, lastEventIdOf(ctx.req.headers));
     },
   },
   {
@@ -20,7 +27,7 @@ export const streamRoutes: RouteDef[] = [
     handler: (ctx) => {
       const participant = participantOf(ctx);
       ctx.req.resume();
-      ctx.app.streams.openStream(ctx.res, 'main', null, participant.userId);
+      ctx.app.streams.openStream(ctx.res, 'main', null, participant.userId, lastEventIdOf(ctx.req.headers));
     },
   },
 ];
