@@ -176,7 +176,7 @@ export class ChatDriver implements StreamHost {
     const state = this.participants[stream.participant]!.roles[stream.role];
     state.droppedAtMs = performance.now();
     this.carryResumeState(stream);
-    this.scheduleReopen(stream);
+    this.scheduleReopen(stream, true);
   }
 
   onData(stream: SseStream, data: string, nowMs: number, id: string | undefined): void {
@@ -187,13 +187,16 @@ export class ChatDriver implements StreamHost {
     }
   }
 
-  private scheduleReopen(stream: SseStream): void {
+  /**
+   * `afterDrop`: the target ended a stream it had opened. Then its `retry:` is the reconnection
+   * time, whatever came before (WHATWG); opens that fail, and drops without `retry:`, back off.
+   */
+  private scheduleReopen(stream: SseStream, afterDrop = false): void {
     const participant = this.participants[stream.participant]!;
     if (this.stopping || !participant.online) return;
     const role = participant.roles[stream.role];
     const { reopenBaseMs, reopenMaxMs } = this.ctx.profile.chatStreams;
-    // The target's `retry:` is the reconnection time (WHATWG); a reconnect that fails again backs off.
-    const delayMs = role.attempts === 0 && role.retryMs !== null ? role.retryMs : backoffDelayMs(role.attempts, reopenBaseMs, reopenMaxMs, Math.random());
+    const delayMs = afterDrop && role.retryMs !== null ? role.retryMs : backoffDelayMs(role.attempts, reopenBaseMs, reopenMaxMs, Math.random());
     role.attempts++;
     role.reopenAtMs = performance.now() + delayMs;
   }
