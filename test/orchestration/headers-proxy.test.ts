@@ -108,98 +108,58 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
+/** Runs `run` with `flags` through a fresh recording forwarder; resolves with what it saw and the run. */
+async function throughForwarder(runProfilePath: string, out: string, flags: string[], env: Record<string, string> = {}) {
+  const forwarder = await recordingForwarder(target.url);
+  try {
+    const args = ['run', '-p', runProfilePath, '-t', forwarder.url, '-f', fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags];
+    const result = await runBin(args, { env });
+    return { seen: forwarder.seen, result };
+  } finally {
+    forwarder.server.closeAllConnections();
+    forwarder.server.close();
+  }
+}
+
 describe('--header and the User-Agent', () => {
   it('reach the target on every stream open and every request of every driver', async () => {
-    const forwarder = await recordingForwarder(target.url);
-    try {
-      const out = join(dir, 'headers');
-      const result = await runBin(
-        [
-          'run',
-          '-p',
-          profile,
-          '-t',
-          forwarder.url,
-          '-f',
-          fixtures,
-          '--expect-keepalive',
-          '500ms',
-          '-q',
-          '-o',
-          out,
-          '-H',
-          'X-Tenant: acme',
-          '-H',
-          'X-Waf-Bypass: ${WAF_TOKEN}',
-        ],
-        { env: { WAF_TOKEN: 'waf-secret-7' } },
-      );
-      // The subject is what reached the target. The forwarder shares this test process's loop,
-      // which can deliver a stream's headers together with its first KEEP_ALIVE: cadence is
-      // judged by the direct runs elsewhere, every other check here.
-      const judged: Report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
-      expect(judged.checks.filter((check) => check.status === 'fail' && check.id !== 'stream.keepalive.cadence')).toEqual([]);
-      expect(result.code).toBeLessThanOrEqual(1);
-      const kinds = new Set(forwarder.seen.map((s) => (s.path.endsWith('/stream') ? 'stream' : `${s.method}`)));
-      // Streams, photo PATCHes and tag POSTs (open model), message POSTs, probes.
-      expect([...kinds]).toEqual(expect.arrayContaining(['stream', 'PATCH', 'POST']));
-      for (const request of forwarder.seen.filter((s) => s.method !== 'OPTIONS' || s.headers['x-tenant'] !== undefined)) {
-        expect(request.headers['x-tenant'], `${request.method} ${request.path}`).toBe('acme');
-        expect(request.headers['x-waf-bypass']).toBe('waf-secret-7');
-        expect(request.headers['user-agent']).toBe(`coachbench/${VERSION}`);
-      }
-      const report: Report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
-      expect(report.transport?.headers).toEqual(['x-tenant', 'x-waf-bypass']);
-      // A value from the environment is a secret: nowhere in the report folder.
-      for (const file of ['report.json', 'report.html', 'summary.md']) expect(await readFile(join(out, file), 'utf8')).not.toContain('waf-secret-7');
-    } finally {
-      forwarder.server.closeAllConnections();
-      forwarder.server.close();
+    const out = join(dir, 'headers');
+    const { seen, result } = await throughForwarder(profile, out, ['-H', 'X-Tenant: acme', '-H', 'X-Waf-Bypass: ${WAF_TOKEN}'], { WAF_TOKEN: 'waf-secret-7' });
+    // The subject is what reached the target. The forwarder shares this test process's loop,
+    // which can deliver a stream's headers together with its first KEEP_ALIVE: cadence is
+    // judged by the direct runs elsewhere, every other check here.
+    const report: Report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(report.checks.filter((check) => check.status === 'fail' && check.id !== 'stream.keepalive.cadence')).toEqual([]);
+    expect(result.code).toBeLessThanOrEqual(1);
+    const kinds = new Set(seen.map((s) => (s.path.endsWith('/stream') ? 'stream' : `${s.method}`)));
+    // Streams, photo PATCHes and tag POSTs (open model), message POSTs, probes.
+    expect([...kinds]).toEqual(expect.arrayContaining(['stream', 'PATCH', 'POST']));
+    // Every request of the run (the preflight OPTIONS included).
+    for (const request of seen) {
+      expect(request.headers['x-tenant'], `${request.method} ${request.path}`).toBe('acme');
+      expect(request.headers['x-waf-bypass']).toBe('waf-secret-7');
+      expect(request.headers['user-agent']).toBe(`coachbench/${VERSION}`);
     }
+    expect(report.transport?.headers).toEqual(['x-tenant', 'x-waf-bypass']);
+    // A value from the environment is a secret: nowhere in the report folder.
+    for (const file of ['report.json', 'report.html', 'summary.md']) expect(await readFile(join(out, file), 'utf8')).not.toContain('waf-secret-7');
   }, 60_000);
 
   it('reach the target on every request of the closed model (autocannon)', async () => {
-    const forwarder = await recordingForwarder(target.url);
-    try {
-      await runBin(['run', '-p', closedProfile, '-t', forwarder.url, '-f', fixtures, '-q', '-o', join(dir, 'closed'), '-H', 'X-Tenant: acme']);
-      const patches = forwarder.seen.filter((s) => s.method === 'PATCH');
-      expect(patches.length).toBeGreaterThan(20);
-      for (const request of patches) {
-        expect(request.headers['x-tenant']).toBe('acme');
-        expect(request.headers['user-agent']).toBe(`coachbench/${VERSION}`);
-      }
-    } finally {
-      forwarder.server.closeAllConnections();
-      forwarder.server.close();
+    const { seen } = await throughForwarder(closedProfile, join(dir, 'closed'), ['-H', 'X-Tenant: acme']);
+    const patches = seen.filter((s) => s.method === 'PATCH');
+    expect(patches.length).toBeGreaterThan(20);
+    for (const request of patches) {
+      expect(request.headers['x-tenant']).toBe('acme');
+      expect(request.headers['user-agent']).toBe(`coachbench/${VERSION}`);
     }
   }, 60_000);
 
   it('lets --header override the User-Agent', async () => {
-    const forwarder = await recordingForwarder(target.url);
-    try {
-      const result = await runBin([
-        'run',
-        '-p',
-        profile,
-        '-t',
-        forwarder.url,
-        '-f',
-        fixtures,
-        '--expect-keepalive',
-        '500ms',
-        '-q',
-        '-o',
-        join(dir, 'ua'),
-        '-H',
-        'User-Agent: release-gate/1',
-      ]);
-      expect(result.stderr).toBe('');
-      expect(forwarder.seen.length).toBeGreaterThan(50);
-      expect(new Set(forwarder.seen.map((s) => s.headers['user-agent']))).toEqual(new Set(['release-gate/1']));
-    } finally {
-      forwarder.server.closeAllConnections();
-      forwarder.server.close();
-    }
+    const { seen, result } = await throughForwarder(profile, join(dir, 'ua'), ['-H', 'User-Agent: release-gate/1']);
+    expect(result.stderr).toBe('');
+    expect(seen.length).toBeGreaterThan(50);
+    expect(new Set(seen.map((s) => s.headers['user-agent']))).toEqual(new Set(['release-gate/1']));
   }, 60_000);
 });
 
