@@ -79,7 +79,9 @@ describe('run --start-at', () => {
   it('refuses a start time that has passed, with one line and exit 2, before any load', async () => {
     const result = await shard(0, new Date(Date.now() - 5_000).toISOString());
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^coachbench: --start-at: \S+ passed 5\.\d s ago, before this run was ready; it would run late beside the others/);
+    const late = /^coachbench: --start-at: \S+ passed (\d+\.\d) s ago, before this run was ready; it would run late beside the others/.exec(result.stderr);
+    // At least the 5 s it was set in the past (more when the process starts slowly).
+    expect(Number(late?.[1])).toBeGreaterThanOrEqual(5);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
