@@ -157,24 +157,23 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   let durationMs: number;
   let failedByPolicy = false;
   let workerSummaries: Report['workers'];
-  let actualStartMs = Date.now();
+  /** Ready: wait for --start-at (at once without one); resolves with when the load starts. */
+  const startLoad = async (): Promise<number> => {
+    if (config.startAtMs === null) return Date.now();
+    progress.say(`coachbench: ready; load starts at ${startedAt.toISOString()} (--start-at)`);
+    await waitUntil(config.startAtMs, stop.signal);
+    return Date.now();
+  };
+  let actualStartMs: number;
   if (workers === 1) {
     const job = jobs[0]!;
-    if (config.startAtMs !== null) {
-      progress.say(`coachbench: ready; load starts at ${startedAt.toISOString()} (--start-at)`);
-      await waitUntil(config.startAtMs, stop.signal);
-      actualStartMs = Date.now();
-    }
+    actualStartMs = await startLoad();
     ({ rssBytes, durationMs } = await runScenarios({ ...job, scenarios: scenariosFor(job.profile), stop, sink }));
   } else {
     // Each worker waits for the instant on its own clock (messages.ts startAtMs); the parent
     // waits beside them to note when it came.
     const running = runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink);
-    if (config.startAtMs !== null) {
-      progress.say(`coachbench: ready; load starts at ${startedAt.toISOString()} (--start-at)`);
-      await waitUntil(config.startAtMs, stop.signal);
-      actualStartMs = Date.now();
-    }
+    actualStartMs = await startLoad();
     const pool = await running;
     ({ rssBytes, durationMs, failedByPolicy } = pool);
     workerSummaries = pool.workers;

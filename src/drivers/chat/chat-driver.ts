@@ -5,7 +5,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { FailureCode } from '../../contract/failure-codes.js';
-import { backoffDelayMs } from '../../engine/backoff.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { SseStream, STREAM_ROLES, type StreamHost, type StreamRequest, type StreamRole, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
@@ -14,6 +13,7 @@ import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { ResumeWatch } from './resume-watch.js';
+import { carryResumeState, forgetRole, noteReconnect, scheduleReopen } from './role-reconnect.js';
 import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
 import { chatStreamOf, createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
@@ -90,10 +90,7 @@ export class ChatDriver implements StreamHost {
     participant.nextSwitchAtMs = Infinity;
     for (const role of STREAM_ROLES) {
       const state = participant.roles[role];
-      state.reopenAtMs = NaN;
-      state.attempts = 0;
-      state.droppedAtMs = NaN;
-      state.lastEventId = null;
+      forgetRole(state);
       if (state.stream?.state === StreamState.Open) this.ctx.metrics.inc(CHAT.leftByPlan);
       if (state.stream) this.closeStream(state.stream);
     }
@@ -175,7 +172,7 @@ export class ChatDriver implements StreamHost {
     this.forget(stream);
     const state = this.participants[stream.participant]!.roles[stream.role];
     state.droppedAtMs = performance.now();
-    this.carryResumeState(stream);
+    carryResumeState(state, stream);
     this.scheduleReopen(stream, true);
   }
 
@@ -187,25 +184,11 @@ export class ChatDriver implements StreamHost {
     }
   }
 
-  /**
-   * `afterDrop`: the target ended a stream it had opened. Then its `retry:` is the reconnection
-   * time, whatever came before (WHATWG); opens that fail, and drops without `retry:`, back off.
-   */
+  /** Reopens the stream's role later (role-reconnect.ts), unless the run is stopping or the participant left. */
   private scheduleReopen(stream: SseStream, afterDrop = false): void {
     const participant = this.participants[stream.participant]!;
     if (this.stopping || !participant.online) return;
-    const role = participant.roles[stream.role];
-    const { reopenBaseMs, reopenMaxMs } = this.ctx.profile.chatStreams;
-    const delayMs = afterDrop && role.retryMs !== null ? role.retryMs : backoffDelayMs(role.attempts, reopenBaseMs, reopenMaxMs, Math.random());
-    role.attempts++;
-    role.reopenAtMs = performance.now() + delayMs;
-  }
-
-  /** What a reconnect to the same stream resumes from, and the reconnection time the target asked for. */
-  private carryResumeState(stream: SseStream): void {
-    const role = this.participants[stream.participant]!.roles[stream.role];
-    role.lastEventId = stream.lastEventId ?? role.lastEventId;
-    role.retryMs = stream.retryMs ?? role.retryMs;
+    scheduleReopen(participant.roles[stream.role], afterDrop, this.ctx.profile.chatStreams, performance.now());
   }
 
   /** Removes a stream from the open-stream bookkeeping (once per stream lifetime). */
@@ -253,22 +236,12 @@ export class ChatDriver implements StreamHost {
         if (!(nowMs >= participant.roles[role].reopenAtMs)) continue;
         // One counter for both roles: report.json's chatStreams.reopened counts every reopen.
         m.inc(CHAT.reopened);
-        this.noteReconnect(participant.roles[role], nowMs);
+        noteReconnect(participant.roles[role], nowMs, m);
         this.openStream(participant, role);
       }
     }
     for (const role of STREAM_ROLES) m.peak(ROLE_NAMES[role].open, this.openCount[role]);
     this.resolveDeliveries(nowMs, false);
-  }
-
-  /** The first reopen after a drop: how long after it, and whether there was anything to resume from. */
-  private noteReconnect(role: VirtualParticipant['roles'][StreamRole], nowMs: number): void {
-    if (Number.isNaN(role.droppedAtMs)) return;
-    const m = this.ctx.metrics;
-    m.inc(CHAT.reconnects);
-    recordMs(m.histogram(CHAT.reconnectDelayUs), nowMs - role.droppedAtMs);
-    if (role.lastEventId === null) m.inc(CHAT.notResumable);
-    role.droppedAtMs = NaN;
   }
 
   /** A stream silent for 2 × the KEEP_ALIVE interval is stalled: count it, and reconnect as a client would. */
@@ -278,7 +251,7 @@ export class ChatDriver implements StreamHost {
     m.inc(CHAT.stalled);
     m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''} silent for ${(nowMs - stream.lastFrameAtMs).toFixed(0)} ms`);
     this.closeStream(stream);
-    this.carryResumeState(stream);
+    carryResumeState(this.participants[stream.participant]!.roles[stream.role], stream);
     this.scheduleReopen(stream);
   }
 
