@@ -2,15 +2,19 @@
 // eventsource-parser holding N streams and parsing every frame, nothing else. It is the one
 // deliberate exception to "every benchmark drives the engine `run` uses": its own Agent and its
 // own loop are the point, being the least any client holding these streams must pay.
-// Usage: node bench/bare-client.js FIXTURES URL STREAMS RAMP_PER_SEC HOLD_SEC
+// Usage: node bench/bare-client.js FIXTURES URL STREAMS RAMP_PER_SEC HOLD_SEC [CA_PEM]
 import { readFileSync } from 'node:fs';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { createParser } from 'eventsource-parser';
 import { Agent, request } from 'undici';
 
-const [fixturesPath, url, streamsText, rampText, holdText] = process.argv.slice(2);
+const [fixturesPath, url, streamsText, rampText, holdText, caPath] = process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8'));
 const streams = Number(streamsText);
-const dispatcher = new Agent({ pipelining: 1 });
+// Over TLS the same trust the driver gets from --ca: the CA added to the system roots, in one
+// SecureContext for every connection (as any client holding thousands of them should).
+const connect = caPath ? { secureContext: createSecureContext({ ca: [...rootCertificates, readFileSync(caPath, 'utf8')] }) } : undefined;
+const dispatcher = new Agent({ pipelining: 1, ...(connect ? { connect } : {}) });
 let open = 0;
 let frames = 0;
 const bodies = [];

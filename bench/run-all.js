@@ -1,23 +1,25 @@
 // `npm run bench`: every benchmark in turn, never two at once (each measures CPU and latency that
-// a neighbour would disturb), each writing its JSON under bench/results/. About 8 minutes in all;
+// a neighbour would disturb), each writing its JSON under bench/results/. About 10 minutes in all;
 // `--full` (passed on to streams.js and workers.js) runs their full sizing instead, and `--no-pin`
 // leaves CPU placement to the scheduler. The hour-long soak is not included (run
 // `node bench/soak.js --minutes 60` by hand).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-const BENCHES = ['throughput-closed.js', 'throughput-open.js', 'throughput-latency.js', 'streams.js', 'workers.js'];
+/** Each benchmark with the arguments it always gets (streams.js runs twice: plain HTTP, then TLS). */
+const BENCHES = [['throughput-closed.js'], ['throughput-open.js'], ['throughput-latency.js'], ['streams.js'], ['streams.js', '--tls'], ['workers.js']];
 const passOn = process.argv.slice(2).filter((arg) => arg === '--full' || arg === '--no-pin');
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim();
 
 const started = performance.now();
 const failed = [];
-for (const bench of BENCHES) {
-  console.log(`\n=== bench/${bench} (loadavg ${loadavg()})`);
+for (const [bench, ...args] of BENCHES) {
+  const name = [bench, ...args].join(' ');
+  console.log(`\n=== bench/${name} (loadavg ${loadavg()})`);
   const t0 = performance.now();
-  const result = spawnSync(process.execPath, [new URL(`./${bench}`, import.meta.url).pathname, ...passOn], { stdio: 'inherit' });
-  console.log(`=== bench/${bench}: exit ${result.status}, ${((performance.now() - t0) / 1_000).toFixed(0)} s`);
-  if (result.status !== 0) failed.push(bench);
+  const result = spawnSync(process.execPath, [new URL(`./${bench}`, import.meta.url).pathname, ...args, ...passOn], { stdio: 'inherit' });
+  console.log(`=== bench/${name}: exit ${result.status}, ${((performance.now() - t0) / 1_000).toFixed(0)} s`);
+  if (result.status !== 0) failed.push(name);
 }
 console.log(`\nall benchmarks: ${((performance.now() - started) / 60_000).toFixed(1)} min${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`);
 process.exit(failed.length === 0 ? 0 : 1);

@@ -3,7 +3,11 @@
 // bench/bare-client.js holding the same streams, and the driver's own measurement error against
 // a known injected delay. Writes bench/results/streams.json.
 //
-//   npm run build && node bench/streams.js [--full] [--streams 5000] [--hold 30] [--accuracy-streams 2000] [--accuracy-hold 20] [--only capacity|accuracy]
+//   npm run build && node bench/streams.js [--full] [--tls] [--streams 5000] [--hold 30] [--accuracy-streams 2000] [--accuracy-hold 20] [--only capacity|accuracy]
+//
+// `--tls` measures the capacity part over HTTPS/1.1 instead (10,000 streams unless --streams
+// says otherwise): `serve --tls self-signed`, the driver with `--ca`, the bare client trusting the
+// same certificate; it writes bench/results/tls-streams.json.
 //
 // By default 5,000 streams and a 30 s hold (about 2 minutes in all); `--full` holds the 19,000
 // streams one process is sized for, 45 s, and 5,000 streams for the accuracy runs, and writes
@@ -17,7 +21,8 @@ import { BIN, benchDir, exited, rssBytes, startProcess, startServe, stopProcess 
 import { beginMeasurement, writeResults } from './lib/results.js';
 
 const FULL = hasFlag('full');
-const STREAMS = flag('streams', FULL ? 19_000 : 5_000);
+const TLS = hasFlag('tls');
+const STREAMS = flag('streams', TLS ? 10_000 : FULL ? 19_000 : 5_000);
 const ACCURACY_STREAMS = flag('accuracy-streams', FULL ? 5_000 : 2_000);
 const RAMP_PER_SEC = flag('ramp', 1_000);
 // The capacity hold gives the first streams two 15 s KEEP_ALIVE gaps (cadence evidence); the
@@ -25,9 +30,9 @@ const RAMP_PER_SEC = flag('ramp', 1_000);
 const HOLD_SEC = flag('hold', FULL ? 45 : 30);
 const ACCURACY_HOLD_SEC = flag('accuracy-hold', FULL ? 45 : 20);
 /** `--only capacity|accuracy` re-measures one part and carries the other over from the last results. */
-const ONLY = textFlag('only');
+const ONLY = TLS ? 'capacity' : textFlag('only');
 // The full sizing run keeps its own file, so the quick default of `npm run bench` never overwrites it.
-const RESULTS_NAME = FULL ? 'streams-full' : 'streams';
+const RESULTS_NAME = TLS ? 'tls-streams' : FULL ? 'streams-full' : 'streams';
 const RESULTS = new URL(`./results/${RESULTS_NAME}.json`, import.meta.url);
 const begun = beginMeasurement();
 const dir = await benchDir('streams');
@@ -55,7 +60,7 @@ function rssSampler(pid) {
   };
 }
 
-async function driverRun({ url, fixtures, participants, holdSec, out, messageRate, expectKeepalive }) {
+async function driverRun({ url, fixtures, participants, holdSec, out, messageRate, expectKeepalive, ca }) {
   const profile = join(dir, `profile-${participants}.json`);
   const rampSec = (participants * 2) / RAMP_PER_SEC;
   await writeFile(
@@ -68,7 +73,21 @@ async function driverRun({ url, fixtures, participants, holdSec, out, messageRat
     }),
   );
   const started = await startProcess(
-    [BIN, 'run', '--profile', profile, '--target', url, '--fixtures', fixtures, '--expect-keepalive', expectKeepalive, '--out', out],
+    [
+      BIN,
+      'run',
+      '--profile',
+      profile,
+      '--target',
+      url,
+      '--fixtures',
+      fixtures,
+      '--expect-keepalive',
+      expectKeepalive,
+      '--out',
+      out,
+      ...(ca ? ['--ca', ca] : []),
+    ],
     /coachbench bench-streams/,
   );
   const baseline = rssBytes(started.child.pid);
@@ -96,9 +115,17 @@ async function steadyStateLatency(out, fromSec) {
   return { count: total.totalCount, p50: ms(50), p99: ms(99), max: +(total.maxValue / 1000).toFixed(3) };
 }
 
-async function bareRun({ url, fixtures, streams, holdSec }) {
+async function bareRun({ url, fixtures, streams, holdSec, ca }) {
   const started = await startProcess(
-    [new URL('./bare-client.js', import.meta.url).pathname, fixtures, url, String(streams), String(RAMP_PER_SEC), String(holdSec + streams / RAMP_PER_SEC)],
+    [
+      new URL('./bare-client.js', import.meta.url).pathname,
+      fixtures,
+      url,
+      String(streams),
+      String(RAMP_PER_SEC),
+      String(holdSec + streams / RAMP_PER_SEC),
+      ...(ca ? [ca] : []),
+    ],
     /ready/,
   );
   const baseline = rssBytes(started.child.pid);
@@ -117,9 +144,12 @@ const results = { capacity: carried('capacity'), accuracy: carried('accuracy') }
 if (ONLY !== 'accuracy') {
   const participants = Math.ceil(STREAMS / 2);
   const fixtures = join(dir, 'fixtures.json');
-  const target = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixtures]);
+  const ca = TLS ? join(dir, 'ca.pem') : undefined;
+  const tlsArgs = ca ? ['--tls', 'self-signed', '--tls-cert-out', ca] : [];
+  const target = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixtures, ...tlsArgs]);
   try {
     const driver = await driverRun({
+      ca,
       url: target.url,
       fixtures,
       participants,
@@ -130,7 +160,7 @@ if (ONLY !== 'accuracy') {
     });
     const chat = driver.report.scenarios.chatStreams;
     const held = chat.peakConcurrent + chat.mainStreams.peakConcurrent;
-    const bare = await bareRun({ url: target.url, fixtures, streams: held, holdSec: HOLD_SEC });
+    const bare = await bareRun({ url: target.url, fixtures, streams: held, holdSec: HOLD_SEC, ca });
     const driverPerStream = (driver.holdRss - driver.baseline) / held;
     const barePerStream = (bare.holdRss - bare.baseline) / bare.open;
     results.capacity = {
@@ -216,6 +246,9 @@ const method = {
   ruler: 'bench/bare-client.js: undici request() + eventsource-parser holding the same streams and parsing every frame, nothing else',
   rss: 'VmRSS from /proc/PID/status of each process, sampled every second; per-stream = (median RSS during hold - RSS at process start) / streams held',
   streams: 'each participant holds a main stream and one chat-session stream; undici Agent, eventsource-parser, every frame JSON-parsed and schema-checked',
+  transport: TLS
+    ? 'HTTPS/1.1: coachbench serve --tls self-signed (P-256); the driver with --ca, the bare client with the same certificate as its CA; one TLS connection per stream in both'
+    : 'plain HTTP/1.1 on loopback',
   accuracy:
     'coachbench serve --fault latency=50ms delays every event delivery by 50 ms; eventLatencyMs runs from the intended send time to arrival; "hold" sums the hlog intervals after the ramp and 5 s of settling, "wholeRun" includes the ramp; the same load without the fault gives the target\'s own time, and "beyond" subtracts it',
 };

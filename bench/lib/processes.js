@@ -71,7 +71,7 @@ export async function stopProcess(child, graceMs = 10_000) {
 
 /** Starts the reference target as its own process (so it never shares the driver's event loop). */
 export async function startServe(serveArgs) {
-  const started = await startProcess([BIN, 'serve', '--port', '0', ...serveArgs], /coachbench serve: (http:\/\/[^\s]+)/);
+  const started = await startProcess([BIN, 'serve', '--port', '0', ...serveArgs], /coachbench serve: (https?:\/\/[^\s]+)/);
   return { child: started.child, url: started.match[1] };
 }
 

@@ -5,7 +5,7 @@
  * target differently from another. Key material travels here as PEM text, never a path to
  * re-read, and is never written to a report or a log.
  */
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { VERSION } from '../util/version.js';
 
 export interface TlsSettings {
@@ -45,20 +45,53 @@ export function defaultTransport(): Transport {
 
 /** The options every TLS connection of the run is made with (undici `connect`, autocannon `tlsOptions`). */
 export interface TlsConnectOptions {
-  ca?: string[];
-  cert?: string;
-  key?: string;
+  secureContext?: SecureContext;
   rejectUnauthorized: boolean;
   servername?: string;
 }
 
+/*
+ * One SecureContext per TLS settings, made once per process. Passing `ca` (or cert and key) to
+ * every connect instead makes Node build a context per connection, parsing the ~140 system
+ * roots each time: measured at ~630 KiB and a blocked event loop per stream for 10,000 TLS
+ * streams (bench/results/tls-streams.json).
+ */
+const contexts = new WeakMap<TlsSettings, SecureContext>();
+
+function secureContextOf(tls: TlsSettings): SecureContext | undefined {
+  if (tls.ca.length === 0 && tls.cert === null) return undefined;
+  let context = contexts.get(tls);
+  if (!context) {
+    // Node's `ca` replaces the system roots; --ca adds to them.
+    context = createSecureContext({
+      ...(tls.ca.length > 0 ? { ca: [...rootCertificates, ...tls.ca] } : {}),
+      ...(tls.cert !== null ? { cert: tls.cert } : {}),
+      ...(tls.key !== null ? { key: tls.key } : {}),
+    });
+    contexts.set(tls, context);
+  }
+  return context;
+}
+
 export function tlsConnectOptions(tls: TlsSettings): TlsConnectOptions {
+  const secureContext = secureContextOf(tls);
   return {
-    // Node's `ca` replaces the system roots; --ca adds to them, as curl's --cacert does not but users expect.
+    ...(secureContext ? { secureContext } : {}),
+    rejectUnauthorized: !tls.insecure,
+    ...(tls.servername !== null ? { servername: tls.servername } : {}),
+  };
+}
+
+/**
+ * The same trust for autocannon (the closed model), as plain options: its few connections
+ * each build their own context. (Handing autocannon 9 the shared SecureContext crashed Node
+ * 24.21 with a segmentation fault in our runs; plain options do not.)
+ */
+export function autocannonTlsOptions(tls: TlsSettings): { ca?: string[]; cert?: string; key?: string; servername?: string } {
+  return {
     ...(tls.ca.length > 0 ? { ca: [...rootCertificates, ...tls.ca] } : {}),
     ...(tls.cert !== null ? { cert: tls.cert } : {}),
     ...(tls.key !== null ? { key: tls.key } : {}),
-    rejectUnauthorized: !tls.insecure,
     ...(tls.servername !== null ? { servername: tls.servername } : {}),
   };
 }

@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
-import { tlsConnectOptions, withTransportHeaders } from '../../engine/transport.js';
+import { autocannonTlsOptions, withTransportHeaders } from '../../engine/transport.js';
 import { throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
@@ -99,7 +99,7 @@ export async function runClosedModel<M>(
         timeout: Math.max(MIN_TIMEOUT_S, settings.timeoutMs / 1_000),
         requests: [request],
         setupClient,
-        ...(secure ? { tlsOptions: tlsConnectOptions(tls), ...(tls.servername !== null ? { servername: tls.servername } : {}) } : {}),
+        ...(secure ? { tlsOptions: autocannonTlsOptions(tls), ...(tls.servername !== null ? { servername: tls.servername } : {}) } : {}),
         sampleInt: STOP_POLL_MS,
         skipAggregateResult: true,
       },
