@@ -77,10 +77,21 @@ describe('a run with three stages', () => {
     within(pointAt(report, tSec).mainStreamsOpen, participants, 0.02);
   });
 
-  // The run's last interval ends with the run, which cuts requests still in flight: the last full one inside "after" is judged.
-  it.each([3, 6, 8])('sends photos at the planned rate within 2 percent in the interval ending at %is', (tSec) => {
-    const point = pointAt(report, tSec);
-    within(point.requests, plannedRequests(report, 'photoUpload', point), 0.02);
+  /*
+   * Judged over the last two seconds of "up" and "peak": an interval boundary a loop stall
+   * delays (the step down at 6 s closes 200 participants) moves a few requests between
+   * neighbouring intervals, not out of the run. For "after", its one steady second before the
+   * run's last interval (which ends with the run and cuts requests still in flight).
+   */
+  it.each([
+    ['up', 3, 2],
+    ['peak', 6, 2],
+    ['after', 8, 1],
+  ])('sends photos at the planned rate within 2 percent at the end of %s (%is, %i intervals)', (_stage, endSec, intervals) => {
+    const points = Array.from({ length: intervals }, (_, i) => pointAt(report, endSec - i));
+    const achieved = points.reduce((sum, point) => sum + point.requests, 0);
+    const planned = points.reduce((sum, point) => sum + plannedRequests(report, 'photoUpload', point), 0);
+    within(achieved, planned, 0.02);
   });
 
   it('counts the step down as clients leaving, not failures', () => {
@@ -113,8 +124,18 @@ describe('a ramp-down', () => {
     const chat = report.scenarios.chatStreams!;
     expect(chat.opened + chat.mainStreams.opened).toBe(2_000);
     expect(chat.leftByPlan).toBe(2_000);
-    expect(chat.dropped + chat.openFailed + chat.stalled + chat.mainStreams.dropped + chat.mainStreams.openFailed).toBe(0);
-    expect(pointAt(report, 6).streamsOpen).toBe(0);
+    const failures = {
+      dropped: chat.dropped,
+      openFailed: chat.openFailed,
+      stalled: chat.stalled,
+      mainDropped: chat.mainStreams.dropped,
+      mainOpenFailed: chat.mainStreams.openFailed,
+    };
+    expect(failures, JSON.stringify(chat.samples)).toEqual({ dropped: 0, openFailed: 0, stalled: 0, mainDropped: 0, mainOpenFailed: 0 });
+    // The last leaves land a few ms either side of 5 s (population ticks every 10 ms); by the run's end none is open.
+    const last = report.timeseries.at(-1)!;
+    expect([last.streamsOpen, last.mainStreamsOpen]).toEqual([0, 0]);
+    expect(pointAt(report, 6).streamsOpen).toBeLessThanOrEqual(20);
     expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
   }, 60_000);
 });
