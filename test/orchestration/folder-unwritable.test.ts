@@ -30,12 +30,17 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+// The lock is applied when the parent reads the first progress line; on a loaded CI machine
+// that read can come seconds late, so the runs last long enough that it still lands mid-run
+// (a 3 s run once ended, report written, before the parent locked its folder).
+const RUN = '7s';
+
 describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
   it('prints the verdict, writes the report to the fallback folder, and keeps the verdict exit code', async () => {
     const tmp = await mkdtemp(join(work, 'tmp-'));
     const out = join(work, 'out');
     await mkdir(out);
-    const result = await runBin(['run', '--profile', await quickProfileFile(work, '4s'), '--out', out], {
+    const result = await runBin(['run', '--profile', await quickProfileFile(work, RUN), '--out', out], {
       env: { TMPDIR: tmp },
       onStderr: once(runIsUnderWay, () => {
         lock.lock(out);
@@ -73,7 +78,7 @@ describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
   it('when the fallback folder cannot be written either: the verdict on stdout, and never exit 0', async () => {
     const out = join(work, 'out-and-no-tmp');
     await mkdir(out);
-    const result = await runBin(['run', '--profile', await quickProfileFile(work, '3s'), '--out', out], {
+    const result = await runBin(['run', '--profile', await quickProfileFile(work, RUN), '--out', out], {
       // A temp folder under /proc cannot be created: the fallback fails too.
       env: { TMPDIR: '/proc/coachbench-no-tmp' },
       onStderr: once(runIsUnderWay, () => {
@@ -81,6 +86,7 @@ describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
         locked.push(out);
       }),
     });
+    expect(locked, 'the folder was locked while the run went on').toContain(out);
     expect(result.killed).toBe(false);
     expect(result.stderr).not.toMatch(/\n\s+at |internal error|Unhandled/);
     expect(result.code, 'a run whose report is written nowhere does not pass').toBe(1);

@@ -11,7 +11,11 @@ import { quickProfile, runProfile } from './run-helpers.js';
 
 describe('--workers', () => {
   it('writes one report whose counters are the sums of its workers', async () => {
-    const { report, exitCode } = await runProfile(quickProfile({ photoUpload: { enabled: true, ratePerSec: 20, imageSizes: ['16KiB'] } }), { workers: 2 });
+    // Three processes (the embedded target and two workers) share this 2-core machine with
+    // the other test files: a KEEP_ALIVE gap of 740 ms was seen in CI against 500 ms ± 40 %.
+    // This test is about the merge; cadence and its faults are judged in run-faults.test.ts.
+    const profile = quickProfile({ keepAliveTolerance: '100%', photoUpload: { enabled: true, ratePerSec: 20, imageSizes: ['16KiB'] } });
+    const { report, exitCode } = await runProfile(profile, { workers: 2 });
     expect(
       exitCode,
       report.checks
