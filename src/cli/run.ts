@@ -57,6 +57,12 @@ export const runCommand = defineCommand<RunFlags>({
           return value;
         },
       })
+      .option(
+        'token-command',
+        textOption('--token-command', {
+          describe: 'shell command printing fresh bearer tokens (one token, or JSON); run at start and when a token is refused with 401 (env COACHBENCH_TOKEN_COMMAND)',
+        }),
+      )
       .option('label', repeatableOption({ describe: 'KEY=VALUE kept in report.json for coachbench trend, repeatable (release=v2.3.1)' }))
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output' })
       .option(

@@ -38,6 +38,12 @@ export const serveCommand = defineCommand<ServeFlags>({
         'sse-retry',
         textOption('--sse-retry', { describe: 'send retry: <ms> on every stream open (the reconnection time a client should honour), e.g. 2s' }),
       )
+      .option(
+        'token-ttl',
+        textOption('--token-ttl', {
+          describe: 'bearer tokens expire this long after they are issued (401 invalid_token); POST /_coachbench/tokens with the API key issues new ones, e.g. 30s',
+        }),
+      )
       .option('tls', textOption('--tls', { describe: 'serve HTTPS with a throwaway pair: --tls self-signed (its certificate is written, see --tls-cert-out)' }))
       .option('tls-cert', textOption('--tls-cert', { describe: 'serve HTTPS with this certificate (PEM); needs --tls-key' }))
       .option('tls-key', textOption('--tls-key', { describe: 'private key (PEM) of --tls-cert' }))

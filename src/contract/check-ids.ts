@@ -13,6 +13,7 @@ export const CHECK_IDS = [
   'tags.existing.ignored',
   'tags.role.required',
   'auth.apikey.required',
+  'auth.token.refresh',
   'errors.problem_json',
   'generator.healthy',
 ] as const;

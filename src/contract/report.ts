@@ -28,8 +28,9 @@ import type { RunPlan } from './profile/stage-plan.js';
  * 1.3.0: `plan` (the planned load shape), `stages` (headline metrics per named stage), chatStreams `leftByPlan`,
  *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew), `transport`,
  *        chatStreams `resume` and the check `stream.resume`.
+ * 1.4.0: `auth` (bearer-token renewal: --token-command, fixtures re-read) and the check `auth.token.refresh`.
  */
-export const REPORT_SCHEMA_VERSION = '1.3.0';
+export const REPORT_SCHEMA_VERSION = '1.4.0';
 
 export interface CheckResult {
   id: CheckId;
@@ -231,6 +232,26 @@ export interface ResumeSummary {
   notResumable: number;
 }
 
+/** Bearer-token renewal over the run (engine/auth/credentials.ts); counts of every driver process together. */
+export interface AuthSummary {
+  /** Runs of --token-command that gave new tokens (the one before the run is not counted), and how long they took. */
+  refreshes: number;
+  refreshMs: HistogramSummary;
+  /** Runs that failed (exit code, timeout, unreadable output); their masked stderr is in the samples. */
+  refreshFailures: number;
+  /** Requests and stream opens answered 401 that waited for a refresh. */
+  waited: number;
+  /** Requests and stream opens sent again with a renewed token. */
+  resent: number;
+  /** Closed model: 401s to a token being replaced, not counted as answers (autocannon cannot send again). */
+  staleAnswers: number;
+  /** 401s to a token that had just been renewed: auth.token.refresh fails on any. */
+  rejectedAfterRefresh: number;
+  /** The fixtures file re-read after it changed on disk, and re-reads that did not validate (tokens kept). */
+  fixturesReloads: number;
+  fixturesReloadFailures: number;
+}
+
 export interface TransportInfo {
   /** The target URL is https. */
   tls: boolean;
@@ -336,6 +357,8 @@ export interface Report {
    * names change points by them; `release` is the label for a release.
    */
   labels?: Record<string, string>;
+  /** Since 1.4.0, runs that renewed bearer tokens (docs/design.md §2.13): refreshes, waits, resends, 401s after a refresh. */
+  auth?: AuthSummary;
   /** Since 1.3.0: how the run reached its target (TLS trust, proxy, extra header names; never values or key material). */
   transport?: TransportInfo;
   /** Since 1.3.0, `--start-at` runs: when load was to start, when this run started it, and the difference. */

@@ -9,6 +9,8 @@ import type { Dispatcher } from 'undici';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
+import { Credentials, type CredentialSources } from './auth/credentials.js';
+import { DRAIN_GRACE_MS } from './drain.js';
 import { createRequestAgent } from './http-agent.js';
 import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';
 import { defaultTransport, type Transport } from './transport.js';
@@ -29,6 +31,8 @@ export interface RunScenariosOptions {
   dispatcher?: Dispatcher;
   /** TLS, headers and proxy of the run; plain defaults when absent (tests, the embedded target). */
   transport?: Transport;
+  /** Where refused tokens are renewed from; absent: a 401 stands (the embedded target, tests). */
+  credentials?: CredentialSources;
 }
 
 export interface RunScenariosResult {
@@ -55,7 +59,16 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     keepAlive: options.keepAlive,
     signal: stop.signal,
     transport,
+    credentials: null,
   };
+  const sources = options.credentials;
+  if (sources && (sources.tokenCommand !== null || sources.fixturesPath !== null)) {
+    const credentials = new Credentials(options.fixtures, sources, () => ctx.metrics);
+    credentials.watchFixtures();
+    // A request waiting for a token at the end drains like any other request in flight.
+    stop.signal.addEventListener('abort', () => setTimeout(() => credentials.close(), DRAIN_GRACE_MS).unref(), { once: true });
+    ctx.credentials = credentials;
+  }
   recorder.start();
   const endTimer = setTimeout(() => stop.abort(), profile.durationMs);
   try {
@@ -63,6 +76,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   } finally {
     clearTimeout(endTimer);
     recorder.stop();
+    ctx.credentials?.close();
     if (!options.dispatcher) await dispatcher.destroy().catch(() => undefined);
   }
   return { durationMs: performance.now() - runStartMs, rssBytes: recorder.lastRssBytes };

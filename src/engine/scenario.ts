@@ -8,6 +8,7 @@ import type { Fixtures } from '../contract/fixtures.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
 import type { MetricSet } from '../metrics/metric-set.js';
+import type { Credentials } from './auth/credentials.js';
 import type { Transport } from './transport.js';
 
 export interface RunFixtures extends Fixtures {
@@ -34,6 +35,8 @@ export interface ScenarioContext {
   signal: AbortSignal;
   /** TLS, extra headers and proxy (transport.ts): the dispatcher has them; streams and the closed model apply them too. */
   transport: Transport;
+  /** Renews refused bearer tokens (auth/credentials.ts); null when the run has no way to (the embedded target). */
+  credentials: Credentials | null;
 }
 
 export interface Scenario {

@@ -23,6 +23,25 @@ export function throughputNames(scenario: ThroughputScenario) {
   } as const;
 }
 
+/** Bearer-token renewal (engine/auth/credentials.ts, docs/design.md §2.13). */
+export const AUTH = {
+  /** Runs of --token-command that gave new tokens, and their wall time. */
+  refreshes: 'auth.refreshes',
+  refreshUs: 'auth.refreshUs',
+  refreshFailures: 'auth.refreshFailures',
+  /** Requests and stream opens refused with 401 that waited for a refresh. */
+  waited: 'auth.waited',
+  /** Requests and stream opens sent again with a renewed token after a 401. */
+  resent: 'auth.resent',
+  /** Closed model: 401s to a token being replaced, not counted as answers (autocannon cannot resend). */
+  staleAnswers: 'auth.staleAnswers',
+  /** 401s to a token that had just been renewed: the auth.token.refresh check's failure evidence. */
+  rejectedAfterRefresh: 'auth.rejectedAfterRefresh',
+  /** Re-reads of the fixtures file after it changed on disk, and re-reads that failed validation. */
+  fixturesReloads: 'auth.fixturesReloads',
+  fixturesReloadFailures: 'auth.fixturesReloadFailures',
+} as const;
+
 export const CHAT = {
   opened: 'chat.opened',
   openFailed: 'chat.openFailed',

@@ -18,6 +18,7 @@ import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } fro
 import { resolveLabels } from './run-labels.js';
 import { parseStartAt, refuseLateStart } from './start-at.js';
 import { resolveTransport, type TransportFlags } from './transport-config.js';
+import type { CredentialSources } from '../engine/auth/credentials.js';
 
 export interface RunFlags extends LiveOutputFlags, TransportFlags {
   profile?: string;
@@ -35,6 +36,8 @@ export interface RunFlags extends LiveOutputFlags, TransportFlags {
   label?: string[];
   /** `--start-at TIME|+DURATION`: wait for this instant before any load (start-at.ts). */
   startAt?: string;
+  /** `--token-command CMD` (or COACHBENCH_TOKEN_COMMAND): prints fresh bearer tokens (engine/auth/token-command.ts). */
+  tokenCommand?: string;
   quiet?: boolean;
 }
 
@@ -63,6 +66,8 @@ export interface RunConfig {
   startAtMs: number | null;
   /** TLS, extra headers and proxy for every request and stream (docs/design.md §2.12). */
   transport: Transport;
+  /** Where renewed tokens come from (docs/design.md §2.13): the token command, the fixtures file re-read. */
+  credentials: CredentialSources;
 }
 
 /** A threshold on `{stage:NAME}` must name a stage the profile names (exit 2 before anything starts). */
@@ -162,6 +167,16 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   if (closedModel && transport.proxy.mode === 'url') {
     throw new ConfigError('--proxy: the closed model (autocannon) cannot go through a proxy; use the open model, or run it without --proxy');
   }
+  const tokenCommand = (flags.tokenCommand ?? env.COACHBENCH_TOKEN_COMMAND ?? '').trim() || null;
+  if (flags.tokenCommand !== undefined && tokenCommand === null) throw new ConfigError('--token-command: needs a command');
+  if (tokenCommand !== null && targetUrl === null) {
+    throw new ConfigError('--token-command is for --target runs: the embedded target issues tokens that do not expire');
+  }
+  const credentials: CredentialSources = {
+    tokenCommand,
+    fixturesPath: targetUrl === null ? null : (flags.fixtures ?? null),
+    ...(env.COACHBENCH_TOKEN ? { fallbackToken: env.COACHBENCH_TOKEN } : {}),
+  };
   for (const secret of [apiKey, coachToken, env.COACHBENCH_API_KEY, env.COACHBENCH_TOKEN, env.COACHBENCH_COACH_TOKEN]) registerSecret(secret);
   return {
     profile,
@@ -180,5 +195,6 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     outputs: parseLiveOutputFlags(flags),
     startAtMs,
     transport,
+    credentials,
   };
 }

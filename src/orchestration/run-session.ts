@@ -66,6 +66,7 @@ function jobFor(config: RunConfig, target: ResolvedTarget, w: number, workers: n
     secrets: secretsSnapshot(),
     startAtMs: config.startAtMs,
     transport: target.transport,
+    credentials: config.credentials,
   };
 }
 

@@ -4,6 +4,8 @@
  * before load starts, so an unreachable target exits 3 instead of producing a report of errors.
  */
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import { renewBeforeRun } from '../engine/auth/credentials.js';
+import { TokenCommandError } from '../engine/auth/token-command.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { createRequestAgent } from '../engine/http-agent.js';
 import type { RunFixtures } from '../engine/scenario.js';
@@ -56,6 +58,12 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
     url = config.targetUrl;
     fixtures = { ...config.fixtures!, apiKey: config.apiKey! };
     if (config.coachToken) fixtures.coachToken = config.coachToken;
+    try {
+      await renewBeforeRun(fixtures, config.credentials);
+    } catch (error) {
+      if (!(error instanceof TokenCommandError)) throw error;
+      throw new StartError(`${error.message}; the run did not start`);
+    }
   }
   const expectKeepAliveMs = config.expectKeepAliveMs ?? embedded?.keepAliveMs ?? DEFAULT_KEEPALIVE_MS;
   const certificate = embedded?.certificate ?? null;

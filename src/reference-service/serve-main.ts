@@ -29,6 +29,8 @@ export interface ServeFlags {
   workers?: string | number;
   /** `--sse-retry 2s`: the `retry:` every stream open sends. */
   sseRetry?: string;
+  /** `--token-ttl 30s`: bearer tokens expire; POST /_coachbench/tokens issues new ones. */
+  tokenTtl?: string;
   /** `--tls self-signed`: HTTPS with a pair generated at start. */
   tls?: string;
   tlsCert?: string;
@@ -81,6 +83,10 @@ export function resolveServeOptions(flags: ServeFlags): { options: TargetOptions
   const tls = tlsOptionOf(flags);
   if (tls !== undefined) options.tls = tls;
   if (flags.sseRetry !== undefined) options.sseRetryMs = parseDuration(flags.sseRetry, '--sse-retry');
+  if (flags.tokenTtl !== undefined) {
+    options.tokenTtlMs = parseDuration(flags.tokenTtl, '--token-ttl');
+    if (options.tokenTtlMs < 1_000) throw new ConfigError(`--token-ttl: at least 1s, got ${flags.tokenTtl}`);
+  }
   return flags.fixturesOut === undefined ? { options } : { options, fixturesOut: flags.fixturesOut };
 }
 

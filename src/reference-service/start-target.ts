@@ -19,6 +19,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
 
 async function startSingleTarget(config: TargetConfig): Promise<RunningTarget> {
   const seeded = seedTarget(seedOptionsOf(config));
+  if (config.tokenTtlMs !== null) seeded.store.expireTokensAfter(config.tokenTtlMs);
   for (const secret of [seeded.store.apiKey, seeded.coachToken, seeded.connectorToken]) registerSecret(secret);
   const runtime = buildTargetRuntime({
     config,

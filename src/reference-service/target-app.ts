@@ -17,6 +17,8 @@ export interface TargetApp {
   faults: FaultSettings;
   keepAliveMs: number;
   sessionsPerParticipant: number;
+  /** Tokens expire (`serve --token-ttl`): POST /_coachbench/tokens issues new ones. */
+  tokensExpire: boolean;
   /** Under `--workers`: this worker's number, sent as `X-Coachbench-Worker` on every answer. */
   workerLabel?: string;
 }

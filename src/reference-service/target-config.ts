@@ -22,6 +22,8 @@ export interface TargetConfig {
   workers: number;
   /** `retry:` sent on each stream open, or null. */
   sseRetryMs: number | null;
+  /** How long a bearer token is accepted after it is issued, or null (forever). */
+  tokenTtlMs: number | null;
   /** HTTPS identity, generated already when the options asked for a self-signed one; null: HTTP. */
   tls: TargetTls | null;
 }
@@ -49,10 +51,16 @@ export async function resolveTargetConfig(options: TargetOptions): Promise<Targe
   const sseRetryMs = options.sseRetryMs ?? null;
   if (sseRetryMs !== null && (!Number.isInteger(sseRetryMs) || sseRetryMs < 0))
     throw new ConfigError(`sse retry must be a whole number of ms >= 0, got ${sseRetryMs}`);
-  return { ...checkedOptions(options), host, tls, sseRetryMs };
+  const checked = checkedOptions(options);
+  const tokenTtlMs = options.tokenTtlMs ?? null;
+  if (tokenTtlMs !== null && (!Number.isInteger(tokenTtlMs) || tokenTtlMs < 1_000))
+    throw new ConfigError(`token ttl must be a whole number of ms, at least 1s, got ${tokenTtlMs}`);
+  // Tokens are issued by the process that answers the token request; replicas would not know them.
+  if (tokenTtlMs !== null && checked.workers > 1) throw new ConfigError('expiring tokens (--token-ttl) need a single-process target: drop --workers');
+  return { ...checked, host, tls, sseRetryMs, tokenTtlMs };
 }
 
-function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs'> {
+function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs' | 'tokenTtlMs'> {
   const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 10) throw new ConfigError(`keepalive must be at least 10ms, got ${keepAliveMs}`);
   return {

@@ -71,6 +71,7 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
     faults: settings,
     keepAliveMs: config.keepAliveMs,
     sessionsPerParticipant: config.sessionsPerParticipant,
+    tokensExpire: config.tokenTtlMs !== null,
     ...(setup.workerLabel !== undefined ? { workerLabel: setup.workerLabel } : {}),
   };
   const server = createTargetServer(config.tls, createDispatcher(app, new Router(ALL_ROUTES), counters));

@@ -41,6 +41,8 @@ export interface TargetOptions {
   workers?: number | 'auto';
   /** `retry: <ms>` sent on every stream open (the client's reconnection time); default: none sent. */
   sseRetryMs?: number;
+  /** Bearer tokens expire this long after they are issued (401 `invalid_token`); POST /_coachbench/tokens issues new ones. Single-process targets only. */
+  tokenTtlMs?: number;
   /** Serve HTTPS with this identity (PEM); `'self-signed'` generates one for the loopback names. Default: plain HTTP. */
   tls?: TargetTls | 'self-signed';
 }

@@ -4,6 +4,7 @@
  * scenarios, checks and thresholds are always re-derived from the raw totals.
  */
 
+import { buildAuthSummary } from '../metrics/auth-summary.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { runPlanOf } from '../contract/profile/run-plan.js';
@@ -68,6 +69,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     processes: ctx.processes,
     rssBytes: ctx.rssBytes,
   });
+  const auth = buildAuthSummary(total);
   const checks = evaluateChecks({ total, chat: chatStreams, generator });
   const warnings = [...ctx.warnings];
   // A p99 within bounds can hide one long stall; cadence and latency around it describe the driver.
@@ -109,6 +111,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     warnings,
     metrics: total.encode(),
   };
+  if (auth) report.auth = auth;
   if (ctx.mergedFrom) report.mergedFrom = ctx.mergedFrom;
   const judged = ctx.thresholdTotal
     ? metricView(ctx.thresholdTotal, { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes })

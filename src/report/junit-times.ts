@@ -33,6 +33,8 @@ const EVIDENCE: Record<CheckId, Holds | null> = {
   'tags.existing.ignored': requesting,
   'tags.role.required': null,
   'auth.apikey.required': null,
+  // Token renewals happen throughout the run, wherever requests or streams are.
+  'auth.token.refresh': (p) => requesting(p) || streaming(p),
   'errors.problem_json': requesting,
   'generator.healthy': () => true,
 };

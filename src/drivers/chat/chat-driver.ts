@@ -4,7 +4,7 @@
  * periodic work for all streams, so thousands of streams cost no timers of their own.
  */
 import { performance } from 'node:perf_hooks';
-import type { FailureCode } from '../../contract/failure-codes.js';
+import { type FailureCode, statusFailure } from '../../contract/failure-codes.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { SseStream, STREAM_ROLES, type StreamHost, type StreamRequest, type StreamRole, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
@@ -16,7 +16,9 @@ import { ResumeWatch } from './resume-watch.js';
 import { carryResumeState, forgetRole, noteReconnect, scheduleReopen } from './role-reconnect.js';
 import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
-import { chatStreamOf, createParticipant, currentSession, type VirtualParticipant } from './virtual-participant.js';
+import { authorizationOf, chatStreamOf, createParticipant, currentSession, type RoleState, type VirtualParticipant } from './virtual-participant.js';
+
+const UNAUTHORIZED = statusFailure(401);
 
 /** The counters both roles have, by role (CHAT also holds the chat-only ones). */
 const ROLE_NAMES: Record<StreamRole, Record<'opened' | 'openFailed' | 'dropped' | 'open', string>> = { chat: CHAT, main: MAIN };
@@ -123,10 +125,11 @@ export class ChatDriver implements StreamHost {
     const state = participant.roles[role];
     state.stream = stream;
     state.reopenAtMs = NaN;
+    state.sentAuthorization = authorizationOf(participant);
     const request: StreamRequest = {
       origin: this.origin,
       path,
-      headers: participant.headers,
+      headers: { ...participant.headers, authorization: state.sentAuthorization },
       headersTimeoutMs: this.ctx.profile.chatStreams.openTimeoutMs,
       maxFrameBytes: this.ctx.profile.chatStreams.maxFrameBytes,
       localAddress: this.sourceAddresses.length > 0 ? this.sourceAddresses[stream.id % this.sourceAddresses.length]! : null,
@@ -139,6 +142,7 @@ export class ChatDriver implements StreamHost {
 
   onOpen(stream: SseStream, openLatencyMs: number): void {
     const m = this.ctx.metrics;
+    this.participants[stream.participant]!.roles[stream.role].renewedOpen = false;
     const names = ROLE_NAMES[stream.role];
     m.inc(names.opened);
     m.peak(names.open, ++this.openCount[stream.role]);
@@ -157,6 +161,27 @@ export class ChatDriver implements StreamHost {
   }
 
   onOpenFailed(stream: SseStream, failure: FailureCode, detail: string): void {
+    const state = this.participants[stream.participant]!.roles[stream.role];
+    if (failure === UNAUTHORIZED && this.ctx.credentials !== null) {
+      if (!state.renewedOpen) return void this.reopenRenewed(stream, state, failure, detail);
+      this.ctx.credentials.rejectedAfterRefresh(`a ${stream.role} stream opened again with its renewed token was answered 401`);
+    }
+    state.renewedOpen = false;
+    this.countOpenFailure(stream, failure, detail);
+  }
+
+  /** A 401 to an open: the token is renewed when it can be and the stream opened again at once, else it counts as failed. */
+  private async reopenRenewed(stream: SseStream, state: RoleState, failure: FailureCode, detail: string): Promise<void> {
+    const renewed = await this.ctx.credentials!.renew(state.sentAuthorization ?? undefined);
+    if (renewed === null) return this.countOpenFailure(stream, failure, detail);
+    const participant = this.participants[stream.participant]!;
+    if (this.stopping || !participant.online) return;
+    state.renewedOpen = true;
+    // The sweep opens it on its next tick, with the participant's renewed token.
+    state.reopenAtMs = performance.now();
+  }
+
+  private countOpenFailure(stream: SseStream, failure: FailureCode, detail: string): void {
     const m = this.ctx.metrics;
     m.inc(ROLE_NAMES[stream.role].openFailed);
     m.inc(CHAT.openFailure(failure));

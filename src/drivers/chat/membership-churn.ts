@@ -6,6 +6,7 @@
  * or 405 to the first call; churn then stops and the run goes on.
  */
 import type { Dispatcher } from 'undici';
+import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
 import { failureOfError } from '../../contract/failure-codes.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
@@ -29,21 +30,29 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
   const call =
     (token: string): Call =>
     async (method, path, body) => {
-      const response = await ctx.dispatcher.request({
-        origin,
-        path: `${prefix}${path}`,
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'x-api-key': ctx.fixtures.apiKey,
-          accept: 'application/json, application/problem+json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? null : JSON.stringify(body),
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
-        signal: ctx.signal,
-      });
+      const headers = {
+        authorization: `Bearer ${token}`,
+        'x-api-key': ctx.fixtures.apiKey,
+        accept: 'application/json, application/problem+json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      };
+      const { answer: response } = await sendRenewing(
+        ctx.credentials,
+        headers,
+        (sent) =>
+          ctx.dispatcher.request({
+            origin,
+            path: `${prefix}${path}`,
+            method,
+            headers: sent,
+            body: body === undefined ? null : JSON.stringify(body),
+            headersTimeout: 10_000,
+            bodyTimeout: 10_000,
+            signal: ctx.signal,
+          }),
+        statusOfAnswer,
+        discardAnswer,
+      );
       const text = await response.body.text();
       let json: unknown = null;
       try {

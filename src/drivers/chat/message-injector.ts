@@ -5,6 +5,7 @@
  * before the POST's own response.
  */
 
+import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
 import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
@@ -14,7 +15,7 @@ import { CHAT } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
 import type { ChatDriver } from './chat-driver.js';
 import { correlationText } from './stream-observer.js';
-import { currentSession } from './virtual-participant.js';
+import { authorizationOf, currentSession } from './virtual-participant.js';
 
 /** A message post starting this late after its slot counts as a late slot. */
 const LATENESS_MS = 10;
@@ -44,21 +45,21 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
       const sessionId = currentSession(participant);
       const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId));
       try {
-        const response = await ctx.dispatcher.request({
-          origin,
-          path: `${prefix}/participants/${encodeURIComponent(participant.fixture.userId)}/chat_messages`,
-          method: 'POST',
-          headers: {
-            authorization: participant.headers.authorization!,
-            'x-api-key': ctx.fixtures.apiKey,
-            'content-type': 'application/json',
-            accept: 'application/json, application/problem+json',
-          },
-          body: JSON.stringify({ chatSessionId: sessionId, text: correlationText(driver.runTag, seq) }),
-          headersTimeout: 10_000,
-          bodyTimeout: 10_000,
-          signal: ctx.signal,
-        });
+        const headers = {
+          authorization: authorizationOf(participant),
+          'x-api-key': ctx.fixtures.apiKey,
+          'content-type': 'application/json',
+          accept: 'application/json, application/problem+json',
+        };
+        const body = JSON.stringify({ chatSessionId: sessionId, text: correlationText(driver.runTag, seq) });
+        const path = `${prefix}/participants/${encodeURIComponent(participant.fixture.userId)}/chat_messages`;
+        const { answer: response } = await sendRenewing(
+          ctx.credentials,
+          headers,
+          (sent) => ctx.dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: ctx.signal }),
+          statusOfAnswer,
+          discardAnswer,
+        );
         await response.body.dump();
         if (response.statusCode === 201 || response.statusCode === 200) {
           m.inc(CHAT.messagesSent);

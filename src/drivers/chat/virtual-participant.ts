@@ -20,6 +20,10 @@ export interface RoleState {
   lastEventId: string | null;
   /** The target's `retry:` for this role's stream, or null. */
   retryMs: number | null;
+  /** The Authorization its last open sent (a 401 to it may be renewed), or null. */
+  sentAuthorization: string | null;
+  /** The last open was sent again with a renewed token after a 401: another 401 stands. */
+  renewedOpen: boolean;
 }
 
 export interface VirtualParticipant {
@@ -29,7 +33,7 @@ export interface VirtualParticipant {
   /** Brought online and not yet left (a planned ramp-down takes participants offline). */
   online: boolean;
   readonly fixture: FixtureParticipant;
-  /** Shared by every request of this participant; never logged. */
+  /** Shared by every stream open of this participant (Authorization apart: authorizationOf); never logged. */
   readonly headers: Record<string, string>;
   sessionCursor: number;
   readonly roles: Record<StreamRole, RoleState>;
@@ -43,7 +47,6 @@ export function createParticipant(index: number, fixture: FixtureParticipant, ap
     online: false,
     fixture,
     headers: {
-      authorization: `Bearer ${fixture.token}`,
       'x-api-key': apiKey,
       accept: 'text/event-stream',
     },
@@ -55,7 +58,12 @@ export function createParticipant(index: number, fixture: FixtureParticipant, ap
 }
 
 function idleRole(): RoleState {
-  return { stream: null, attempts: 0, reopenAtMs: NaN, droppedAtMs: NaN, lastEventId: null, retryMs: null };
+  return { stream: null, attempts: 0, reopenAtMs: NaN, droppedAtMs: NaN, lastEventId: null, retryMs: null, sentAuthorization: null, renewedOpen: false };
+}
+
+/** The participant's Authorization now: read at each send, so a renewed token is used at once (engine/auth). */
+export function authorizationOf(participant: VirtualParticipant): string {
+  return `Bearer ${participant.fixture.token}`;
 }
 
 /** The participant's chat-session stream, if it has one. */

@@ -56,12 +56,15 @@ export async function runClosedModel<M>(
   const shared = (options.sharedBodies ?? true) && sharedBodiesSupported();
   // The request in flight on each connection (pipelining is 1), keyed by autocannon's Client.
   const inFlight = new WeakMap<object, M>();
+  // Its bearer token too: a 401 to a token being renewed is the token's age, not an answer.
+  const sentAuthorization = new WeakMap<object, string | undefined>();
   // onResponse (body, headers) and the instance's `response` event (client, latency) fire back
   // to back, synchronously, for the same answer: this slot carries the first to the second.
-  let answered: { memo: M | undefined; view: ResponseView } | undefined;
+  let answered: { memo: M | undefined; authorization: string | undefined; view: ResponseView } | undefined;
   const request: autocannon.Request = {
     onResponse: (status, body, context, headers) => {
-      answered = { memo: context.memo as M | undefined, view: { status, headers: normaliseHeaders(headers), body } };
+      const authorization = context.authorization as string | undefined;
+      answered = { memo: context.memo as M | undefined, authorization, view: { status, headers: normaliseHeaders(headers), body } };
     },
   };
   if (!shared) {
@@ -69,6 +72,7 @@ export async function runClosedModel<M>(
       const { spec, memo } = workload.next(seq++);
       // The per-connection context lives from this request's build to its answer.
       context.memo = memo;
+      context.authorization = spec.headers.authorization;
       return { ...base, method: spec.method, path: spec.path, headers: withTransportHeaders(spec.headers, extra), body: spec.body };
     };
   }
@@ -81,6 +85,7 @@ export async function runClosedModel<M>(
       (): HttpRequestSpec => {
         const { spec, memo } = workload.next(seq++);
         inFlight.set(client, memo);
+        sentAuthorization.set(client, spec.headers.authorization);
         return spec;
       },
       extra,
@@ -114,7 +119,9 @@ export async function runClosedModel<M>(
       const current = answered;
       answered = undefined;
       const memo = shared ? inFlight.get(client) : current?.memo;
-      if (current !== undefined && memo !== undefined) {
+      const authorization = shared ? sentAuthorization.get(client) : current?.authorization;
+      const stale = current?.view.status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(authorization);
+      if (current !== undefined && memo !== undefined && !stale) {
         recordResponse(metrics, workload, memo, current.view, { latencyMs: responseTimeMs, serviceMs: responseTimeMs });
       }
       metrics.peak(names.activeMs, performance.now() - startMs);

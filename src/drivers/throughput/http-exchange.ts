@@ -2,7 +2,6 @@
  * One HTTP exchange through the run's undici dispatcher, returned as data: a response view
  * with its timing, or a failure code (`timeout:<phase>`, `net:<errno>`). Never throws.
  */
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError } from '../../contract/failure-codes.js';
@@ -16,24 +15,6 @@ export interface HttpRequestSpec {
   headers: Record<string, string>;
   /** A shared Buffer (photo bodies) or a JSON string (tags). */
   body: Buffer | string;
-}
-
-/** How long requests in flight when the run ends may still take to answer before they are cut. */
-export const DRAIN_GRACE_MS = 2_000;
-
-/**
- * A signal that aborts `graceMs` after `stop` does: in-flight requests drain for a while
- * (so the last second of a run is not all errors) but never hold the end of the run for a
- * whole timeout. An exchange cut by it was not answered in the run: it judges nothing.
- */
-export function cutAfterStop(stop: AbortSignal, graceMs: number): AbortSignal {
-  const cut = new AbortController();
-  // Every in-flight request listens on it.
-  setMaxListeners(0, cut.signal);
-  const arm = (): void => void setTimeout(() => cut.abort(), graceMs).unref();
-  if (stop.aborted) arm();
-  else stop.addEventListener('abort', arm, { once: true });
-  return cut.signal;
 }
 
 /** An answered exchange, or why there was no answer; times are performance.now() ms. */
@@ -67,3 +48,6 @@ export async function exchange(dispatcher: Dispatcher, origin: string, spec: Htt
     return { ok: false, failure, detail: `${failure}: ${(error as Error).message ?? String(error)}`, startMs, endMs: performance.now() };
   }
 }
+
+/** The status of an answered exchange; null when there was no answer. */
+export const statusOfExchange = (result: ExchangeResult): number | null => (result.ok ? result.view.status : null);

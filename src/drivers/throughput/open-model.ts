@@ -5,6 +5,7 @@
  * from the slot's intended start (coordinated omission corrected, once: no expected-interval
  * back-fill on top), service time from the actual start.
  */
+import { sendRenewing } from '../../engine/auth/credentials.js';
 import { performance } from 'node:perf_hooks';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
@@ -13,7 +14,8 @@ import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
 import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
-import { cutAfterStop, DRAIN_GRACE_MS, exchange } from './http-exchange.js';
+import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
+import { exchange, statusOfExchange } from './http-exchange.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 
 /** A slot that starts more than this after its intended time counts as late (timers tick at ~1 ms). */
@@ -39,7 +41,12 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
     signal: ctx.signal,
     fire: async (slot, intendedMs) => {
       const { spec, memo } = workload.next(slot);
-      const result = await exchange(ctx.dispatcher, origin, spec, settings.timeoutMs, cut);
+      const { answer: result, resent } = await sendRenewing(
+        ctx.credentials,
+        spec.headers,
+        (headers) => exchange(ctx.dispatcher, origin, { ...spec, headers }, settings.timeoutMs, cut),
+        statusOfExchange,
+      );
       // Read ctx.metrics only now: the run swaps in a new interval set every second.
       const metrics = ctx.metrics;
       if (!result.ok && cut.aborted) {
@@ -48,7 +55,9 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
         return;
       }
       if (result.ok) {
-        const timing = { latencyMs: result.endMs - intendedMs, serviceMs: result.endMs - result.startMs };
+        // A request sent again with a renewed token is timed from that send: the wait for the
+        // token command is the identity provider's time (auth.refreshMs), not the target's.
+        const timing = { latencyMs: result.endMs - (resent ? result.startMs : intendedMs), serviceMs: result.endMs - result.startMs };
         recordResponse(metrics, workload, memo, result.view, timing);
       } else {
         recordFailure(metrics, workload, memo, result.failure, result.detail);

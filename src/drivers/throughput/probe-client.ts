@@ -10,7 +10,8 @@ import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
-import { cutAfterStop, DRAIN_GRACE_MS, exchange, type HttpRequestSpec } from './http-exchange.js';
+import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
+import { exchange, type HttpRequestSpec } from './http-exchange.js';
 import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
 
 /** A probe's inspected answer, or why there was none (`cut`: the run ended first, which is no evidence). */

@@ -30,7 +30,7 @@ async function runTagLink(ctx: ScenarioContext, settings: TagLinkSettings): Prom
   const workload = createTagWorkload({
     basePath: splitApiBase(ctx.apiBase).basePath,
     apiKey,
-    coachToken,
+    coachToken: () => ctx.fixtures.coachToken ?? coachToken,
     participants,
     pool: new TagNamePool(runTagPrefix()),
     tagsPerRequest: settings.tagsPerRequest,

@@ -28,7 +28,8 @@ export interface TagMemo {
 export interface TagWorkloadOptions {
   basePath: string;
   apiKey: string;
-  coachToken: string;
+  /** The coach token now: read per request, so a renewed one is used at once. */
+  coachToken: () => string;
   participants: readonly FixtureParticipant[];
   pool: TagNamePool;
   tagsPerRequest: number;
@@ -50,7 +51,7 @@ export function createTagWorkload(options: TagWorkloadOptions): Workload<TagMemo
     next(seq) {
       const participant = participants[seq % participants.length] as FixtureParticipant;
       const pick = pool.pick(tagsPerRequest, existingShare);
-      const spec = tagRequest(basePath, coachToken, apiKey, participant.userId, pick.names);
+      const spec = tagRequest(basePath, coachToken(), apiKey, participant.userId, pick.names);
       return { spec, memo: { newNames: pick.newNames, existing: pick.existing } };
     },
     judge(metrics, memo, inspection) {

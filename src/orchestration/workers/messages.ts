@@ -3,6 +3,7 @@
 import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
 import type { KeepAliveExpectation } from '../../contract/keep-alive.js';
 import type { Profile } from '../../contract/profile/profile.js';
+import type { CredentialSources } from '../../engine/auth/credentials.js';
 import type { RunFixtures } from '../../engine/scenario.js';
 import type { Transport } from '../../engine/transport.js';
 
@@ -19,6 +20,8 @@ export interface WorkerJob {
   transport: Transport;
   /** `--start-at` as epoch ms: the worker waits for it on its own clock before any load; null: at once. */
   startAtMs: number | null;
+  /** Where this worker renews refused tokens: the token command, the fixtures file (each worker renews its own). */
+  credentials: CredentialSources;
 }
 
 export type ParentMessage = { type: 'start'; job: WorkerJob } | { type: 'stop' };

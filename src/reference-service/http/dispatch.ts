@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redact } from '../../util/redact.js';
 import type { RequestContext, TargetApp } from '../target-app.js';
 import { authenticate } from './auth.js';
+import { answerTokenRequest, TOKENS_PATH } from './token-issuer.js';
 import { HttpProblem, problems } from './problem.js';
 import { ClientGoneError } from './read-json.js';
 import type { Router } from './router.js';
@@ -46,6 +47,10 @@ export function createDispatcher(app: TargetApp, router: Router, counter: Reques
       if (req.method === 'OPTIONS') {
         req.resume();
         app.reply.empty(res, 204);
+        return;
+      }
+      if (path === TOKENS_PATH && app.tokensExpire) {
+        answerTokenRequest(app, req, res);
         return;
       }
       if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) throw problems.notFound(`no such path (the API lives under ${API_PREFIX})`);

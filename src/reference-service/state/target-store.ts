@@ -15,6 +15,10 @@ export class TargetStore {
   readonly participants = new Map<string, ParticipantRecord>();
   readonly sessions = new Map<string, ChatSessionRecord>();
   readonly tokens = new Map<string, Principal>();
+  /** When each token stops being accepted (performance-free wall clock ms); empty unless tokens expire. */
+  private readonly tokenExpiry = new Map<string, number>();
+  /** How long a token is accepted after it is issued (`serve --token-ttl`); null: forever. */
+  private tokenTtlMs: number | null = null;
   readonly tagsById = new Map<string, TagRecord>();
   private readonly tagsByName = new Map<string, TagRecord>();
   private messageSeq = 0;
@@ -26,6 +30,47 @@ export class TargetStore {
 
   addPrincipal(token: string, principal: Principal): void {
     this.tokens.set(token, principal);
+    if (this.tokenTtlMs !== null) this.tokenExpiry.set(token, Date.now() + this.tokenTtlMs);
+  }
+
+  /** Makes every token, the ones held already included, expire `ttlMs` after now (or after it is issued). */
+  expireTokensAfter(ttlMs: number): void {
+    this.tokenTtlMs = ttlMs;
+    const at = Date.now() + ttlMs;
+    for (const token of this.tokens.keys()) this.tokenExpiry.set(token, at);
+  }
+
+  /** Who `token` stands for; `'expired'` once its time ran out; undefined when it was never issued. */
+  principalOf(token: string): Principal | 'expired' | undefined {
+    const principal = this.tokens.get(token);
+    if (principal === undefined) return undefined;
+    const expiresAt = this.tokenExpiry.get(token);
+    return expiresAt !== undefined && Date.now() >= expiresAt ? 'expired' : principal;
+  }
+
+  /**
+   * A new token for every principal that has one (the old ones stay valid until they expire),
+   * keyed by user id; tokens expired for longer than one lifetime are forgotten, so a long soak
+   * with a short TTL holds at most about two generations.
+   */
+  issueTokens(newToken: (principal: Principal) => string): Map<string, string> {
+    const now = Date.now();
+    const holders = new Map<string, Principal>();
+    for (const [token, principal] of this.tokens) {
+      const expiresAt = this.tokenExpiry.get(token);
+      if (expiresAt !== undefined && now - expiresAt > (this.tokenTtlMs ?? 0)) {
+        this.tokens.delete(token);
+        this.tokenExpiry.delete(token);
+      }
+      holders.set(principal.userId, principal);
+    }
+    const issued = new Map<string, string>();
+    for (const [userId, principal] of holders) {
+      const token = newToken(principal);
+      this.addPrincipal(token, principal);
+      issued.set(userId, token);
+    }
+    return issued;
   }
 
   addParticipant(record: ParticipantRecord): void {

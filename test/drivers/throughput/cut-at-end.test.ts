@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { DRAIN_GRACE_MS } from '../../../src/drivers/throughput/http-exchange.js';
+import { DRAIN_GRACE_MS } from '../../../src/engine/drain.js';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
 import { cutAtEndName, PROBE_NAMES } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';

@@ -1,0 +1,154 @@
+/**
+ * `--token-command` (docs/design.md §2.13): a shell command that prints fresh bearer tokens,
+ * the same idea as AWS `credential_process` or kubectl exec credentials. It prints either one
+ * token (every participant's) or JSON: `{ "token"?, "coachToken"?, "participants"?: { userId: token } }`.
+ * Its output is never shown; its stderr is, with every secret masked.
+ */
+import { spawn } from 'node:child_process';
+import { redact } from '../../util/redact.js';
+
+/** New tokens: `token` for every participant, `participants` by user id (wins over `token`), the coach's. */
+export interface CredentialUpdate {
+  token?: string;
+  coachToken?: string;
+  participants?: ReadonlyMap<string, string>;
+}
+
+/** A failed refresh; `message` is one line, safe to print (secrets masked). */
+export class TokenCommandError extends Error {}
+
+/** A command that has not answered in this long is killed (by its PID) and the refresh fails. */
+export const TOKEN_COMMAND_TIMEOUT_MS = 30_000;
+// 19,000 participants' tokens in JSON are about 1 MiB; anything far beyond is not a token answer.
+const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+const STDERR_TAIL_CHARS = 400;
+
+const TOKEN_TEXT = /^[\x21-\x7e]+$/;
+// Token-shaped values in what a failing command printed: `"token": "x"`, `token=x`, `Bearer x`.
+const TOKEN_FIELDS = /((?:token|access_token|id_token)["']?\s*[:=]\s*["']?|Bearer\s+)[^\s"',;}]+/giu;
+
+const isToken = (value: unknown): value is string => typeof value === 'string' && TOKEN_TEXT.test(value);
+
+/** Parses what the command printed; throws TokenCommandError saying what is wrong (never the value). */
+export function parseTokenOutput(stdout: string): CredentialUpdate {
+  const text = stdout.trim();
+  if (text === '') throw new TokenCommandError('--token-command printed no token');
+  if (!text.startsWith('{')) {
+    if (!isToken(text)) throw new TokenCommandError('--token-command printed more than one token (expected one token, or a JSON object)');
+    return { token: text };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new TokenCommandError('--token-command printed JSON that does not parse');
+  }
+  const record = data as Record<string, unknown>;
+  const update: CredentialUpdate = {};
+  for (const key of ['token', 'coachToken'] as const) {
+    if (record[key] === undefined) continue;
+    if (!isToken(record[key])) throw new TokenCommandError(`--token-command: "${key}" must be a token (printable, no spaces)`);
+    update[key] = record[key];
+  }
+  if (record.participants !== undefined) {
+    const entries = typeof record.participants === 'object' && record.participants !== null ? Object.entries(record.participants) : null;
+    if (entries === null || Array.isArray(record.participants)) throw new TokenCommandError('--token-command: "participants" must be an object of user id → token');
+    const bad = entries.find(([, token]) => !isToken(token));
+    if (bad) throw new TokenCommandError(`--token-command: participants["${bad[0]}"] must be a token (printable, no spaces)`);
+    update.participants = new Map(entries as Array<[string, string]>);
+  }
+  if (update.token === undefined && update.coachToken === undefined && update.participants === undefined) {
+    throw new TokenCommandError('--token-command printed JSON without "token", "coachToken" or "participants"');
+  }
+  return update;
+}
+
+/** `stderr`'s last lines as one line, with registered secrets, `known` tokens and token-shaped values masked. */
+export function maskedStderr(stderr: string, known: Iterable<string>): string {
+  let text = stderr;
+  for (const token of known) if (token.length >= 4 && text.includes(token)) text = text.split(token).join('***');
+  text = redact(text).replace(TOKEN_FIELDS, '$1***');
+  const line = text.trim().split('\n').slice(-3).join(' / ').replace(/\s+/g, ' ');
+  return line.length > STDERR_TAIL_CHARS ? `…${line.slice(-STDERR_TAIL_CHARS)}` : line;
+}
+
+/**
+ * Runs `command` in a shell and parses its output. `known` are the tokens held now, masked
+ * in its stderr if it fails. Rejects with a TokenCommandError (one printable line).
+ */
+export function runTokenCommand(
+  command: string,
+  known: () => Iterable<string>,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<CredentialUpdate> {
+  const timeoutMs = options.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    // Its own process group: a shell's children (curl, an SDK) hold the pipes open, so a
+    // command that hangs is ended as a group, by the PID of the shell started here.
+    const child = spawn(command, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    let settled = false;
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const fail = (what: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const said = maskedStderr(stderr, [...known(), ...tokensIn(Buffer.concat(stdout).toString())]);
+      reject(new TokenCommandError(`--token-command ${what}${said ? `: ${said}` : ''}`));
+    };
+    const onAbort = (): void => {
+      killGroup();
+      fail('was stopped with the run');
+    };
+    const timer = setTimeout(() => {
+      killGroup();
+      fail(`did not answer within ${timeoutMs >= 1_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`} and was killed`);
+    }, timeoutMs);
+    // `signal` ends a run still going when the load stops: nothing waits for it any more.
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes <= MAX_STDOUT_BYTES) stdout.push(chunk);
+      else {
+        killGroup();
+        fail(`printed more than ${MAX_STDOUT_BYTES / 1024 / 1024} MiB`);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-16_384);
+    });
+    child.on('error', (error) => fail(`could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+    child.on('close', (code, signal) => {
+      if (code !== 0) return fail(signal ? `was ended by ${signal}` : `failed (exit ${code})`);
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      try {
+        resolve(parseTokenOutput(Buffer.concat(stdout).toString()));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+/** The token values a (possibly malformed) answer holds, to mask them in the stderr shown. */
+function tokensIn(stdout: string): string[] {
+  try {
+    const update = parseTokenOutput(stdout);
+    return [update.token, update.coachToken, ...(update.participants?.values() ?? [])].filter((t): t is string => t !== undefined);
+  } catch {
+    return stdout.split(/\s+/).filter((word) => word.length >= 8);
+  }
+}
