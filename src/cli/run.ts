@@ -60,7 +60,8 @@ export const runCommand = defineCommand<RunFlags>({
       .option(
         'token-command',
         textOption('--token-command', {
-          describe: 'shell command printing fresh bearer tokens (one token, or JSON); run at start and when a token is refused with 401 (env COACHBENCH_TOKEN_COMMAND)',
+          describe:
+            'shell command printing fresh bearer tokens (one token, or JSON); run at start and when a token is refused with 401 (env COACHBENCH_TOKEN_COMMAND)',
         }),
       )
       .option('label', repeatableOption({ describe: 'KEY=VALUE kept in report.json for coachbench trend, repeatable (release=v2.3.1)' }))

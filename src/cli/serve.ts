@@ -41,7 +41,8 @@ export const serveCommand = defineCommand<ServeFlags>({
       .option(
         'token-ttl',
         textOption('--token-ttl', {
-          describe: 'bearer tokens expire this long after they are issued (401 invalid_token); POST /_coachbench/tokens with the API key issues new ones, e.g. 30s',
+          describe:
+            'bearer tokens expire this long after they are issued (401 invalid_token); POST /_coachbench/tokens with the API key issues new ones, e.g. 30s',
         }),
       )
       .option('tls', textOption('--tls', { describe: 'serve HTTPS with a throwaway pair: --tls self-signed (its certificate is written, see --tls-cert-out)' }))

@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
-import { Credentials, type CredentialSources } from './auth/credentials.js';
+import { type CredentialSources, Credentials } from './auth/credentials.js';
 import { DRAIN_GRACE_MS } from './drain.js';
 import { createRequestAgent } from './http-agent.js';
 import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';

@@ -7,6 +7,7 @@ import { loadProfile } from '../contract/profile/load-profile.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { hasStages, runPlanOf } from '../contract/profile/run-plan.js';
 import type { ShardInfo } from '../contract/report.js';
+import type { CredentialSources } from '../engine/auth/credentials.js';
 import type { Transport } from '../engine/transport.js';
 import { type ParsedThreshold, parseThresholds } from '../metrics/thresholds.js';
 import { parseDuration } from '../util/duration.js';
@@ -18,7 +19,6 @@ import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } fro
 import { resolveLabels } from './run-labels.js';
 import { parseStartAt, refuseLateStart } from './start-at.js';
 import { resolveTransport, type TransportFlags } from './transport-config.js';
-import type { CredentialSources } from '../engine/auth/credentials.js';
 
 export interface RunFlags extends LiveOutputFlags, TransportFlags {
   profile?: string;

@@ -4,9 +4,9 @@
  * before load starts, so an unreachable target exits 3 instead of producing a report of errors.
  */
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { renewBeforeRun } from '../engine/auth/credentials.js';
 import { TokenCommandError } from '../engine/auth/token-command.js';
-import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { createRequestAgent } from '../engine/http-agent.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';

@@ -4,7 +4,6 @@
  * scenarios, checks and thresholds are always re-derived from the raw totals.
  */
 
-import { buildAuthSummary } from '../metrics/auth-summary.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { runPlanOf } from '../contract/profile/run-plan.js';
@@ -17,6 +16,7 @@ import {
   type ThresholdResult,
   type TimeseriesPoint,
 } from '../contract/report.js';
+import { buildAuthSummary } from '../metrics/auth-summary.js';
 import { buildChatSummary } from '../metrics/chat-summary.js';
 import { evaluateChecks } from '../metrics/checks/evaluate-checks.js';
 import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';

@@ -53,6 +53,14 @@ export class DeliveryTracker {
     return seq;
   }
 
+  /** The post is sent again from `startMs` (a renewed token): its delivery latency counts from there. */
+  resend(seq: number, startMs: number): void {
+    const message = this.pending.get(seq);
+    if (!message) return;
+    message.intendedMs = startMs;
+    message.deadlineMs = startMs + this.windowMs;
+  }
+
   /** The post failed: nothing is expected of this message. */
   cancel(seq: number): void {
     this.pending.delete(seq);
@@ -76,7 +84,8 @@ export class DeliveryTracker {
   sweep(nowMs: number, force = false): Resolution {
     const total: Resolution = { expected: 0, received: 0, missing: 0 };
     for (const [seq, message] of this.pending) {
-      const complete = message.receipts.every((count) => count > 0);
+      // A stream that closed without it never will get it: waiting for its window proves nothing.
+      const complete = message.receipts.every((count, i) => count > 0 || message.expected[i]!.state !== StreamState.Open);
       if (!message.resolved && (force || complete || nowMs >= message.deadlineMs)) {
         message.resolved = true;
         message.expected.forEach((stream, i) => {

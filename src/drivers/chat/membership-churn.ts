@@ -6,8 +6,8 @@
  * or 405 to the first call; churn then stops and the run goes on.
  */
 import type { Dispatcher } from 'undici';
-import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
 import { failureOfError } from '../../contract/failure-codes.js';
+import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';

@@ -5,8 +5,9 @@
  * before the POST's own response.
  */
 
-import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
+import { performance } from 'node:perf_hooks';
 import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
+import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -56,9 +57,12 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         const { answer: response } = await sendRenewing(
           ctx.credentials,
           headers,
-          (sent) => ctx.dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: ctx.signal }),
+          (sent) =>
+            ctx.dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: ctx.signal }),
           statusOfAnswer,
           discardAnswer,
+          // Delivery latency is the target's: it counts from the send that carried a valid token.
+          () => driver.tracker.resend(seq, performance.now()),
         );
         await response.body.dump();
         if (response.statusCode === 201 || response.statusCode === 200) {

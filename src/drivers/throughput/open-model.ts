@@ -5,16 +5,17 @@
  * from the slot's intended start (coordinated omission corrected, once: no expected-interval
  * back-fill on top), service time from the actual start.
  */
-import { sendRenewing } from '../../engine/auth/credentials.js';
+
 import { performance } from 'node:perf_hooks';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
+import { sendRenewing } from '../../engine/auth/credentials.js';
+import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer, type Pacer, stagedPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
 import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
-import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
 import { exchange, statusOfExchange } from './http-exchange.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 

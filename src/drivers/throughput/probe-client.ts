@@ -5,12 +5,12 @@
  */
 
 import type { CheckId } from '../../contract/check-ids.js';
+import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
-import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
 import { exchange, type HttpRequestSpec } from './http-exchange.js';
 import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
 

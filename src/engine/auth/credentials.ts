@@ -8,14 +8,14 @@
  * is not retried: it is counted as the target refusing what its identity provider issued.
  */
 import { unwatchFile, watchFile } from 'node:fs';
-import type { Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import type { Fixtures } from '../../contract/fixtures.js';
 import { loadFixtures } from '../../contract/fixtures.js';
 import { recordMs } from '../../metrics/histogram.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { AUTH } from '../../metrics/names.js';
 import { registerSecret } from '../../util/redact.js';
-import type { RunFixtures } from '../scenario.js';
 import { type CredentialUpdate, runTokenCommand } from './token-command.js';
 
 /** Where new tokens come from; both optional. */
@@ -45,7 +45,7 @@ export class Credentials {
   private readonly current = new Map<string, string>();
   /** The tokens the last renewal replaced → whose they were, so requests in flight find the successor. */
   private retired = new Map<string, string>();
-  private readonly byUser = new Map<string, RunFixtures['participants'][number]>();
+  private readonly byUser = new Map<string, Fixtures['participants'][number]>();
   private refreshing: Promise<boolean> | null = null;
   private lastRefreshEndMs = -Infinity;
   private lastFailureMs = -Infinity;
@@ -54,7 +54,7 @@ export class Credentials {
   private readonly closed = new AbortController();
 
   constructor(
-    private readonly fixtures: RunFixtures,
+    private readonly fixtures: Fixtures,
     private readonly sources: CredentialSources,
     /** The current interval's metrics (the run swaps the set every second). */
     private readonly metrics: () => MetricSet,
@@ -252,7 +252,7 @@ export class Credentials {
  * Runs the token command once before the run, so the preflight and every driver start with
  * its tokens. Rejects with its TokenCommandError (one line, secrets masked).
  */
-export async function renewBeforeRun(fixtures: RunFixtures, sources: CredentialSources): Promise<void> {
+export async function renewBeforeRun(fixtures: Fixtures, sources: CredentialSources): Promise<void> {
   if (sources.tokenCommand === null) return;
   const credentials = new Credentials(fixtures, sources, () => new MetricSet());
   credentials.apply(await runTokenCommand(sources.tokenCommand, () => credentials.heldTokens()));
@@ -262,7 +262,7 @@ export async function renewBeforeRun(fixtures: RunFixtures, sources: CredentialS
  * Sends with `headers`; when the answer is a 401 that a renewed token may fix, sends once
  * more with it (a second 401 is counted against the renewal, never retried again).
  * `discard` releases a refused first answer that is replaced (an unread undici body holds
- * its socket). `resent` says the answer is the second send's.
+ * its socket); `onResend` is told just before the second send. `resent` says the answer is the second send's.
  */
 export async function sendRenewing<R>(
   credentials: Credentials | null,
@@ -270,12 +270,14 @@ export async function sendRenewing<R>(
   send: (headers: Record<string, string>) => Promise<R>,
   statusOf: (answer: R) => number | null,
   discard?: (answer: R) => Promise<unknown>,
+  onResend?: () => void,
 ): Promise<{ answer: R; resent: boolean }> {
   const first = await send(headers);
   if (credentials === null || statusOf(first) !== 401) return { answer: first, resent: false };
   const authorization = await credentials.renew(headers.authorization);
   if (authorization === null) return { answer: first, resent: false };
   await discard?.(first);
+  onResend?.();
   const answer = await send({ ...headers, authorization });
   if (statusOf(answer) === 401) credentials.rejectedAfterRefresh();
   return { answer, resent: true };

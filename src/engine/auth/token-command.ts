@@ -52,7 +52,8 @@ export function parseTokenOutput(stdout: string): CredentialUpdate {
   }
   if (record.participants !== undefined) {
     const entries = typeof record.participants === 'object' && record.participants !== null ? Object.entries(record.participants) : null;
-    if (entries === null || Array.isArray(record.participants)) throw new TokenCommandError('--token-command: "participants" must be an object of user id → token');
+    if (entries === null || Array.isArray(record.participants))
+      throw new TokenCommandError('--token-command: "participants" must be an object of user id → token');
     const bad = entries.find(([, token]) => !isToken(token));
     if (bad) throw new TokenCommandError(`--token-command: participants["${bad[0]}"] must be a token (printable, no spaces)`);
     update.participants = new Map(entries as Array<[string, string]>);

@@ -6,10 +6,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redact } from '../../util/redact.js';
 import type { RequestContext, TargetApp } from '../target-app.js';
 import { authenticate } from './auth.js';
-import { answerTokenRequest, TOKENS_PATH } from './token-issuer.js';
 import { HttpProblem, problems } from './problem.js';
 import { ClientGoneError } from './read-json.js';
 import type { Router } from './router.js';
+import { answerTokenRequest, TOKENS_PATH } from './token-issuer.js';
 
 /** Every route lives under this prefix. */
 export const API_PREFIX = '/api/v1';

@@ -6,8 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { DRAIN_GRACE_MS } from '../../../src/engine/drain.js';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
+import { DRAIN_GRACE_MS } from '../../../src/engine/drain.js';
 import { cutAtEndName, PROBE_NAMES } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
 import { checksOf, startServer, testProfile, testRun } from './helpers.js';
