@@ -3,10 +3,12 @@
 // deliberate exception to "every benchmark drives the engine `run` uses": its own Agent and its
 // own loop are the point, being the least any client holding these streams must pay.
 // Usage: node bench/bare-client.js FIXTURES URL STREAMS RAMP_PER_SEC HOLD_SEC [CA_PEM]
+// With BARE_HTTP2=1 it speaks h2c, one connection per participant holding both its streams
+// (what `run --http 2` does), instead of HTTP/1.1 with a connection per stream.
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { createParser } from 'eventsource-parser';
-import { Agent, request } from 'undici';
+import { Agent, Client, request } from 'undici';
 
 const [fixturesPath, url, streamsText, rampText, holdText, caPath] = process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8'));
@@ -14,7 +16,14 @@ const streams = Number(streamsText);
 // Over TLS the same trust the driver gets from --ca: the CA added to the system roots, in one
 // SecureContext for every connection (as any client holding thousands of them should).
 const connect = caPath ? { secureContext: createSecureContext({ ca: [...rootCertificates, readFileSync(caPath, 'utf8')] }) } : undefined;
-const dispatcher = new Agent({ pipelining: 1, ...(connect ? { connect } : {}) });
+const HTTP2 = process.env.BARE_HTTP2 === '1';
+const dispatcher = new Agent({ pipelining: 1, allowH2: false, ...(connect ? { connect } : {}) });
+const connections = [];
+/** Participant i's own h2c connection, made by its first stream. */
+const connectionOf = (participant) => {
+  connections[participant] ??= new Client(url, { allowH2: true, h2Options: { useH2c: true }, pipelining: 100, bodyTimeout: 0 });
+  return connections[participant];
+};
 let open = 0;
 let frames = 0;
 const bodies = [];
@@ -23,7 +32,7 @@ async function openOne(i) {
   const p = fixtures.participants[Math.floor(i / 2) % fixtures.participants.length];
   const path = i % 2 === 0 ? `/api/v1/participants/${p.userId}/stream` : `/api/v1/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}/stream`;
   const res = await request(`${url}${path}`, {
-    dispatcher,
+    dispatcher: HTTP2 ? connectionOf(Math.floor(i / 2)) : dispatcher,
     headers: { authorization: `Bearer ${p.token}`, 'x-api-key': fixtures.apiKey },
     bodyTimeout: 0,
     headersTimeout: 30_000,
@@ -51,4 +60,5 @@ clearInterval(report);
 console.log(`done open ${open} frames ${frames}`);
 for (const body of bodies) body.destroy();
 await dispatcher.destroy();
+for (const connection of connections) await connection?.destroy();
 process.exit(0);

@@ -5,6 +5,11 @@
 //
 //   npm run build && node bench/streams.js [--full] [--tls] [--streams 5000] [--hold 30] [--accuracy-streams 2000] [--accuracy-hold 20] [--only capacity|accuracy]
 //
+// `--h2` measures the capacity part over h2c instead (38,000 streams, 19,000 participants,
+// unless --streams says otherwise): `serve --http2`, the driver with `--http 2` (one connection
+// per participant for both its streams), the bare client likewise; it writes
+// bench/results/h2-streams.json.
+//
 // `--tls` measures the capacity part over HTTPS/1.1 instead (10,000 streams unless --streams
 // says otherwise): `serve --tls self-signed`, the driver with `--ca`, the bare client trusting the
 // same certificate; it writes bench/results/tls-streams.json.
@@ -22,7 +27,8 @@ import { beginMeasurement, writeResults } from './lib/results.js';
 
 const FULL = hasFlag('full');
 const TLS = hasFlag('tls');
-const STREAMS = flag('streams', TLS ? 10_000 : FULL ? 19_000 : 5_000);
+const H2 = hasFlag('h2');
+const STREAMS = flag('streams', H2 ? 38_000 : TLS ? 10_000 : FULL ? 19_000 : 5_000);
 const ACCURACY_STREAMS = flag('accuracy-streams', FULL ? 5_000 : 2_000);
 const RAMP_PER_SEC = flag('ramp', 1_000);
 // The capacity hold gives the first streams two 15 s KEEP_ALIVE gaps (cadence evidence); the
@@ -30,9 +36,9 @@ const RAMP_PER_SEC = flag('ramp', 1_000);
 const HOLD_SEC = flag('hold', FULL ? 45 : 30);
 const ACCURACY_HOLD_SEC = flag('accuracy-hold', FULL ? 45 : 20);
 /** `--only capacity|accuracy` re-measures one part and carries the other over from the last results. */
-const ONLY = TLS ? 'capacity' : textFlag('only');
+const ONLY = TLS || H2 ? 'capacity' : textFlag('only');
 // The full sizing run keeps its own file, so the quick default of `npm run bench` never overwrites it.
-const RESULTS_NAME = TLS ? 'tls-streams' : FULL ? 'streams-full' : 'streams';
+const RESULTS_NAME = H2 ? 'h2-streams' : TLS ? 'tls-streams' : FULL ? 'streams-full' : 'streams';
 const RESULTS = new URL(`./results/${RESULTS_NAME}.json`, import.meta.url);
 const begun = beginMeasurement();
 const dir = await benchDir('streams');
@@ -87,6 +93,7 @@ async function driverRun({ url, fixtures, participants, holdSec, out, messageRat
       '--out',
       out,
       ...(ca ? ['--ca', ca] : []),
+      ...(H2 ? ['--http', '2'] : []),
     ],
     /coachbench bench-streams/,
   );
@@ -127,6 +134,7 @@ async function bareRun({ url, fixtures, streams, holdSec, ca }) {
       ...(ca ? [ca] : []),
     ],
     /ready/,
+    H2 ? { BARE_HTTP2: '1' } : {},
   );
   const baseline = rssBytes(started.child.pid);
   const sampler = rssSampler(started.child.pid);
@@ -145,7 +153,7 @@ if (ONLY !== 'accuracy') {
   const participants = Math.ceil(STREAMS / 2);
   const fixtures = join(dir, 'fixtures.json');
   const ca = TLS ? join(dir, 'ca.pem') : undefined;
-  const tlsArgs = ca ? ['--tls', 'self-signed', '--tls-cert-out', ca] : [];
+  const tlsArgs = [...(ca ? ['--tls', 'self-signed', '--tls-cert-out', ca] : []), ...(H2 ? ['--http2'] : [])];
   const target = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixtures, ...tlsArgs]);
   try {
     const driver = await driverRun({

@@ -20,7 +20,7 @@ export const TARGET_CPU = '0';
 /** The CPU every load generator runs on, or null when nothing is pinned. */
 export const GENERATOR_CPU = PINNED ? (cpus().length > 1 ? '1' : '0') : null;
 
-function pinToTargetCpu(pid) {
+export function pinToTargetCpu(pid) {
   if (!PINNED) return;
   const result = spawnSync('taskset', ['-a', '-pc', TARGET_CPU, String(pid)], { encoding: 'utf8' });
   if (result.status !== 0) console.warn(`taskset failed for ${pid}: ${result.stderr || result.error}`);

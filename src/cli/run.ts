@@ -58,6 +58,12 @@ export const runCommand = defineCommand<RunFlags>({
         },
       })
       .option(
+        'http',
+        textOption('--http', {
+          describe: 'HTTP version: 1.1 (default), 2 (h2 over TLS, h2c in plain text; one connection per participant), auto (h2 when the TLS target offers it)',
+        }),
+      )
+      .option(
         'token-command',
         textOption('--token-command', {
           describe:

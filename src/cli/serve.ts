@@ -38,6 +38,10 @@ export const serveCommand = defineCommand<ServeFlags>({
         'sse-retry',
         textOption('--sse-retry', { describe: 'send retry: <ms> on every stream open (the reconnection time a client should honour), e.g. 2s' }),
       )
+      .option('http2', {
+        type: 'boolean',
+        describe: 'serve HTTP/2: h2 beside HTTP/1.1 over TLS (ALPN), h2c (prior knowledge only) in plain text',
+      })
       .option(
         'token-ttl',
         textOption('--token-ttl', {

@@ -266,6 +266,14 @@ export interface TransportInfo {
   /** Names of the headers added to every request (values may be secrets and are not kept). */
   headers: string[];
   userAgent: string;
+  /** Since 1.4.0: the HTTP version asked for (`--http`). */
+  http?: '1.1' | '2' | 'auto';
+  /**
+   * Since 1.4.0: connections opened, by driver (`requests`: the request pool; `streams`:
+   * stream and participant connections; `closedModel`) and the protocol each spoke
+   * (`h2`, `h2c`, `http/1.1`): what was negotiated, not what was asked.
+   */
+  protocols?: Record<string, Record<string, number>>;
 }
 
 export interface StartInfo {

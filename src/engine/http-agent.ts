@@ -6,10 +6,18 @@
  * Requests (messages, uploads, tags, probes) share one Agent per process. Each held SSE
  * stream gets a Client of its own: an Agent or Pool scans all its connections on every
  * dispatch, which is quadratic over thousands of long-lived streams. Behind a proxy a stream
- * gets a one-connection proxy agent instead (the tunnel is per connection anyway).
+ * gets a one-connection proxy agent instead (the tunnel is per connection anyway). Under
+ * HTTP/2 a participant's streams share its own connection (createParticipantConnection).
  */
-import { Agent, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
+import type { TLSSocket } from 'node:tls';
+import { Agent, buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { defaultTransport, type Transport, tlsConnectOptions, withTransportHeaders } from './transport.js';
+
+/** The protocol a connection speaks: `h2` (ALPN over TLS), `h2c` (plain text, prior knowledge) or `http/1.1`. */
+export type WireProtocol = 'h2' | 'h2c' | 'http/1.1';
+
+/** Told the protocol of every connection a dispatcher opens (for report.json transport.protocols). */
+export type ProtocolListener = (protocol: WireProtocol) => void;
 
 /** Most sockets the request Agent opens per origin: streams need the file descriptors. */
 export const REQUEST_CONNECTIONS = 512;
@@ -36,19 +44,85 @@ function withHeaders(dispatcher: Dispatcher, transport: Transport): Dispatcher {
   );
 }
 
+/** The connect error of a TLS target that does not offer h2 under `--http 2`. */
+export const NO_H2_CODE = 'ERR_COACHBENCH_NO_H2';
+const NO_H2_MESSAGE = 'the target did not offer HTTP/2 in ALPN (it chose http/1.1): run with --http auto or --http 1.1';
+
+/**
+ * Concurrent requests on one HTTP/2 connection under `--http 2` (undici counts them as
+ * `pipelining`; Node's h2 server allows 100). Under `auto` the target may answer HTTP/1.1,
+ * where pipelining would queue a request behind a stream that never ends: there it stays 1.
+ */
+export const H2_STREAMS_PER_CONNECTION = 100;
+
+/**
+ * undici's HTTP/2 switches for the transport: over TLS `allowH2` offers h2 in ALPN (the
+ * target chooses); in plain text, `--http 2` is h2c with prior knowledge and `auto` stays
+ * HTTP/1.1 (nothing to negotiate with). Behind a proxy every connection is HTTP/1.1.
+ */
+export function http2Options(transport: Transport, secure: boolean): { allowH2: boolean; useH2c?: boolean } {
+  // undici 8 offers h2 unless told not to: HTTP/1.1 is said explicitly.
+  if (transport.http === '1.1') return { allowH2: false };
+  if (secure) return { allowH2: true };
+  return transport.http === '2' ? { allowH2: true, useH2c: true } : { allowH2: false };
+}
+
+/**
+ * The connector of a direct dispatcher: TLS settings, the HTTP/2 switches, and a listener
+ * told which protocol each new connection speaks (undici does not say otherwise).
+ */
+function connectorFor(transport: Transport, timeoutMs: number, onProtocol?: ProtocolListener): buildConnector.connector {
+  // --http 2 is h2 or nothing: h2c in plain text, and a TLS target whose ALPN picks HTTP/1.1 refused.
+  const requireH2 = transport.http === '2';
+  const connectTls = buildConnector({
+    ...tlsConnectOptions(transport.tls),
+    timeout: timeoutMs,
+    ...http2Options(transport, true),
+  } as buildConnector.BuildOptions);
+  const connectPlain = buildConnector({ timeout: timeoutMs, ...http2Options(transport, false) } as buildConnector.BuildOptions);
+  return (options, callback) => {
+    const secure = options.protocol === 'https:';
+    const done = callback as (error: Error | null, socket: unknown) => void;
+    (secure ? connectTls : connectPlain)(options, (error, socket) => {
+      if (error !== null) return done(error, null);
+      const h2 = (socket as TLSSocket).alpnProtocol === 'h2';
+      if (requireH2 && !h2) {
+        // --http 2 multiplexes a participant's streams on one connection: over HTTP/1.1 the
+        // second would wait forever behind the first, so a target without h2 is refused.
+        socket.destroy();
+        return done(Object.assign(new Error(NO_H2_MESSAGE), { code: NO_H2_CODE }), null);
+      }
+      onProtocol?.(h2 ? (secure ? 'h2' : 'h2c') : 'http/1.1');
+      done(null, socket);
+    });
+  };
+}
+
+const pipeliningOf = (transport: Transport): number => (transport.http === '2' ? H2_STREAMS_PER_CONNECTION : 1);
+
 /** An Agent, or the proxy agent the transport asks for, with its options. */
-function agentFor(transport: Transport, options: Agent.Options): Dispatcher {
+function agentFor(transport: Transport, options: Agent.Options, onProtocol?: ProtocolListener): Dispatcher {
   const tls = tlsConnectOptions(transport.tls);
   const connect = { ...(options.connect as object), ...tls };
-  if (!usesProxy(transport)) return new Agent({ ...options, connect });
+  if (!usesProxy(transport)) {
+    const timeoutMs = (options.connect as { timeout?: number } | undefined)?.timeout ?? CONNECT_TIMEOUT_MS;
+    return new Agent({ ...options, ...http2Options(transport, true), connect: connectorFor(transport, timeoutMs, onProtocol) });
+  }
   // Through a tunnel the target's TLS is `requestTls`; `connect` reaches the proxy itself.
-  if (transport.proxy.mode === 'url') return new ProxyAgent({ ...options, uri: transport.proxy.url, requestTls: tls });
-  return new EnvHttpProxyAgent({ ...options, connect, requestTls: tls } as EnvHttpProxyAgent.Options);
+  // Always a CONNECT tunnel, plain http targets included (undici 8 would forward those as
+  // absolute-URI requests): a forwarding proxy may buffer an event stream; a tunnel cannot.
+  const proxied = { ...options, allowH2: false, proxyTunnel: true, requestTls: tls };
+  if (transport.proxy.mode === 'url') return new ProxyAgent({ ...proxied, uri: transport.proxy.url });
+  return new EnvHttpProxyAgent({ ...proxied, connect } as EnvHttpProxyAgent.Options);
 }
 
 /** The request Agent of one process. */
-export function createRequestAgent(transport: Transport = defaultTransport(), connections = REQUEST_CONNECTIONS): Dispatcher {
-  const agent = agentFor(transport, { pipelining: 1, connections, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
+export function createRequestAgent(transport: Transport = defaultTransport(), connections = REQUEST_CONNECTIONS, onProtocol?: ProtocolListener): Dispatcher {
+  const agent = agentFor(
+    transport,
+    { pipelining: pipeliningOf(transport), connections, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, connect: { timeout: CONNECT_TIMEOUT_MS } },
+    onProtocol,
+  );
   return withHeaders(agent, transport);
 }
 
@@ -58,6 +132,7 @@ export interface StreamClientOptions {
   /** Source address to bind (spreads loopback streams over 127.0.0.0/8 past the port limit). */
   localAddress?: string | null | undefined;
   transport?: Transport;
+  onProtocol?: ProtocolListener;
 }
 
 /** A dispatcher for one stream's lifetime: one connection, no pipelining, no reuse after the stream ends. */
@@ -72,6 +147,26 @@ export function createStreamClient(origin: string, options: StreamClientOptions)
   if (usesProxy(transport)) {
     return withHeaders(agentFor(transport, { ...settings, connections: 1, connect: { timeout: options.headersTimeoutMs } }), transport);
   }
-  const client = new Client(origin, { ...settings, connect: { timeout: options.headersTimeoutMs, ...tlsConnectOptions(transport.tls) } });
+  const client = new Client(origin, { ...settings, connect: connectorFor(transport, options.headersTimeoutMs, options.onProtocol) });
   return withHeaders(client, transport);
+}
+
+/**
+ * A participant's own connection under HTTP/2 (docs/design.md §2.14): its main and chat
+ * streams, and under `--http 2` its messages too, are streams of one h2 connection, as a
+ * browser's are. Under `auto` the target may answer HTTP/1.1, where one connection holds one
+ * stream: a pool of two then keeps both streams open side by side.
+ */
+export function createParticipantConnection(origin: string, options: StreamClientOptions): Dispatcher {
+  const transport = options.transport ?? defaultTransport();
+  const settings = {
+    pipelining: pipeliningOf(transport),
+    bodyTimeout: 0,
+    headersTimeout: options.headersTimeoutMs,
+    ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    ...http2Options(transport, origin.startsWith('https:')),
+    connect: connectorFor(transport, options.headersTimeoutMs, options.onProtocol),
+  };
+  const dispatcher = transport.http === '2' ? new Client(origin, settings) : new Pool(origin, { ...settings, connections: 2 });
+  return withHeaders(dispatcher, transport);
 }

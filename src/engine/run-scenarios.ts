@@ -8,10 +8,11 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
+import { connectionsName } from '../metrics/names.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
 import { type CredentialSources, Credentials } from './auth/credentials.js';
 import { DRAIN_GRACE_MS } from './drain.js';
-import { createRequestAgent } from './http-agent.js';
+import { createRequestAgent, REQUEST_CONNECTIONS } from './http-agent.js';
 import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';
 import { defaultTransport, type Transport } from './transport.js';
 
@@ -45,7 +46,9 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   // Every in-flight request of every scenario listens on this one signal.
   setMaxListeners(0, stop.signal);
   const transport = options.transport ?? defaultTransport();
-  const dispatcher = options.dispatcher ?? createRequestAgent(transport);
+  // Every connection the request Agent opens is counted by the protocol it speaks.
+  const dispatcher =
+    options.dispatcher ?? createRequestAgent(transport, REQUEST_CONNECTIONS, (protocol) => ctx.metrics.inc(connectionsName('requests', protocol)));
   const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink);
   const runStartMs = performance.now();
   const ctx: ScenarioContext = {

@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError, statusFailure } from '../contract/failure-codes.js';
-import { createStreamClient } from './http-agent.js';
+import { createStreamClient, type ProtocolListener } from './http-agent.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
 import type { Transport } from './transport.js';
 
@@ -54,6 +54,13 @@ export interface StreamRequest {
   transport?: Transport;
   /** Sent as `Last-Event-ID` (a reconnect that asks the target to resume), or null. */
   lastEventId?: string | null;
+  /**
+   * The participant's own connection (HTTP/2: one per participant, http-agent.ts), shared with
+   * its other stream and outliving this one; absent: a connection of this stream's own.
+   */
+  dispatcher?: Dispatcher;
+  /** Told the protocol of a connection this stream opens itself. */
+  onProtocol?: ProtocolListener;
 }
 
 let nextStreamId = 1;
@@ -78,6 +85,8 @@ export class SseStream {
   resumedFrom: string | null = null;
   private body: Readable | null = null;
   private client: Dispatcher | null = null;
+  /** Cancels the request on a shared connection (which must not be destroyed with the stream). */
+  private cancel: AbortController | null = null;
   private closeWhenOpen = false;
 
   constructor(
@@ -94,21 +103,28 @@ export class SseStream {
     this.resumedFrom = request.lastEventId ?? null;
     const headers = this.resumedFrom === null ? request.headers : { ...request.headers, 'last-event-id': this.resumedFrom };
     let response: Dispatcher.ResponseData;
-    // One connection per stream lifetime: no pipelining, no keep-alive reuse after the stream.
-    const client = createStreamClient(request.origin, {
-      headersTimeoutMs: request.headersTimeoutMs,
-      localAddress: request.localAddress,
-      ...(request.transport ? { transport: request.transport } : {}),
-    });
-    this.client = client;
+    let dispatcher = request.dispatcher;
+    if (dispatcher === undefined) {
+      // One connection per stream lifetime: no pipelining, no keep-alive reuse after the stream.
+      dispatcher = createStreamClient(request.origin, {
+        headersTimeoutMs: request.headersTimeoutMs,
+        localAddress: request.localAddress,
+        ...(request.transport ? { transport: request.transport } : {}),
+        ...(request.onProtocol ? { onProtocol: request.onProtocol } : {}),
+      });
+      this.client = dispatcher;
+    } else {
+      this.cancel = new AbortController();
+    }
     try {
-      response = await client.request({
+      response = await dispatcher.request({
         origin: request.origin,
         path: request.path,
         method: 'GET',
         headers,
         headersTimeout: request.headersTimeoutMs,
         bodyTimeout: 0,
+        ...(this.cancel ? { signal: this.cancel.signal } : {}),
       });
     } catch (error) {
       if (this.closeWhenOpen) return this.markClosed();
@@ -183,9 +199,11 @@ export class SseStream {
   /** Closes from our side (switch, stall, end of run). Safe in any state. */
   close(): void {
     if (this.state === StreamState.Connecting && this.body === null) {
-      // Still waiting for headers: destroying the client rejects the request, whose handler closes.
+      // Still waiting for headers: destroying the client (or cancelling the request on a
+      // shared connection) rejects the request, whose handler closes.
       this.closeWhenOpen = true;
       this.client?.destroy(CLOSED_BY_DRIVER).catch(() => undefined);
+      this.cancel?.abort(CLOSED_BY_DRIVER);
       return;
     }
     this.markClosed();
@@ -206,5 +224,7 @@ export class SseStream {
       this.client = null;
       client.destroy(CLOSED_BY_DRIVER).catch(() => undefined);
     }
+    // On a shared connection, destroying the body above resets this stream alone.
+    this.cancel = null;
   }
 }

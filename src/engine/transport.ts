@@ -30,7 +30,14 @@ export interface Transport {
    */
   headers: Record<string, string>;
   proxy: ProxySettings;
+  /**
+   * `1.1`; `2` (h2 through ALPN over TLS, h2c with prior knowledge in plain text); `auto`
+   * (h2 when ALPN offers it, else HTTP/1.1; plain text stays HTTP/1.1). docs/design.md §2.14.
+   */
+  http: HttpVersion;
 }
+
+export type HttpVersion = '1.1' | '2' | 'auto';
 
 export const DEFAULT_USER_AGENT = `coachbench/${VERSION}`;
 
@@ -40,6 +47,7 @@ export function defaultTransport(): Transport {
     tls: { ca: [], cert: null, key: null, insecure: false, servername: null },
     headers: { 'user-agent': DEFAULT_USER_AGENT },
     proxy: { mode: 'env' },
+    http: '1.1',
   };
 }
 

@@ -23,6 +23,10 @@ export function throughputNames(scenario: ThroughputScenario) {
   } as const;
 }
 
+/** Connections by the driver that opened them and the protocol they speak (report.json transport.protocols). */
+export const CONNECTIONS_PREFIX = 'transport.connections.';
+export const connectionsName = (driver: 'requests' | 'streams' | 'closedModel', protocol: string): string => `${CONNECTIONS_PREFIX}${driver}.${protocol}`;
+
 /** Bearer-token renewal (engine/auth/credentials.ts, docs/design.md §2.13). */
 export const AUTH = {
   /** Runs of --token-command that gave new tokens, and their wall time. */

@@ -164,6 +164,13 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   }
   const transport = resolveTransport(flags, profile, env);
   const closedModel = [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+  if (closedModel && transport.http === '2') {
+    throw new ConfigError(
+      '--http 2: the closed model (autocannon) speaks HTTP/1.1 only; use the open model, or --http auto (the closed model then stays on HTTP/1.1)',
+    );
+  }
+  if (transport.http === '2' && transport.proxy.mode === 'url')
+    throw new ConfigError('--http 2 cannot go through --proxy yet: use --http auto or 1.1 behind a proxy');
   if (closedModel && transport.proxy.mode === 'url') {
     throw new ConfigError('--proxy: the closed model (autocannon) cannot go through a proxy; use the open model, or run it without --proxy');
   }

@@ -11,8 +11,11 @@ import type { AbortInfo, Report, ShardInfo, TransportInfo } from '../contract/re
 import { scenariosFor } from '../drivers/scenarios.js';
 import { runScenarios } from '../engine/run-scenarios.js';
 import type { Transport } from '../engine/transport.js';
+import { countersUnder } from '../metrics/chat-summary.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
+import type { MetricSet } from '../metrics/metric-set.js';
 import { metricView } from '../metrics/metric-view.js';
+import { CONNECTIONS_PREFIX } from '../metrics/names.js';
 import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
 import { buildReport } from '../report/build-report.js';
@@ -206,7 +209,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   });
   if (workerSummaries) report.workers = workerSummaries;
   if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);
-  report.transport = transportInfo(target.transport, target.url);
+  report.transport = { ...transportInfo(target.transport, target.url), protocols: protocolsOf(collector.total) };
   if (config.labels && Object.keys(config.labels).length > 0) report.labels = config.labels;
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
@@ -226,7 +229,20 @@ function transportInfo(transport: Transport, url: string): TransportInfo {
     proxy: proxy.mode,
     headers: Object.keys(headers).filter((name) => name !== 'user-agent'),
     userAgent: headers['user-agent'] ?? '',
+    http: transport.http,
   };
+}
+
+/** Connections by driver and negotiated protocol, from the run's counters. */
+function protocolsOf(total: MetricSet): Record<string, Record<string, number>> {
+  const protocols: Record<string, Record<string, number>> = {};
+  for (const [name, count] of Object.entries(countersUnder(total, CONNECTIONS_PREFIX))) {
+    // `streams.http/1.1`: the driver, then the protocol (which has dots of its own).
+    const dot = name.indexOf('.');
+    const driver = name.slice(0, dot);
+    protocols[driver] = { ...protocols[driver], [name.slice(dot + 1)]: count };
+  }
+  return protocols;
 }
 
 /** When load was planned to start (--start-at) and when this process got there. */

@@ -7,7 +7,7 @@ import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { renewBeforeRun } from '../engine/auth/credentials.js';
 import { TokenCommandError } from '../engine/auth/token-command.js';
-import { createRequestAgent } from '../engine/http-agent.js';
+import { createRequestAgent, NO_H2_CODE } from '../engine/http-agent.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import { startTarget } from '../reference-service/start-target.js';
@@ -46,6 +46,7 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
         faults: profile.target.faults,
         ...(profile.target.tls ? { tls: profile.target.tls } : {}),
         ...(profile.target.sseRetryMs !== null ? { sseRetryMs: profile.target.sseRetryMs } : {}),
+        ...(profile.target.http2 ? { http2: true } : {}),
       });
     } catch (error) {
       throw new StartError(`the embedded target could not start: ${(error as Error).message}`);
@@ -102,6 +103,7 @@ export function tlsHint(code: string): string | null {
     return 'it asked for a client certificate: give one with --cert FILE --key FILE';
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') return 'it does not speak TLS on that port: check http:// against https://';
+  if (code === NO_H2_CODE) return 'it does not offer HTTP/2 (its ALPN chose http/1.1): run with --http auto or --http 1.1';
   return null;
 }
 

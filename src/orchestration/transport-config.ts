@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ProfileTls } from '../contract/profile/profile.js';
-import { DEFAULT_USER_AGENT, type ProxySettings, type Transport } from '../engine/transport.js';
+import { DEFAULT_USER_AGENT, type HttpVersion, type ProxySettings, type Transport } from '../engine/transport.js';
 import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { registerSecret } from '../util/redact.js';
@@ -19,6 +19,17 @@ export interface TransportFlags {
   servername?: string;
   header?: string[];
   proxy?: string | false;
+  /** `--http 1.1|2|auto`. */
+  http?: string;
+}
+
+const HTTP_VERSIONS: readonly HttpVersion[] = ['1.1', '2', 'auto'];
+
+function httpVersionOf(flag: string | undefined): HttpVersion {
+  if (flag === undefined) return '1.1';
+  const version = HTTP_VERSIONS.find((v) => v === flag.trim());
+  if (version === undefined) throw new ConfigError(`--http: "${printable(flag)}" is not one of 1.1, 2, auto`);
+  return version;
 }
 
 /** Headers the HTTP layer owns: setting them by hand would corrupt the exchange. */
@@ -115,5 +126,6 @@ export function resolveTransport(
     },
     headers,
     proxy: proxyOf(flags.proxy),
+    http: httpVersionOf(flags.http),
   };
 }

@@ -31,6 +31,8 @@ export interface ServeFlags {
   sseRetry?: string;
   /** `--token-ttl 30s`: bearer tokens expire; POST /_coachbench/tokens issues new ones. */
   tokenTtl?: string;
+  /** `--http2`: h2 and HTTP/1.1 over TLS, h2c in plain text. */
+  http2?: boolean;
   /** `--tls self-signed`: HTTPS with a pair generated at start. */
   tls?: string;
   tlsCert?: string;
@@ -83,6 +85,7 @@ export function resolveServeOptions(flags: ServeFlags): { options: TargetOptions
   const tls = tlsOptionOf(flags);
   if (tls !== undefined) options.tls = tls;
   if (flags.sseRetry !== undefined) options.sseRetryMs = parseDuration(flags.sseRetry, '--sse-retry');
+  if (flags.http2) options.http2 = true;
   if (flags.tokenTtl !== undefined) {
     options.tokenTtlMs = parseDuration(flags.tokenTtl, '--token-ttl');
     if (options.tokenTtlMs < 1_000) throw new ConfigError(`--token-ttl: at least 1s, got ${flags.tokenTtl}`);

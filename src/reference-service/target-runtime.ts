@@ -3,18 +3,15 @@
  * over a store and a CommandBus. A single-process target is one runtime with a
  * LocalCommandBus; under `--workers` each worker is one runtime whose bus asks the primary.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { StartError } from '../util/errors.js';
 import { resolveFaults, scheduleFaults } from './faults/faults.js';
 import { DelayScheduler } from './faults/precise-delay.js';
-import { handleClientError } from './http/client-error.js';
 import { createDispatcher } from './http/dispatch.js';
 import { Responder } from './http/http-reply.js';
 import { Router } from './http/router.js';
 import { ALL_ROUTES } from './http/routes/all-routes.js';
-import type { TargetTls } from './http/tls-identity.js';
+import { createTargetServer } from './http/target-server.js';
 import type { CommandBus } from './state/commands/command-types.js';
 import type { TargetStore } from './state/target-store.js';
 import { LocalEventDelivery } from './streams/event-delivery.js';
@@ -26,7 +23,6 @@ import type { TargetConfig } from './target-config.js';
 import type { TargetStats } from './target-types.js';
 
 /** The listening server: plain HTTP, or HTTPS when the target has a TLS identity. */
-export type TargetServer = Server | HttpsServer;
 
 /** What a runtime is built from. */
 export interface RuntimeSetup {
@@ -42,7 +38,7 @@ export interface RuntimeSetup {
 
 /** A built, not yet listening, target process. */
 export interface TargetRuntime {
-  server: TargetServer;
+  server: NetServer;
   delivery: LocalEventDelivery;
   streams: StreamRegistry;
   /** Listens on `config.host:config.port`; StartError when it cannot. */
@@ -74,8 +70,7 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
     tokensExpire: config.tokenTtlMs !== null,
     ...(setup.workerLabel !== undefined ? { workerLabel: setup.workerLabel } : {}),
   };
-  const server = createTargetServer(config.tls, createDispatcher(app, new Router(ALL_ROUTES), counters));
-  server.on('clientError', handleClientError);
+  const { server, close: closeServer } = createTargetServer({ tls: config.tls, http2: config.http2 }, createDispatcher(app, new Router(ALL_ROUTES), counters));
   let closing: Promise<void> | null = null;
   let cancelFaults = (): void => {};
   return {
@@ -102,22 +97,14 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
         cancelFaults();
         delays.cancelAll();
         streams.closeAll();
-        server.close(() => resolve());
-        server.closeAllConnections();
+        void closeServer().then(resolve);
       });
       return closing;
     },
   };
 }
 
-/** node:http, or node:https with the target's identity (and client certificates required when it names a client CA). */
-function createTargetServer(tls: TargetTls | null, handler: RequestListener): TargetServer {
-  if (tls === null) return createServer({ noDelay: true }, handler);
-  const clientCa = tls.clientCa ? { ca: [tls.clientCa], requestCert: true, rejectUnauthorized: true } : {};
-  return createHttpsServer({ noDelay: true, cert: tls.cert, key: tls.key, ...clientCa }, handler);
-}
-
-function listen(server: TargetServer, host: string, port: number): Promise<AddressInfo> {
+function listen(server: NetServer, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(new StartError(`the reference target cannot listen on ${host}:${port} (${error.code ?? error.message})`));

@@ -43,6 +43,8 @@ export interface TargetOptions {
   sseRetryMs?: number;
   /** Bearer tokens expire this long after they are issued (401 `invalid_token`); POST /_coachbench/tokens issues new ones. Single-process targets only. */
   tokenTtlMs?: number;
+  /** Serve HTTP/2 (docs/target.md "HTTP/2"): h2 beside HTTP/1.1 over TLS (ALPN), h2c (prior knowledge) in plain text. */
+  http2?: boolean;
   /** Serve HTTPS with this identity (PEM); `'self-signed'` generates one for the loopback names. Default: plain HTTP. */
   tls?: TargetTls | 'self-signed';
 }

@@ -18,7 +18,7 @@ import type { RunningTarget } from '../../src/reference-service/target-types.js'
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
 import { runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { failures, quickProfile } from './run-helpers.js';
 
 interface Seen {
   method: string;
@@ -191,26 +191,14 @@ describe('proxies', () => {
     async (_name, flags, env, proxied) => {
       const before = proxy.tunnels.length;
       const withUrl = (value: string): string => value.replace('PROXY', proxy.url);
+      const out = join(dir, `proxy-${Math.random()}`);
       const result = await runBin(
-        [
-          'run',
-          '-p',
-          await openProfile(),
-          '-t',
-          target.url,
-          '-f',
-          fixtures,
-          '--expect-keepalive',
-          '500ms',
-          '-q',
-          '-o',
-          join(dir, `proxy-${Math.random()}`),
-          ...flags.map(withUrl),
-        ],
+        ['run', '-p', await openProfile(), '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags.map(withUrl)],
         { env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, withUrl(v)])) },
       );
       expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
+      const failed = result.code === 0 ? [] : failures(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report);
+      expect(result.code, failed.join('\n')).toBe(0);
       const tunnels = proxy.tunnels.slice(before);
       if (proxied) {
         // Every stream and the request agent's connections: all to the target, none elsewhere.

@@ -40,6 +40,8 @@ export interface ProfileFile {
     faults?: string[];
     tls?: 'self-signed';
     sseRetry?: Duration;
+    /** The embedded target serves HTTP/2 (h2 + HTTP/1.1 over TLS, h2c in plain text). */
+    http2?: boolean;
   };
   chatStreams?: {
     enabled?: boolean;

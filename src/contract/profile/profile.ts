@@ -16,6 +16,8 @@ export interface EmbeddedTargetSettings {
   faults: string[];
   /** `retry:` the embedded target sends on each stream open (ms), or null (none). */
   sseRetryMs: number | null;
+  /** The embedded target serves HTTP/2 (docs/design.md §2.14). */
+  http2: boolean;
   /** `"self-signed"`: the embedded target serves HTTPS with a throwaway pair the run trusts; null: HTTP. */
   tls: 'self-signed' | null;
 }

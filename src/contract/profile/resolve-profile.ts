@@ -109,6 +109,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       faults: file.target?.faults ?? [],
       tls: file.target?.tls ?? null,
       sseRetryMs: file.target?.sseRetry === undefined ? null : parseDuration(file.target.sseRetry, at('target.sseRetry')),
+      http2: file.target?.http2 ?? false,
     },
     chatStreams: {
       enabled: chat.enabled ?? true,

@@ -5,13 +5,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type FailureCode, statusFailure } from '../../contract/failure-codes.js';
+import type { WireProtocol } from '../../engine/http-agent.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { SseStream, STREAM_ROLES, type StreamHost, type StreamRequest, type StreamRole, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
-import { CHAT, MAIN } from '../../metrics/names.js';
+import { CHAT, connectionsName, MAIN } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
+import { ParticipantConnections } from './participant-connections.js';
 import { ResumeWatch } from './resume-watch.js';
 import { carryResumeState, forgetRole, noteReconnect, scheduleReopen } from './role-reconnect.js';
 import { sourceAddressesFor } from './source-addresses.js';
@@ -31,6 +33,8 @@ export class ChatDriver implements StreamHost {
   private readonly origin: string;
   private readonly pathPrefix: string;
   private readonly sourceAddresses: string[];
+  /** Participants' own HTTP/2 connections (none under HTTP/1.1). */
+  readonly connections: ParticipantConnections;
   /** Open chat streams by session id, for the injector and delivery expectations. */
   private readonly bySession = new Map<string, SseStream[]>();
   /** Open streams per role, for the peak gauges. */
@@ -50,6 +54,7 @@ export class ChatDriver implements StreamHost {
     const count = Math.min(ctx.profile.chatStreams.participants, ctx.fixtures.participants.length);
     this.participants = ctx.fixtures.participants.slice(0, count).map((p, i) => createParticipant(i, p, ctx.fixtures.apiKey));
     this.tracker = new DeliveryTracker(deliveryWindowMs);
+    this.connections = new ParticipantConnections(ctx, this.origin, ctx.profile.chatStreams.openTimeoutMs);
     this.observer = new StreamObserver(ctx.metrics, this.tracker, {
       keepAlive: ctx.keepAlive,
       runTag,
@@ -96,7 +101,10 @@ export class ChatDriver implements StreamHost {
       if (state.stream?.state === StreamState.Open) this.ctx.metrics.inc(CHAT.leftByPlan);
       if (state.stream) this.closeStream(state.stream);
     }
+    this.connections.close(participant);
   }
+
+  private readonly countStreamConnection = (protocol: WireProtocol): void => this.ctx.metrics.inc(connectionsName('streams', protocol));
 
   /** Open chat streams of a session right now. */
   openStreamsOf(sessionId: string): readonly SseStream[] {
@@ -126,16 +134,21 @@ export class ChatDriver implements StreamHost {
     state.stream = stream;
     state.reopenAtMs = NaN;
     state.sentAuthorization = authorizationOf(participant);
+    // A participant's own connection keeps one source address; a stream's own connection spreads them.
+    const spreadKey = this.connections.enabled ? participant.index : stream.id;
+    const localAddress = this.sourceAddresses.length > 0 ? this.sourceAddresses[spreadKey % this.sourceAddresses.length]! : null;
+    const connection = this.connections.of(participant, localAddress);
     const request: StreamRequest = {
       origin: this.origin,
       path,
       headers: { ...participant.headers, authorization: state.sentAuthorization },
       headersTimeoutMs: this.ctx.profile.chatStreams.openTimeoutMs,
       maxFrameBytes: this.ctx.profile.chatStreams.maxFrameBytes,
-      localAddress: this.sourceAddresses.length > 0 ? this.sourceAddresses[stream.id % this.sourceAddresses.length]! : null,
+      localAddress,
       transport: this.ctx.transport,
       // A reconnect to the same stream asks the target to resume after what it last saw (WHATWG EventSource).
       lastEventId: state.lastEventId,
+      ...(connection ? { dispatcher: connection } : { onProtocol: this.countStreamConnection }),
     };
     void stream.open(request, this);
   }
@@ -307,5 +320,6 @@ export class ChatDriver implements StreamHost {
         if (stream) this.closeStream(stream);
       }
     }
+    this.connections.closeAll();
   }
 }

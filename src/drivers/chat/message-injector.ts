@@ -46,6 +46,8 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
       const sessionId = currentSession(participant);
       const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId));
       try {
+        // Under --http 2 a participant posts on its own connection, beside its streams, as a browser does.
+        const dispatcher = (ctx.transport.http === '2' && driver.connections.existing(participant)) || ctx.dispatcher;
         const headers = {
           authorization: authorizationOf(participant),
           'x-api-key': ctx.fixtures.apiKey,
@@ -57,8 +59,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         const { answer: response } = await sendRenewing(
           ctx.credentials,
           headers,
-          (sent) =>
-            ctx.dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: ctx.signal }),
+          (sent) => dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: ctx.signal }),
           statusOfAnswer,
           discardAnswer,
           // Delivery latency is the target's: it counts from the send that carried a valid token.

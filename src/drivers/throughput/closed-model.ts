@@ -19,7 +19,7 @@ import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { autocannonTlsOptions, withTransportHeaders } from '../../engine/transport.js';
-import { throughputNames } from '../../metrics/names.js';
+import { connectionsName, throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { sendSharedBodies, sharedBodiesSupported, verifyCertificates } from './autocannon-requests.js';
@@ -77,6 +77,8 @@ export async function runClosedModel<M>(
     };
   }
   const setupClient = (client: object): void => {
+    // autocannon speaks HTTP/1.1 only, whatever --http asked (docs/design.md §2.14).
+    ctx.metrics.inc(connectionsName('closedModel', 'http/1.1'));
     if (secure && !tls.insecure) verifyCertificates(client);
     if (!shared) return;
     sendSharedBodies(

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { chance, type FaultSettings } from '../faults/faults.js';
 import { CORS_HEADERS } from '../http/http-reply.js';
+import { cutResponse } from '../http/target-server.js';
 import { KeepAliveWheel, WheelEntry } from './keepalive-wheel.js';
 import type { LatenessHistogram, LatenessSummary } from './lateness-histogram.js';
 import { participantKey, type ReplayLog, sessionKey } from './replay-log.js';
@@ -94,8 +95,7 @@ export class StreamRegistry {
       stream.dropTimer = setTimeout(() => {
         stream.dropTimer = null;
         this.drops -= 1;
-        res.socket?.destroy();
-        res.destroy();
+        cutResponse(res);
       }, afterMs);
     }
     return stream;

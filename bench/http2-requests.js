@@ -1,0 +1,95 @@
+// Benchmark: requests over HTTP/2 against HTTP/1.1, through `coachbench run` as users run it,
+// against one target that speaks both (`serve --http2 --tls self-signed`, ALPN picks the
+// protocol the client asks for), pinned to its own core. The same open-model load, photo
+// uploads (16 KiB) and then tag create-and-link, at a rate the target keeps, once per
+// protocol: achieved throughput, latency, and the generator's CPU per request from /proc.
+// Writes bench/results/http2-requests.json.
+//
+//   npm run build && node bench/http2-requests.js [--rate 1000] [--seconds 10] [--size 16384]
+// Every process here is started by this script, talks only to 127.0.0.1, and is stopped by PID.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { flag } from './lib/flags.js';
+import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
+import { benchDir, startServe, stopProcess } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
+
+const RATE = flag('rate', 1_000);
+const SECONDS = flag('seconds', 10);
+const SIZE = flag('size', 16_384);
+const begun = beginMeasurement();
+const dir = await benchDir('http2-requests');
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+const ca = join(dir, 'ca.pem');
+const fixturesPath = join(dir, 'fixtures.json');
+const target = await startServe(['--participants', '20', '--tls', 'self-signed', '--tls-cert-out', ca, '--http2', '--fixtures-out', fixturesPath]);
+pinToTargetCpu(target.child.pid);
+
+const tagProfile = (name) => ({
+  name,
+  duration: `${SECONDS}s`,
+  chatStreams: { enabled: false },
+  photoUpload: { enabled: false },
+  tagLink: { enabled: true, model: 'open', ratePerSec: RATE, maxInFlight: 512, tagsPerRequest: 4, existingShare: 0.5, timeout: '10s' },
+});
+
+/** The tag scenario's figures, the same measures as photoFigures. */
+function tagFigures({ report, cpuSeconds }) {
+  const tags = report.scenarios.tagLink;
+  return {
+    perSec: round(tags.throughputPerSec, 1),
+    requests: tags.requests,
+    errors: tags.errors,
+    p50Ms: tags.latencyMs.p50,
+    p99Ms: tags.latencyMs.p99,
+    cpuUsPerRequest: tags.requests > 0 ? round((cpuSeconds * 1e6) / tags.requests) : null,
+    eventLoopDelayP99Ms: report.generator.eventLoopDelayMs.p99,
+  };
+}
+
+const rows = {};
+try {
+  // Tags need the coach token: the fixtures `serve` writes carry it.
+  if (!JSON.parse(await readFile(fixturesPath, 'utf8')).coachToken) throw new Error('the fixtures have no coach token');
+  for (const http of ['1.1', '2']) {
+    const args = ['--ca', ca, '--http', http];
+    const photo = await runCoachbench({
+      dir,
+      profile: photoProfile(`bench-h${http}-photo`, SECONDS, SIZE, { model: 'open', ratePerSec: RATE, maxInFlight: 512 }),
+      targetUrl: target.url,
+      fixturesPath,
+      cpu: GENERATOR_CPU,
+      args,
+    });
+    const tags = await runCoachbench({ dir, profile: tagProfile(`bench-h${http}-tags`), targetUrl: target.url, fixturesPath, cpu: GENERATOR_CPU, args });
+    rows[`http${http}`] = {
+      negotiated: { photo: photo.report.transport.protocols.requests, tags: tags.report.transport.protocols.requests },
+      photoUpload: photoFigures(photo),
+      tagLink: tagFigures(tags),
+    };
+    console.log(`--http ${http}: photo ${JSON.stringify(rows[`http${http}`].photoUpload)} tags ${JSON.stringify(rows[`http${http}`].tagLink)}`);
+  }
+} finally {
+  await stopProcess(target.child);
+}
+
+const ratio = (scenario, key) => round(rows.http2[scenario][key] / rows['http1.1'][scenario][key], 3);
+await writeResults('http2-requests', begun, {
+  method:
+    `One target (serve --http2 --tls self-signed, pinned to cpu 0) speaking h2 and HTTP/1.1 through ALPN; coachbench run (pinned to cpu 1) ` +
+    `with the open model at ${RATE} requests/s for ${SECONDS} s, photo uploads of ${SIZE} B and then tag create-and-link (4 names, half existing), ` +
+    `once with --http 1.1 and once with --http 2 (--ca trusting the target). CPU per request is the whole coachbench process from /proc ` +
+    `(start, probes and report files included) over the requests it sent.`,
+  rate: RATE,
+  seconds: SECONDS,
+  sizeBytes: SIZE,
+  ...rows,
+  h2OverH1: {
+    photoCpuPerRequest: ratio('photoUpload', 'cpuUsPerRequest'),
+    tagsCpuPerRequest: ratio('tagLink', 'cpuUsPerRequest'),
+    photoThroughput: ratio('photoUpload', 'perSec'),
+    tagsThroughput: ratio('tagLink', 'perSec'),
+  },
+});
