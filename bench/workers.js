@@ -3,8 +3,11 @@
 // every event parsed and checked, with the CPU and peak RSS of every process. Writes
 // bench/results/workers.json.
 //
-//   npm run build && node bench/workers.js [--full] [--streams 8000] [--driver-workers 1,2] [--target-workers 2] [--hold 32]
+//   npm run build && node bench/workers.js [--full] [--h2] [--streams 8000] [--driver-workers 1,2] [--target-workers 2] [--hold 32]
 //
+// `--h2`: `serve --http2` (h2c) and `run --http 2`, one connection per participant, so a
+// process holds twice the streams under the same descriptor limit; 100,000 streams on 3 driver
+// and 3 target workers by default, written to bench/results/workers-h2.json.
 // By default 8,000 streams with 1 and 2 driver workers, 32 s hold (about a minute and a half);
 // `--full` is the sizing run: 40,000 streams, 1, 2 and 3 driver workers, 3 target workers, 45 s,
 // written to bench/results/workers-full.json.
@@ -17,12 +20,14 @@ import { BIN, benchDir, exited, startProcess, startServe, stopProcess, treeSampl
 import { beginMeasurement, writeResults } from './lib/results.js';
 
 const FULL = hasFlag('full');
-const STREAMS = flag('streams', FULL ? 40_000 : 8_000);
-const DRIVER_WORKERS = flag('driver-workers', FULL ? [1, 2, 3] : [1, 2]);
-const TARGET_WORKERS = flag('target-workers', FULL ? 3 : 2);
+const H2 = hasFlag('h2');
+const STREAMS = flag('streams', H2 ? 100_000 : FULL ? 40_000 : 8_000);
+const DRIVER_WORKERS = flag('driver-workers', H2 ? [3] : FULL ? [1, 2, 3] : [1, 2]);
+const TARGET_WORKERS = flag('target-workers', H2 || FULL ? 3 : 2);
 // At least 2 × the 15 s KEEP_ALIVE after the last stream opens, so every run has cadence evidence.
 const HOLD_SEC = flag('hold', FULL ? 45 : 32);
-const PER_PROCESS = 19_000;
+// Descriptors bound a process: one per stream over HTTP/1.1, one per participant (two streams) over h2.
+const PER_PROCESS = H2 ? 38_000 : 19_000;
 const RAMP_PER_SEC = 1_000;
 const begun = beginMeasurement();
 const dir = await benchDir('workers');
@@ -41,6 +46,7 @@ for (const workers of DRIVER_WORKERS) {
     '15s',
     '--fixtures-out',
     fixtures,
+    ...(H2 ? ['--http2'] : []),
   ]);
   const targetSampler = treeSampler(target.child.pid, 'target');
   try {
@@ -73,6 +79,7 @@ for (const workers of DRIVER_WORKERS) {
         '--out',
         out,
         '--quiet',
+        ...(H2 ? ['--http', '2'] : []),
       ],
       null,
     );
@@ -92,6 +99,9 @@ for (const workers of DRIVER_WORKERS) {
       schemaViolations: chat.schemaViolations,
       deliveries: { expected: chat.deliveriesExpected, received: chat.deliveriesReceived, missing: chat.deliveriesMissing },
       eventLatencyMs: { p50: chat.eventLatencyMs.p50, p99: chat.eventLatencyMs.p99 },
+      // Gaps between KEEP_ALIVEs as the driver saw them (15 s expected): the p99 says how late the worst arrive.
+      keepAliveGapMs: { count: chat.keepAliveGapMs.count, p50: chat.keepAliveGapMs.p50, p99: chat.keepAliveGapMs.p99, max: chat.keepAliveGapMs.max },
+      protocols: report.transport?.protocols,
       verdict: report.verdict,
       failedChecks: report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
       checksWithoutEvidence: report.checks.filter((c) => c.status === 'skip').map((c) => `${c.id}: ${c.detail}`),
@@ -109,9 +119,9 @@ for (const workers of DRIVER_WORKERS) {
 }
 
 // The full sizing run keeps its own file, so the quick default of `npm run bench` never overwrites it.
-await writeResults(FULL ? 'workers-full' : 'workers', begun, {
+await writeResults(H2 ? 'workers-h2' : FULL ? 'workers-full' : 'workers', begun, {
   method:
-    `each row: coachbench serve --workers ${TARGET_WORKERS} with 15 s KEEP_ALIVE, then bin/coachbench.js run --workers W --profile <file written here> against it ` +
+    `each row: coachbench serve --workers ${TARGET_WORKERS}${H2 ? ' --http2 (h2c)' : ''} with 15 s KEEP_ALIVE, then bin/coachbench.js run --workers W${H2 ? ' --http 2' : ''} --profile <file written here> against it ` +
     `(ramp 1,000 streams/s, 200 messages/s, hold ${HOLD_SEC} s), numbers from its report.json; per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second`,
   streams: STREAMS,
   rows,

@@ -6,14 +6,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startTarget } from '../../src/reference-service/start-target.js';
-import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import type { RunningTarget, TargetOptions } from '../../src/reference-service/target-types.js';
 
 export const NODE = JSON.stringify(process.execPath);
 
-/** A target (in this process) whose tokens live `ttlMs`, and its fixtures file. */
-export async function expiringTarget(dir: string, ttlMs: number): Promise<{ target: RunningTarget; fixtures: string }> {
-  const target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500, tokenTtlMs: ttlMs });
-  const fixtures = join(dir, 'fixtures.json');
+/** A target (in this process) whose tokens live `ttlMs`, and its fixtures file; `options` may add TLS or HTTP/2. */
+export async function expiringTarget(dir: string, ttlMs: number, options: TargetOptions = {}): Promise<{ target: RunningTarget; fixtures: string }> {
+  const target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500, tokenTtlMs: ttlMs, ...options });
+  const fixtures = join(dir, `fixtures-${target.port}.json`);
   await writeFile(fixtures, JSON.stringify(target.fixtures));
   return { target, fixtures };
 }

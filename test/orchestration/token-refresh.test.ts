@@ -88,6 +88,57 @@ describe('--token-command against a target whose tokens expire every 2 s', () =>
   }, 60_000);
 });
 
+describe('--token-command over HTTPS and HTTP/2', () => {
+  it('renews tokens of a TLS target speaking h2, the command trusting its CA as the run does', async () => {
+    const own = await mkdtemp(join(dir, 'h2-'));
+    const tls = await expiringTarget(own, 2_000, { tls: 'self-signed', http2: true });
+    try {
+      const ca = join(own, 'ca.pem');
+      await writeFile(ca, tls.target.certificate!);
+      const { command } = await tokenCommand(own, tls.target);
+      const profile = await profileFile('h2-tokens', {
+        duration: '5s',
+        keepAliveTolerance: '100%',
+        chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1s', messageRatePerSec: 20, churnRatePerSec: 0 },
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] },
+      });
+      const out = join(own, 'out');
+      const result = await runBin(
+        [
+          'run',
+          '-p',
+          profile,
+          '-t',
+          tls.target.url,
+          '-f',
+          tls.fixtures,
+          '--ca',
+          ca,
+          '--http',
+          '2',
+          '--expect-keepalive',
+          '500ms',
+          '-o',
+          out,
+          '--token-command',
+          command,
+        ],
+        // The command's own fetch trusts the target's CA the way a user's curl --cacert would.
+        { env: { TOKEN_API_KEY: tls.target.fixtures.apiKey, NODE_EXTRA_CA_CERTS: ca } },
+      );
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      expect(result.code, result.stderr).toBe(0);
+      expect(report.auth!.refreshes).toBeGreaterThanOrEqual(2);
+      expect(report.auth!.resent).toBeGreaterThan(0);
+      expect(report.scenarios.photoUpload!.errors).toBe(0);
+      expect(report.scenarios.chatStreams!.openFailures).toEqual({});
+      expect(report.transport!.protocols).toMatchObject({ streams: { h2: 24 } });
+    } finally {
+      await tls.target.close();
+    }
+  }, 60_000);
+});
+
 describe('the fixtures file rewritten during the run', () => {
   it('is re-read, and its fresh tokens are used before the old ones expire', async () => {
     const own = join(dir, 'rewritten.json');
