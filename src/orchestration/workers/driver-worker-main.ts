@@ -42,6 +42,9 @@ process.on('message', (message: ParentMessage) => {
         targetUrl: job.targetUrl,
         fixtures: job.fixtures,
         keepAlive: job.keepAlive,
+        // The run's TLS trust, headers, proxy and HTTP version, and where refused tokens are renewed.
+        transport: job.transport,
+        credentials: job.credentials,
         stop,
         sink: (interval: MetricSet, startSec, endSec) => {
           send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() });
