@@ -88,6 +88,11 @@ describe('--http 2', () => {
     expect(code, `${stderr}\n${report ? failures(report).join('\n') : ''}`).toBe(0);
     expect(report!.transport!.protocols).toMatchObject({ streams: { h2c: 24 } });
     expect(Object.keys(report!.transport!.protocols!.requests!)).toEqual(['h2c']);
+    // Driver workers speak what the run asked for too (the transport travels with their job).
+    const workers = await run(['run', '-p', profile, '--http', '2', '--workers', '2']);
+    expect(workers.code, workers.stderr).toBe(0);
+    expect(workers.report!.transport!.protocols).toMatchObject({ streams: { h2c: 24 } });
+    expect(Object.keys(workers.report!.transport!.protocols!.requests!)).toEqual(['h2c']);
   }, 60_000);
 
   it('a stream the target drops is reset alone: its participant reconnects on the same connection', async () => {
