@@ -133,7 +133,7 @@ describe('a ramp-down', () => {
     };
     expect(failures, JSON.stringify(chat.samples)).toEqual({ dropped: 0, openFailed: 0, stalled: 0, mainDropped: 0, mainOpenFailed: 0 });
     // By the run's end none is open: every stream opened has left by plan (none failed or dropped).
-    expect(chat.opened + chat.mainStreams.opened - chat.leftByPlan).toBe(0);
+    expect(chat.opened + chat.mainStreams.opened - (chat.leftByPlan ?? 0)).toBe(0);
     // The last interval's open-stream gauge is its peak: the last leaves land a few ms either
     // side of 5 s (population ticks every 10 ms), so a handful may still count in it.
     const last = report.timeseries.at(-1)!;
