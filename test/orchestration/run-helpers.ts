@@ -46,7 +46,9 @@ export function statusOf(report: Report): Record<string, CheckResult['status']> 
   return Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
 }
 
-/** Checks that did not pass, as `id: detail` lines, for readable assertion failures. */
+/** Checks and thresholds that did not pass, one line each, for readable assertion failures. */
 export function failures(report: Report): string[] {
-  return report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`);
+  const checks = report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`);
+  const thresholds = report.thresholds.filter((t) => t.status === 'fail').map((t) => `${t.expression} (observed ${t.observed})`);
+  return [...checks, ...thresholds];
 }
