@@ -18,6 +18,7 @@ export default defineConfig({
   test: {
     // Integration tests hold real sockets and timers; a 2-core machine runs two files at once.
     maxWorkers: 2,
+    globalSetup: ['test/support/scratch-dir.ts'],
     reporters: ['default'],
     projects: [
       { test: { ...shared, name: 'suite', include: ['test/**/*.test.ts'], exclude: PRECISION, sequence: { groupOrder: 0 } } },
