@@ -5,7 +5,9 @@
  * instead of stalling it.
  */
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { quickProfile } from './run-helpers.js';
 
@@ -34,14 +36,23 @@ export interface BinOptions {
 export function runBin(args: readonly string[], options: BinOptions = {}): Promise<BinResult> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A hang at the deadline is asked for Node's diagnostic report first (what the loop was
+    // holding), so a CI failure says where the run stuck, not only that it did.
+    const reportDir = mkdtempSync(join(tmpdir(), 'coachbench-hang-'));
+    const child = spawn(process.execPath, ['--report-on-signal', `--report-signal=${HANG_REPORT_SIGNAL}`, `--report-directory=${reportDir}`, BIN, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let killed = false;
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const deadline = setTimeout(() => {
       killed = true;
-      child.kill('SIGKILL');
+      child.kill(HANG_REPORT_SIGNAL);
+      setTimeout(() => {
+        child.kill('SIGKILL');
+      }, 1_000).unref();
     }, options.deadlineMs ?? 45_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -52,9 +63,33 @@ export function runBin(args: readonly string[], options: BinOptions = {}): Promi
     });
     child.on('close', (code, signal) => {
       clearTimeout(deadline);
-      resolve({ code, signal, stdout, stderr, elapsedMs: performance.now() - started, killed });
+      const elapsedMs = performance.now() - started;
+      void hangSummary(killed ? reportDir : null).then(async (hang) => {
+        await rm(reportDir, { recursive: true, force: true });
+        resolve({ code, signal, stdout, stderr: hang === '' ? stderr : `${stderr}\n${hang}`, elapsedMs, killed });
+      });
     });
   });
+}
+
+/** Node's report-on-signal signal; nothing in coachbench handles it. */
+const HANG_REPORT_SIGNAL = 'SIGUSR2';
+
+/** The diagnostic report of a child killed at its deadline, as lines: its JS stack and the libuv handles it held by type. */
+async function hangSummary(reportDir: string | null): Promise<string> {
+  if (reportDir === null) return '';
+  const files = await readdir(reportDir).catch(() => [] as string[]);
+  const file = files.find((name) => name.endsWith('.json'));
+  if (file === undefined) return 'hung at the deadline; no diagnostic report was written';
+  const report = JSON.parse(await readFile(join(reportDir, file), 'utf8')) as {
+    javascriptStack?: { message?: string; stack?: string[] };
+    libuv?: { type: string; is_active?: boolean }[];
+  };
+  const handles = new Map<string, number>();
+  for (const handle of report.libuv ?? []) if (handle.is_active) handles.set(handle.type, (handles.get(handle.type) ?? 0) + 1);
+  const stack =
+    [report.javascriptStack?.message ?? '', ...(report.javascriptStack?.stack ?? []).slice(0, 8)].join('\n  ').trim() || 'none (the loop was idle, waiting)';
+  return `hung at the deadline; active handles: ${[...handles].map(([type, n]) => `${type} ${n}`).join(', ')}\nJS stack: ${stack}`;
 }
 
 /** Writes the quick test profile with the given duration into `dir`; returns its path. */

@@ -42,7 +42,9 @@ async function run(args: string[]): Promise<{ code: number | null; stderr: strin
   const out = join(dir, `out-${targets.length}-${Math.random().toString(36).slice(2)}`);
   const result = await runBin([...args, '-q', '-o', out]);
   const text = await readFile(join(out, 'report.json'), 'utf8').catch(() => null);
-  return { code: result.code, stderr: result.stderr, report: text === null ? null : (JSON.parse(text) as Report) };
+  // A run ended by a signal (or by runBin's deadline) says so in the assertion message.
+  const ended = result.code === null ? `ended by ${result.signal}${result.killed ? ' at the deadline' : ''} after ${Math.round(result.elapsedMs)} ms\n` : '';
+  return { code: result.code, stderr: `${ended}${result.stderr}`, report: text === null ? null : (JSON.parse(text) as Report) };
 }
 
 const tls = () => ({ tls: { cert: server.cert, key: server.key }, http2: true });
