@@ -7,7 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Each benchmark with the arguments it always gets (streams.js runs twice: plain HTTP, then TLS). */
-const BENCHES = [['throughput-closed.js'], ['throughput-open.js'], ['throughput-latency.js'], ['streams.js'], ['streams.js', '--tls'], ['workers.js']];
+const BENCHES = [
+  ['startup.js'],
+  ['throughput-closed.js'],
+  ['throughput-open.js'],
+  ['throughput-latency.js'],
+  ['streams.js'],
+  ['streams.js', '--tls'],
+  ['workers.js'],
+];
 const passOn = process.argv.slice(2).filter((arg) => arg === '--full' || arg === '--no-pin');
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim();
 

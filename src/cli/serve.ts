@@ -3,7 +3,8 @@
  * closes every stream and the server and returns 0 (bin/ turns that into the exit code).
  */
 
-import { DEFAULT_SERVE_PORT, type ServeFlags, serveUntil } from '../reference-service/serve-main.js';
+import { DEFAULT_SERVE_PORT } from '../reference-service/serve-defaults.js';
+import type { ServeFlags } from '../reference-service/serve-main.js';
 import { MAX_WORKERS } from '../reference-service/target-config.js';
 import { defineCommand } from './cli-command.js';
 import { integerOption, repeatableOption, textOption } from './flag-values.js';
@@ -64,6 +65,8 @@ export const serveCommand = defineCommand<ServeFlags>({
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
+      // Loaded when serving, not by every command's start (main.ts registers them all).
+      const { serveUntil } = await import('../reference-service/serve-main.js');
       return await serveUntil(flags, controller.signal, (line) => process.stdout.write(`${line}\n`));
     } finally {
       process.off('SIGINT', stop);

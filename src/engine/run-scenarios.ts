@@ -49,6 +49,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   // Every connection the request Agent opens is counted by the protocol it speaks.
   const dispatcher =
     options.dispatcher ?? createRequestAgent(transport, REQUEST_CONNECTIONS, (protocol) => ctx.metrics.inc(connectionsName('requests', protocol)));
+  await Promise.all(options.scenarios.map((scenario) => scenario.prepare?.(profile)));
   const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink);
   const runStartMs = performance.now();
   const ctx: ScenarioContext = {

@@ -41,6 +41,11 @@ export interface ScenarioContext {
 
 export interface Scenario {
   readonly name: string;
+  /**
+   * Work before the run's clock starts (loading a module only this profile needs): done
+   * during a run, it would stall the loop that opens streams and times requests.
+   */
+  prepare?(profile: Profile): Promise<void>;
   /** Runs until `ctx.signal` aborts or the scenario's own schedule ends; must not throw. */
   run(ctx: ScenarioContext): Promise<void>;
 }

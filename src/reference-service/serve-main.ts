@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
 import { describeFault, normaliseFaults } from './faults/faults.js';
+import { DEFAULT_SERVE_PORT } from './serve-defaults.js';
 import { startTarget } from './start-target.js';
 import { MAX_WORKERS } from './target-config.js';
 import type { RunningTarget, TargetOptions } from './target-types.js';
@@ -42,9 +43,6 @@ export interface ServeFlags {
   /** Where the certificate clients must trust is written (default: a file in the temp folder). */
   tlsCertOut?: string;
 }
-
-/** The default `serve` port (a fixed one, so that `curl` examples work). */
-export const DEFAULT_SERVE_PORT = 7080;
 
 function integerFlag(value: string | number | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;

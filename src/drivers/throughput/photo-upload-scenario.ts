@@ -6,10 +6,9 @@ import type { PhotoUploadSettings } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
-import { runClosedModel } from './closed-model.js';
 import { buildImageCorpusAsync } from './image-corpus.js';
-import { runOpenModel } from './open-model.js';
 import { createPhotoWorkload } from './photo-workload.js';
+import { prepareWorkloadModel, runWorkload } from './run-workload.js';
 
 async function runPhotoUpload(ctx: ScenarioContext, settings: PhotoUploadSettings): Promise<void> {
   const { participants } = ctx.fixtures;
@@ -26,13 +25,13 @@ async function runPhotoUpload(ctx: ScenarioContext, settings: PhotoUploadSetting
     corpus,
     overrideShare: settings.overrideShare,
   });
-  if (settings.model === 'closed') await runClosedModel(ctx, settings, workload);
-  else await runOpenModel(ctx, settings, workload);
+  await runWorkload(ctx, settings, workload);
 }
 
 /** PATCH /participants/{user_id}/profile_photo load; does nothing when the profile disables it. */
 export const photoUploadScenario: Scenario = {
   name: 'photoUpload',
+  prepare: (profile) => prepareWorkloadModel(profile.photoUpload),
   run: async (ctx) => {
     const settings = ctx.profile.photoUpload;
     if (!settings.enabled || ctx.signal.aborted) return;

@@ -10,8 +10,7 @@ import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
-import { runClosedModel } from './closed-model.js';
-import { runOpenModel } from './open-model.js';
+import { prepareWorkloadModel, runWorkload } from './run-workload.js';
 import { runTagPrefix, TagNamePool } from './tag-name-pool.js';
 import { createTagWorkload } from './tag-workload.js';
 
@@ -36,13 +35,13 @@ async function runTagLink(ctx: ScenarioContext, settings: TagLinkSettings): Prom
     tagsPerRequest: settings.tagsPerRequest,
     existingShare: settings.existingShare,
   });
-  if (settings.model === 'closed') await runClosedModel(ctx, settings, workload);
-  else await runOpenModel(ctx, settings, workload);
+  await runWorkload(ctx, settings, workload);
 }
 
 /** POST /admin/tags/new_and_link/participant load; does nothing when the profile disables it. */
 export const tagLinkScenario: Scenario = {
   name: 'tagLink',
+  prepare: (profile) => prepareWorkloadModel(profile.tagLink),
   run: async (ctx) => {
     const settings = ctx.profile.tagLink;
     if (!settings.enabled || ctx.signal.aborted) return;

@@ -2,13 +2,12 @@
  * Starts the live outputs a run asked for (output-config.ts), once per run: a capacity
  * search keeps the same endpoint and page across its steps. An address that cannot be had
  * stops the run before its target starts (exit 2); outputs already started are closed.
+ * Each output's module (prom-client, OpenTelemetry) is loaded only when it is asked for:
+ * loading them costs every run ~0.1 s of CPU (bench/results/startup.json).
  */
-import { DashboardOutput } from './dashboard-output.js';
 import type { LiveOutput } from './live-output.js';
 import { LiveOutputs } from './live-outputs.js';
-import { OtlpOutput } from './otlp-output.js';
 import type { LiveOutputConfig } from './output-config.js';
-import { PrometheusOutput } from './prometheus-output.js';
 
 export interface OutputStartOptions {
   /** Says where each output is (one line each on stderr). */
@@ -21,16 +20,19 @@ export async function startLiveOutputs(config: LiveOutputConfig, { say, warn }: 
   const started: LiveOutput[] = [];
   try {
     if (config.metricsPort !== null) {
+      const { PrometheusOutput } = await import('./prometheus-output.js');
       const prometheus = await PrometheusOutput.start(config.host, config.metricsPort);
       started.push(prometheus);
       say(`metrics: ${prometheus.url}/metrics`);
     }
     if (config.dashboardPort !== null) {
+      const { DashboardOutput } = await import('./dashboard-output.js');
       const dashboard = await DashboardOutput.start(config.host, config.dashboardPort);
       started.push(dashboard);
       say(`dashboard: ${dashboard.url}/`);
     }
     if (config.otlpUrl !== null) {
+      const { OtlpOutput } = await import('./otlp-output.js');
       started.push(new OtlpOutput(config.otlpUrl, warn));
       say(`OTLP push: ${config.otlpUrl}`);
     }

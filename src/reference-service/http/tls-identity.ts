@@ -3,9 +3,10 @@
  * profile `target.tls`), so that coachbench is proven over HTTPS against a real TLS server.
  * A self-signed pair is generated at start (P-256, SHA-256, valid for a day) for the
  * loopback names; its certificate is its own CA, so a run trusts it with `--ca CERT`.
+ * The generator (selfsigned, with its X.509 stack: ~0.15 s of CPU to load) is loaded only
+ * when a pair is asked for.
  */
 import { isIP } from 'node:net';
-import selfsigned from 'selfsigned';
 
 /** PEM texts the HTTPS server is built from; `clientCa` asks every client for a certificate signed by it. */
 export interface TargetTls {
@@ -20,6 +21,7 @@ export function loopbackNames(host: string): string[] {
 }
 
 export async function selfSignedIdentity(names: readonly string[]): Promise<TargetTls> {
+  const { default: selfsigned } = await import('selfsigned');
   const notBeforeDate = new Date(Date.now() - 60_000);
   const pems = await selfsigned.generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
     keyType: 'ec',

@@ -1,0 +1,89 @@
+// Benchmark: the fixed CPU of one `coachbench run` (start-up, corpus, probes, reports) and the
+// CPU per request at the margin, separated the way issue 15 asks: the same closed-model photo
+// profile run for a short and a long duration, as users run it (bin/coachbench.js), against the
+// reference target in its own process. With CPU = fixed + perRequest × requests for both runs
+// of a pair, perRequest = ΔCPU / Δrequests and fixed = CPU(short) − perRequest × requests(short);
+// the medians over the pairs are reported. Also the CPU of `coachbench --version` (loading the
+// CLI and nothing else), with Node's compile cache and without it.
+//
+//   npm run build && node bench/startup.js [--short 2] [--long 8] [--reps 3] [--bin path/to/bin/coachbench.js] [--label now] [--no-pin]
+//
+// --bin measures another build (a worktree of an older commit, say) against the same target:
+// the results file is bench/results/startup-<label>.json for any label but "now".
+import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { flag, textFlag } from './lib/flags.js';
+import { outFileIn, runMeasured } from './lib/measured-command.js';
+import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
+import { BIN, benchDir } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
+
+const SHORT = flag('short', 2);
+const LONG = flag('long', 8);
+const REPS = flag('reps', 3);
+const bin = textFlag('bin', BIN);
+const label = textFlag('label', 'now');
+const CONNECTIONS = 16;
+const SIZE = 16_384;
+
+const begun = beginMeasurement();
+const dir = await benchDir('startup');
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function versionCpu(env) {
+  const result = await runMeasured(process.execPath, [bin, '--version'], { cpu: GENERATOR_CPU, env, outFile: outFileIn(dir, 'version') });
+  if (result.code !== 0) throw new Error(`coachbench --version exited ${result.code}: ${result.output}`);
+  return result.cpuSeconds;
+}
+
+async function run(target, seconds) {
+  const profile = photoProfile(`startup-${seconds}s`, seconds, SIZE, { model: 'closed', connections: CONNECTIONS });
+  const result = await runCoachbench({ dir, profile, targetUrl: target.url, fixturesPath: target.fixturesPath, cpu: GENERATOR_CPU, bin });
+  const photo = result.report.scenarios.photoUpload;
+  if (photo.errors > 0) throw new Error(`${photo.errors} upload errors in a ${seconds} s run: the target is not healthy`);
+  return { seconds, requests: photo.requests, cpuSeconds: result.cpuSeconds, wallSeconds: round(result.wallSeconds, 2) };
+}
+
+// The first call fills the compile cache (when this build enables it); later calls read it.
+const cached = [];
+const uncached = [];
+for (let rep = 0; rep < 5; rep++) {
+  cached.push(await versionCpu({}));
+  uncached.push(await versionCpu({ NODE_DISABLE_COMPILE_CACHE: '1' }));
+}
+
+const target = await startPhotoTarget(dir);
+const pairs = [];
+try {
+  await run(target, SHORT); // warm-up (discarded): the target's JIT and the compile cache settle
+  for (let rep = 0; rep < REPS; rep++) {
+    // Alternate which duration goes first, so that neither always follows the other.
+    const [a, b] = rep % 2 === 0 ? [SHORT, LONG] : [LONG, SHORT];
+    const first = await run(target, a);
+    const second = await run(target, b);
+    const [short, long] = a === SHORT ? [first, second] : [second, first];
+    const perRequestUs = ((long.cpuSeconds - short.cpuSeconds) / (long.requests - short.requests)) * 1e6;
+    const fixedSeconds = short.cpuSeconds - (perRequestUs / 1e6) * short.requests;
+    pairs.push({ short, long, perRequestUs: round(perRequestUs), fixedSeconds: round(fixedSeconds, 3) });
+    console.log(`rep ${rep + 1}: fixed ${fixedSeconds.toFixed(2)} s, ${perRequestUs.toFixed(1)} us/request at the margin`);
+  }
+} finally {
+  await target.stop();
+}
+
+await writeResults(label === 'now' ? 'startup' : `startup-${label}`, begun, {
+  goal: 'fixed CPU per run (start-up, probes, reports) <= 0.5 s (issue 15)',
+  build: bin === BIN ? 'this checkout' : bin,
+  method: {
+    run: `bin/coachbench.js run, photoUpload only (model closed, ${CONNECTIONS} connections, one ${SIZE} B JPEG), ${SHORT} s and ${LONG} s; requests from its report.json`,
+    cpu: 'utime+stime of the coachbench process from /proc, start to exit (bench/lib/measured-command.js)',
+    separation:
+      'per pair: perRequest = (CPU long − CPU short) / (requests long − requests short); fixed = CPU short − perRequest × requests short; medians over pairs',
+    version: 'coachbench --version, 5 times each with the compile cache (Node >= 22.1, enabled by bin/coachbench.js) and with NODE_DISABLE_COMPILE_CACHE=1',
+    pinning: GENERATOR_CPU === null ? 'none (--no-pin)' : `target on CPU 0, coachbench on CPU ${GENERATOR_CPU} (taskset)`,
+  },
+  versionCpuSeconds: { compileCache: round(median(cached), 3), noCompileCache: round(median(uncached), 3) },
+  medianFixedCpuSeconds: round(median(pairs.map((p) => p.fixedSeconds)), 3),
+  medianCpuUsPerRequest: round(median(pairs.map((p) => p.perRequestUs))),
+  pairs,
+});
