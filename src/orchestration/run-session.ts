@@ -11,11 +11,9 @@ import type { AbortInfo, Report, ShardInfo, TransportInfo } from '../contract/re
 import { scenariosFor } from '../drivers/scenarios.js';
 import { runScenarios } from '../engine/run-scenarios.js';
 import type { Transport } from '../engine/transport.js';
-import { countersUnder } from '../metrics/chat-summary.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
-import type { MetricSet } from '../metrics/metric-set.js';
 import { metricView } from '../metrics/metric-view.js';
-import { CONNECTIONS_PREFIX } from '../metrics/names.js';
+import { protocolsOf } from '../metrics/protocols-summary.js';
 import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
 import { buildReport } from '../report/build-report.js';
@@ -231,18 +229,6 @@ function transportInfo(transport: Transport, url: string): TransportInfo {
     userAgent: headers['user-agent'] ?? '',
     http: transport.http,
   };
-}
-
-/** Connections by driver and negotiated protocol, from the run's counters. */
-function protocolsOf(total: MetricSet): Record<string, Record<string, number>> {
-  const protocols: Record<string, Record<string, number>> = {};
-  for (const [name, count] of Object.entries(countersUnder(total, CONNECTIONS_PREFIX))) {
-    // `streams.http/1.1`: the driver, then the protocol (which has dots of its own).
-    const dot = name.indexOf('.');
-    const driver = name.slice(0, dot);
-    protocols[driver] = { ...protocols[driver], [name.slice(dot + 1)]: count };
-  }
-  return protocols;
 }
 
 /** When load was planned to start (--start-at) and when this process got there. */

@@ -8,6 +8,7 @@ import type { CheckResult, Report } from '../../contract/report.js';
 import { judgeVerdict } from '../../metrics/checks/verdict.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { metricView } from '../../metrics/metric-view.js';
+import { protocolsOf } from '../../metrics/protocols-summary.js';
 import { judgeStage, type StageTotal } from '../../metrics/threshold-monitor.js';
 import { parseThresholds } from '../../metrics/thresholds.js';
 import { ConfigError } from '../../util/errors.js';
@@ -174,6 +175,9 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   // The shards of one run were started with the same labels; the first shard's speak for the run.
   const labels = shardReports.find((r) => r.labels)?.labels;
   if (labels) report.labels = labels;
+  // Likewise their transport settings; the connections they opened add up (counters).
+  const transport = shardReports.find((r) => r.transport)?.transport;
+  if (transport) report.transport = { ...transport, protocols: protocolsOf(total) };
   if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
   const starts = shardStarts(plan.shards.map((s) => s.report));
   if (starts) report.shardStarts = starts;

@@ -54,6 +54,14 @@ describe('coachbench merge of 4 shards', () => {
     expect(merged.generator.rssBytes).toBe(sumOf((r) => r.generator.rssBytes));
   });
 
+  it("keeps the shards' transport settings and adds up the connections they negotiated", () => {
+    const streams = (r: Report): number => r.transport?.protocols?.streams?.['http/1.1'] ?? 0;
+    for (const s of shards) expect(streams(s.report)).toBeGreaterThan(0);
+    expect(merged.transport).toMatchObject({ tls: false, http: '1.1', proxy: shards[0]!.report.transport!.proxy });
+    expect(streams(merged)).toBe(sumOf(streams));
+    expect(merged.transport!.protocols!.requests?.['http/1.1']).toBe(sumOf((r) => r.transport?.protocols?.requests?.['http/1.1'] ?? 0));
+  });
+
   it('gives the percentiles of one histogram fed every shard value', () => {
     const names = Object.keys(merged.metrics.histograms);
     expect(names).toContain('chat.eventLatencyUs');
