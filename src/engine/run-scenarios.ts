@@ -41,6 +41,14 @@ export interface RunScenariosResult {
   rssBytes: number;
 }
 
+/**
+ * Each scenario's work before the clock (Scenario.prepare). runScenarios does it too; a run
+ * that waits for --start-at calls it first, so that the wait covers it and load starts on time.
+ */
+export async function prepareScenarios(scenarios: readonly Scenario[], profile: Profile): Promise<void> {
+  await Promise.all(scenarios.map((scenario) => scenario.prepare?.(profile)));
+}
+
 export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosResult> {
   const { profile, stop } = options;
   // Every in-flight request of every scenario listens on this one signal.
@@ -49,7 +57,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   // Every connection the request Agent opens is counted by the protocol it speaks.
   const dispatcher =
     options.dispatcher ?? createRequestAgent(transport, REQUEST_CONNECTIONS, (protocol) => ctx.metrics.inc(connectionsName('requests', protocol)));
-  await Promise.all(options.scenarios.map((scenario) => scenario.prepare?.(profile)));
+  await prepareScenarios(options.scenarios, profile);
   const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink);
   const runStartMs = performance.now();
   const ctx: ScenarioContext = {

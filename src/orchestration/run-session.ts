@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runPlanOf } from '../contract/profile/run-plan.js';
 import type { AbortInfo, Report, ShardInfo, TransportInfo } from '../contract/report.js';
 import { scenariosFor } from '../drivers/scenarios.js';
-import { runScenarios } from '../engine/run-scenarios.js';
+import { prepareScenarios, runScenarios } from '../engine/run-scenarios.js';
 import type { Transport } from '../engine/transport.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
 import { metricView } from '../metrics/metric-view.js';
@@ -169,8 +169,10 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   let actualStartMs: number;
   if (workers === 1) {
     const job = jobs[0]!;
+    const scenarios = scenariosFor(job.profile);
+    await prepareScenarios(scenarios, job.profile);
     actualStartMs = await startLoad();
-    ({ rssBytes, durationMs } = await runScenarios({ ...job, scenarios: scenariosFor(job.profile), stop, sink }));
+    ({ rssBytes, durationMs } = await runScenarios({ ...job, scenarios, stop, sink }));
   } else {
     // Each worker waits for the instant on its own clock (messages.ts startAtMs); the parent
     // waits beside them to note when it came.

@@ -11,7 +11,7 @@ import type { Workload } from './workload.js';
 type ClosedModelModule = typeof import('./closed-model.js');
 let closedModel: Promise<ClosedModelModule> | undefined;
 
-/** Loads what `settings.model` runs on (the closed model's module; the open model is always loaded). */
+/** Loads what `settings.model` runs on (the closed model's module; the open model is always loaded); once per process. */
 export async function prepareWorkloadModel(settings: ThroughputSettings & { enabled: boolean }): Promise<void> {
   if (settings.enabled && settings.model === 'closed') await loadClosedModel();
 }

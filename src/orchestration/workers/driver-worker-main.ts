@@ -5,7 +5,7 @@
  */
 
 import { scenariosFor } from '../../drivers/scenarios.js';
-import { runScenarios } from '../../engine/run-scenarios.js';
+import { prepareScenarios, runScenarios } from '../../engine/run-scenarios.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { registerSecret } from '../../util/redact.js';
 import { waitUntil } from '../start-at.js';
@@ -33,11 +33,12 @@ process.on('message', (message: ParentMessage) => {
   for (const secret of job.secrets) registerSecret(secret);
   let index = 0;
   const total = new MetricSet();
-  const ready = job.startAtMs === null ? Promise.resolve() : waitUntil(job.startAtMs, stop.signal);
+  const scenarios = scenariosFor(job.profile);
+  const ready = prepareScenarios(scenarios, job.profile).then(() => (job.startAtMs === null ? undefined : waitUntil(job.startAtMs, stop.signal)));
   ready
     .then(() =>
       runScenarios({
-        scenarios: scenariosFor(job.profile),
+        scenarios,
         profile: job.profile,
         targetUrl: job.targetUrl,
         fixtures: job.fixtures,
