@@ -13,7 +13,7 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget, TargetOptions } from '../../src/reference-service/target-types.js';
 import { type Pem, testPki } from '../support/certificates.js';
 import { runBin } from './bin-helpers.js';
-import { failures, quickProfile } from './run-helpers.js';
+import { failures, quickProfile, writeProfile } from './run-helpers.js';
 
 let dir: string;
 let server: Pem;
@@ -81,17 +81,13 @@ describe('--http 2', () => {
   }, 60_000);
 
   it('speaks h2c with prior knowledge to a plain-text target, the embedded one included', async () => {
-    const profile = join(dir, 'h2c.json');
-    await writeFile(
-      profile,
-      JSON.stringify(
-        quickProfile({
-          target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, http2: true },
-          photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['16KiB'] },
-          tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
-          generator: { maxEventLoopDelayP99: '1s' },
-        }),
-      ),
+    const { path: profile } = await writeProfile(
+      quickProfile({
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, http2: true },
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['16KiB'] },
+        tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
+        generator: { maxEventLoopDelayP99: '1s' },
+      }),
     );
     const { code, stderr, report } = await run(['run', '-p', profile, '--http', '2']);
     expect(code, `${stderr}\n${report ? failures(report).join('\n') : ''}`).toBe(0);
@@ -105,16 +101,12 @@ describe('--http 2', () => {
   }, 60_000);
 
   it('a stream the target drops is reset alone: its participant reconnects on the same connection', async () => {
-    const profile = join(dir, 'h2c-drop.json');
-    await writeFile(
-      profile,
-      JSON.stringify(
-        quickProfile({
-          target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, http2: true, faults: ['drop=50'] },
-          chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
-          generator: { maxEventLoopDelayP99: '1s' },
-        }),
-      ),
+    const { path: profile } = await writeProfile(
+      quickProfile({
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, http2: true, faults: ['drop=50'] },
+        chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+        generator: { maxEventLoopDelayP99: '1s' },
+      }),
     );
     const { code, report } = await run(['run', '-p', profile, '--http', '2']);
     expect(code).toBe(1);
@@ -132,8 +124,7 @@ describe('--http 2', () => {
     expect(refused.stderr.trim()).toBe(
       `coachbench: target ${h1.url} is not reachable (ERR_COACHBENCH_NO_H2): it does not offer HTTP/2 (its ALPN chose http/1.1): run with --http auto or --http 1.1`,
     );
-    const closedProfile = join(dir, 'closed.json');
-    await writeFile(closedProfile, JSON.stringify(quickProfile({ photoUpload: { enabled: true, model: 'closed', connections: 2 } })));
+    const { path: closedProfile } = await writeProfile(quickProfile({ photoUpload: { enabled: true, model: 'closed', connections: 2 } }));
     const closed = await run(['run', '-p', closedProfile, '--http', '2']);
     expect(closed.code).toBe(2);
     expect(closed.stderr).toContain('--http 2: the closed model (autocannon) speaks HTTP/1.1 only');
@@ -145,8 +136,7 @@ describe('--http 2', () => {
 
 describe('--http 1.1, the default', () => {
   it('stays on HTTP/1.1 against a target that offers h2 (undici 8 would take h2 unless told not to)', async () => {
-    const profile = join(dir, 'default.json');
-    await writeFile(profile, JSON.stringify(quickProfile({ photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] } })));
+    const { path: profile } = await writeProfile(quickProfile({ photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] } }));
     const { target: https, fixtures } = await target({ ...tls(), participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
     const { code, stderr, report } = await run(['run', '-p', profile, '-t', https.url, '-f', fixtures, '--ca', caFile, '--expect-keepalive', '500ms']);
     expect(code, stderr).toBe(0);
@@ -158,8 +148,7 @@ describe('--http 1.1, the default', () => {
 
 describe('--http auto', () => {
   it('takes h2 where the target offers it and HTTP/1.1 where it does not, and says which', async () => {
-    const profile = join(dir, 'auto.json');
-    await writeFile(profile, JSON.stringify(quickProfile({ photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] } })));
+    const { path: profile } = await writeProfile(quickProfile({ photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] } }));
     for (const [options, protocol] of [
       [tls(), 'h2'],
       [{ tls: { cert: server.cert, key: server.key } }, 'http/1.1'],

@@ -31,15 +31,7 @@ export function createTargetServer({ tls, http2 }: ServeProtocol, handler: Reque
   if (!http2) {
     const server =
       tls === null ? createServer({ noDelay: true }, handler) : createHttpsServer({ noDelay: true, cert: tls.cert, key: tls.key, ...clientCa }, handler);
-    server.on('clientError', handleClientError);
-    return {
-      server,
-      close: () =>
-        new Promise((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
+    return closable(server, () => server.closeAllConnections());
   }
   // The compatibility API hands HTTP/1.1 requests (allowHTTP1) and HTTP/2 streams to the same listener.
   const listener = handler as unknown as (req: unknown, res: unknown) => void;
@@ -51,13 +43,20 @@ export function createTargetServer({ tls, http2 }: ServeProtocol, handler: Reque
     // A client that goes away mid-stream is ordinary under load; nothing to report.
     session.on('error', () => undefined);
   });
+  return closable(server, () => {
+    for (const session of sessions) session.destroy();
+  });
+}
+
+/** `server` with its bad-request handling, closed by refusing new connections, then ending the open ones. */
+function closable(server: TargetServer['server'], endOpenOnes: () => void): TargetServer {
   server.on('clientError', handleClientError);
   return {
     server,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
-        for (const session of sessions) session.destroy();
+        endOpenOnes();
       }),
   };
 }
