@@ -46,7 +46,8 @@ function withHeaders(dispatcher: Dispatcher, transport: Transport): Dispatcher {
 
 /** The connect error of a TLS target that does not offer h2 under `--http 2`. */
 export const NO_H2_CODE = 'ERR_COACHBENCH_NO_H2';
-const NO_H2_MESSAGE = 'the target did not offer HTTP/2 in ALPN (it chose http/1.1): run with --http auto or --http 1.1';
+/** What that error means and how to fix it, after "the target" (also the preflight's hint). */
+export const NO_H2_REASON = 'does not offer HTTP/2 (its ALPN chose http/1.1): run with --http auto or --http 1.1';
 
 /**
  * Concurrent requests on one HTTP/2 connection under `--http 2` (undici counts them as
@@ -90,7 +91,7 @@ function connectorFor(transport: Transport, timeoutMs: number, onProtocol?: Prot
         // --http 2 multiplexes a participant's streams on one connection: over HTTP/1.1 the
         // second would wait forever behind the first, so a target without h2 is refused.
         socket.destroy();
-        return done(Object.assign(new Error(NO_H2_MESSAGE), { code: NO_H2_CODE }), null);
+        return done(Object.assign(new Error(`the target ${NO_H2_REASON}`), { code: NO_H2_CODE }), null);
       }
       onProtocol?.(h2 ? (secure ? 'h2' : 'h2c') : 'http/1.1');
       done(null, socket);

@@ -7,7 +7,7 @@ import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { renewBeforeRun } from '../engine/auth/credentials.js';
 import { TokenCommandError } from '../engine/auth/token-command.js';
-import { createRequestAgent, NO_H2_CODE } from '../engine/http-agent.js';
+import { createRequestAgent, NO_H2_CODE, NO_H2_REASON } from '../engine/http-agent.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
@@ -104,7 +104,7 @@ export function tlsHint(code: string): string | null {
     return 'it asked for a client certificate: give one with --cert FILE --key FILE';
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') return 'it does not speak TLS on that port: check http:// against https://';
-  if (code === NO_H2_CODE) return 'it does not offer HTTP/2 (its ALPN chose http/1.1): run with --http auto or --http 1.1';
+  if (code === NO_H2_CODE) return `it ${NO_H2_REASON}`;
   return null;
 }
 

@@ -22,8 +22,6 @@ import type { TargetApp } from './target-app.js';
 import type { TargetConfig } from './target-config.js';
 import type { TargetStats } from './target-types.js';
 
-/** The listening server: plain HTTP, or HTTPS when the target has a TLS identity. */
-
 /** What a runtime is built from. */
 export interface RuntimeSetup {
   config: TargetConfig;
