@@ -9,7 +9,7 @@
 // Every process here is started by this script, talks only to 127.0.0.1, and is stopped by PID.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { photoFigures, photoProfile, runCoachbench, scenarioFigures } from './lib/coachbench-run.js';
 import { flag } from './lib/flags.js';
 import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
 import { benchDir, startServe, stopProcess } from './lib/processes.js';
@@ -35,20 +35,6 @@ const tagProfile = (name) => ({
   tagLink: { enabled: true, model: 'open', ratePerSec: RATE, maxInFlight: 512, tagsPerRequest: 4, existingShare: 0.5, timeout: '10s' },
 });
 
-/** The tag scenario's figures, the same measures as photoFigures. */
-function tagFigures({ report, cpuSeconds }) {
-  const tags = report.scenarios.tagLink;
-  return {
-    perSec: round(tags.throughputPerSec, 1),
-    requests: tags.requests,
-    errors: tags.errors,
-    p50Ms: tags.latencyMs.p50,
-    p99Ms: tags.latencyMs.p99,
-    cpuUsPerRequest: tags.requests > 0 ? round((cpuSeconds * 1e6) / tags.requests) : null,
-    eventLoopDelayP99Ms: report.generator.eventLoopDelayMs.p99,
-  };
-}
-
 const rows = {};
 try {
   // Tags need the coach token: the fixtures `serve` writes carry it.
@@ -67,7 +53,7 @@ try {
     rows[`http${http}`] = {
       negotiated: { photo: photo.report.transport.protocols.requests, tags: tags.report.transport.protocols.requests },
       photoUpload: photoFigures(photo),
-      tagLink: tagFigures(tags),
+      tagLink: scenarioFigures(tags, 'tagLink'),
     };
     console.log(`--http ${http}: photo ${JSON.stringify(rows[`http${http}`].photoUpload)} tags ${JSON.stringify(rows[`http${http}`].tagLink)}`);
   }

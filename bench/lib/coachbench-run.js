@@ -46,21 +46,21 @@ export function photoProfile(name, durationSec, sizeBytes, photo) {
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
- * The figures a throughput benchmark keeps from one photo run. CPU per request is the whole
+ * The figures a throughput benchmark keeps from one run of `scenario` (photoUpload or tagLink). CPU per request is the whole
  * process (start, corpus, probes, report files included) from /proc, the same measure as for
  * the other tools; `loadCpuUsPerRequest` is the CPU the run itself counted while load ran
  * (report.generator.cpuPercent over the run's duration).
  */
-export function photoFigures({ report, cpuSeconds, wallSeconds }) {
-  const photo = report.scenarios.photoUpload;
+export function scenarioFigures({ report, cpuSeconds, wallSeconds }, scenario) {
+  const measured = report.scenarios[scenario];
   const loadCpuSeconds = (report.generator.cpuPercent / 100) * (report.durationMs / 1_000);
-  const perRequest = (seconds) => (photo.requests > 0 ? round((seconds * 1e6) / photo.requests) : null);
+  const perRequest = (seconds) => (measured.requests > 0 ? round((seconds * 1e6) / measured.requests) : null);
   return {
-    perSec: round(photo.throughputPerSec, 1),
-    requests: photo.requests,
-    errors: photo.errors,
-    p50Ms: photo.latencyMs.p50,
-    p99Ms: photo.latencyMs.p99,
+    perSec: round(measured.throughputPerSec, 1),
+    requests: measured.requests,
+    errors: measured.errors,
+    p50Ms: measured.latencyMs.p50,
+    p99Ms: measured.latencyMs.p99,
     cpuUsPerRequest: perRequest(cpuSeconds),
     loadCpuUsPerRequest: perRequest(loadCpuSeconds),
     processCpuSeconds: round(cpuSeconds, 2),
@@ -69,3 +69,6 @@ export function photoFigures({ report, cpuSeconds, wallSeconds }) {
     generatorSaturated: report.generator.saturated,
   };
 }
+
+/** scenarioFigures of a photo run. */
+export const photoFigures = (result) => scenarioFigures(result, 'photoUpload');
