@@ -29,8 +29,9 @@ import type { RunPlan } from './profile/stage-plan.js';
  *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew), `transport`,
  *        chatStreams `resume` and the check `stream.resume`.
  * 1.4.0: `auth` (bearer-token renewal: --token-command, fixtures re-read) and the check `auth.token.refresh`.
+ * 1.5.0: `generator.behind` and time-series points' `generatorBehind` (intervals the driver fell behind in).
  */
-export const REPORT_SCHEMA_VERSION = '1.4.0';
+export const REPORT_SCHEMA_VERSION = '1.5.0';
 
 export interface CheckResult {
   id: CheckId;
@@ -182,6 +183,21 @@ export interface GeneratorSummary {
   /** The event-loop delay p99 bound above which the generator counts as saturated. */
   maxEventLoopDelayP99Ms: number;
   processes: number;
+  /** Since 1.5.0: the judged intervals (after the warm-up) in which a driver process fell behind. */
+  behind?: GeneratorBehind;
+}
+
+/**
+ * Intervals after the warm-up in which some driver process's event-loop delay p99 exceeded the
+ * bound: the seconds the run measured its own lag. More than `maxShare` of the judged run fails
+ * generator.healthy even when the run-wide p99 is within the bound (a stalled ramp in a long run).
+ */
+export interface GeneratorBehind {
+  intervals: number;
+  seconds: number;
+  /** seconds / the judged run's seconds (0 with nothing judged). */
+  share: number;
+  maxShare: number;
 }
 
 /** One point per interval; resolution adapts so a long soak has a bounded number of points. */
@@ -213,6 +229,11 @@ export interface TimeseriesPoint {
   rssBytes: number;
   /** Inside the profile's `warmup`: shown, but ignored by thresholds (since 1.2.0; absent when false). */
   warmup?: true;
+  /**
+   * Since 1.5.0 (absent when false): a driver process's event-loop delay p99 over this interval
+   * exceeded `generator.maxEventLoopDelayP99Ms`, so its latencies include the driver's own lag.
+   */
+  generatorBehind?: true;
 }
 
 export interface ResumeSummary {

@@ -58,7 +58,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   const dispatcher =
     options.dispatcher ?? createRequestAgent(transport, REQUEST_CONNECTIONS, (protocol) => ctx.metrics.inc(connectionsName('requests', protocol)));
   await prepareScenarios(options.scenarios, profile);
-  const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink);
+  const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink, profile.generator.maxEventLoopDelayP99Ms);
   const runStartMs = performance.now();
   const ctx: ScenarioContext = {
     apiBase: `${options.targetUrl}/api/v1`,

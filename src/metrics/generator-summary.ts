@@ -1,5 +1,5 @@
 /** Derives report.json's `generator` block from the run's total MetricSet. */
-import type { GeneratorSummary } from '../contract/report.js';
+import type { GeneratorBehind, GeneratorSummary } from '../contract/report.js';
 import { summarizeHistogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
 import { GENERATOR } from './names.js';
@@ -11,17 +11,36 @@ export interface GeneratorSettings {
   rssBytes: number;
 }
 
+/**
+ * Share of the judged run a driver may spend behind before generator.healthy fails: past it,
+ * a p99 over the run can be made of the driver's own lag even when the loop's p99 reads well.
+ */
+export const MAX_BEHIND_SHARE = 0.01;
+
+function behindOf(total: MetricSet): GeneratorBehind {
+  const judgedUs = total.count(GENERATOR.judgedUs);
+  const behindUs = total.count(GENERATOR.behindUs);
+  return {
+    intervals: total.count(GENERATOR.behindIntervals),
+    seconds: Math.round(behindUs / 1_000) / 1_000,
+    share: judgedUs > 0 ? Math.round((behindUs / judgedUs) * 10_000) / 10_000 : 0,
+    maxShare: MAX_BEHIND_SHARE,
+  };
+}
+
 export function buildGeneratorSummary(total: MetricSet, settings: GeneratorSettings): GeneratorSummary {
   const eventLoopDelayMs = summarizeHistogram(total.histogram(GENERATOR.loopDelayUs));
   const wallUs = total.count(GENERATOR.wallUs);
+  const behind = behindOf(total);
   return {
     eventLoopDelayMs,
     // CPU of all driver processes over their summed wall time: percent of one core per process.
     cpuPercent: wallUs > 0 ? Math.round((total.count(GENERATOR.cpuUs) / wallUs) * 1_000) / 10 : 0,
     rssBytes: settings.rssBytes,
     peakRssBytes: total.peakOf(GENERATOR.rssBytes),
-    saturated: eventLoopDelayMs.p99 > settings.maxEventLoopDelayP99Ms,
+    saturated: eventLoopDelayMs.p99 > settings.maxEventLoopDelayP99Ms || behind.share > behind.maxShare,
     maxEventLoopDelayP99Ms: settings.maxEventLoopDelayP99Ms,
     processes: settings.processes,
+    behind,
   };
 }

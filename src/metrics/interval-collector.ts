@@ -7,6 +7,7 @@
 import type { TimeseriesPoint } from '../contract/report.js';
 import { HlogWriter } from './hlog-writer.js';
 import { MetricSet } from './metric-set.js';
+import { GENERATOR } from './names.js';
 import { pointFromInterval, TimeseriesBuilder } from './timeseries.js';
 
 export interface CollectorOptions {
@@ -40,8 +41,19 @@ export class IntervalCollector {
 
   ingest(interval: MetricSet, startSec: number, endSec: number): void {
     this.lastEndSec = endSec;
-    const point = pointFromInterval(interval, endSec, endSec - startSec);
     const warmup = startSec < (this.options.warmupSec ?? 0) - WARMUP_EDGE_SEC;
+    const behind = interval.count(GENERATOR.behindProcesses) > 0;
+    if (!warmup) {
+      // What generator.healthy weighs: how much of the judged run a driver spent behind.
+      const intervalUs = Math.round((endSec - startSec) * 1e6);
+      interval.inc(GENERATOR.judgedUs, intervalUs);
+      if (behind) {
+        interval.inc(GENERATOR.behindUs, intervalUs);
+        interval.inc(GENERATOR.behindIntervals);
+      }
+    }
+    const point = pointFromInterval(interval, endSec, endSec - startSec);
+    if (behind) point.generatorBehind = true;
     if (warmup) point.warmup = true;
     else this.options.afterWarmup?.(interval, startSec, endSec);
     this.hlog?.write(interval, startSec, endSec);

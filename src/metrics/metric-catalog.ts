@@ -106,6 +106,9 @@ export const METRIC_CATALOG: Readonly<Record<MetricRoot, Readonly<Record<string,
     saturated: scalar('flag', 'lower'),
     maxEventLoopDelayP99Ms: scalar('ms', 'info'),
     processes: info,
+    'behind.intervals': bad,
+    'behind.seconds': scalar('seconds', 'lower'),
+    'behind.share': scalar('ratio', 'lower'),
   },
 };
 

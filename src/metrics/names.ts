@@ -113,4 +113,10 @@ export const GENERATOR = {
   cpuUs: 'generator.cpuUs',
   wallUs: 'generator.wallUs',
   rssBytes: 'generator.rssBytes',
+  /** Processes whose event-loop delay p99 over one interval exceeded the bound: that process fell behind. */
+  behindProcesses: 'generator.behindProcesses',
+  /** Length of the intervals after the warm-up (what `behindUs` is a share of), and of those a process fell behind in. */
+  judgedUs: 'generator.judgedUs',
+  behindUs: 'generator.behindUs',
+  behindIntervals: 'generator.behindIntervals',
 } as const;

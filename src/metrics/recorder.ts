@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { GeneratorMonitor } from './generator-monitor.js';
 import { MetricSet } from './metric-set.js';
+import { GENERATOR } from './names.js';
 
 /** Receives each closed interval; must not keep `interval` (it is reset right after). */
 export type IntervalSink = (interval: MetricSet, startSec: number, endSec: number) => void;
@@ -18,9 +19,14 @@ export class Recorder {
   private lastTickMs = this.startMs;
   lastRssBytes = 0;
 
+  /**
+   * `behindAboveMs`: an interval whose event-loop delay p99 exceeds it counts this process as
+   * behind (GENERATOR.behindProcesses), so the run can mark the seconds it measured itself.
+   */
   constructor(
     private readonly intervalMs: number,
     private readonly sink: IntervalSink,
+    private readonly behindAboveMs = Number.POSITIVE_INFINITY,
   ) {}
 
   start(): void {
@@ -35,7 +41,9 @@ export class Recorder {
     const startSec = (this.lastTickMs - this.startMs) / 1_000;
     const endSec = (nowMs - this.startMs) / 1_000;
     this.lastTickMs = nowMs;
-    this.lastRssBytes = this.monitor.collect(this.interval).rssBytes;
+    const { rssBytes, loopDelayP99Ms } = this.monitor.collect(this.interval);
+    this.lastRssBytes = rssBytes;
+    if (loopDelayP99Ms > this.behindAboveMs) this.interval.inc(GENERATOR.behindProcesses);
     this.sink(this.interval, startSec, endSec);
     this.interval.reset();
   }

@@ -111,8 +111,9 @@ export function mergePoints(a: TimeseriesPoint, b: TimeseriesPoint, concurrent =
     eventLoopDelayP99Ms: maxOrNull(a.eventLoopDelayP99Ms, b.eventLoopDelayP99Ms),
     rssBytes: gauge(a.rssBytes, b.rssBytes),
     ...mergeBands(a, b),
-    // A merged point is warm-up only if all of it is.
+    // A merged point is warm-up only if all of it is, and behind if any of it was.
     ...(a.warmup && b.warmup ? { warmup: true as const } : {}),
+    ...(a.generatorBehind || b.generatorBehind ? { generatorBehind: true as const } : {}),
   };
 }
 

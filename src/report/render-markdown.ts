@@ -88,7 +88,10 @@ function keyFigures(report: Report): string[] {
   const generator = report.generator;
   lines.push(
     `Generator: event-loop delay p99 ${formatMs(generator.eventLoopDelayMs.p99)} (bound ${formatMs(generator.maxEventLoopDelayP99Ms)}), ` +
-      `CPU ${formatValue(generator.cpuPercent, 'percent')}, peak RSS ${formatBytes(generator.peakRssBytes)}, ${generator.saturated ? 'SATURATED' : 'not saturated'}.`,
+      `CPU ${formatValue(generator.cpuPercent, 'percent')}, peak RSS ${formatBytes(generator.peakRssBytes)}, ${generator.saturated ? 'SATURATED' : 'not saturated'}` +
+      (generator.behind && generator.behind.intervals > 0
+        ? `; fell behind in ${formatCount(generator.behind.intervals)} interval(s), ${formatValue(generator.behind.share * 100, 'percent')} of the judged run.`
+        : '.'),
   );
   return ['### Key figures', '', markdownTable(SCENARIO_COLUMNS, scenarioRows(report)), '', markdownList(lines), ''];
 }

@@ -42,4 +42,34 @@ describe('measurement', () => {
       clearInterval(blocker);
     }
   });
+
+  it('fails generator.healthy when the driver fell behind at the start only, naming the seconds it measured itself', async () => {
+    // Three 250 ms stalls early in a 7 s run (a ramp that stalls the driver): too few samples to
+    // move the run-wide p99, but the interval they fall in measured the driver.
+    let stalls = 0;
+    const blocker = setInterval(() => {
+      if (++stalls > 3) {
+        clearInterval(blocker);
+        return;
+      }
+      const until = performance.now() + 250;
+      while (performance.now() < until) {
+        /* busy */
+      }
+    }, 300);
+    try {
+      const { report, exitCode } = await runProfile(quickProfile({ duration: '7s' }));
+      expect(report.generator.eventLoopDelayMs.p99).toBeLessThan(report.generator.maxEventLoopDelayP99Ms);
+      const behind = report.timeseries.filter((point) => point.generatorBehind);
+      expect(behind.length).toBeGreaterThan(0);
+      expect(behind[0]!.tSec).toBeLessThan(3);
+      expect(report.generator.behind!.intervals).toBe(behind.length);
+      const check = report.checks.find((c) => c.id === 'generator.healthy')!;
+      expect(check).toMatchObject({ status: 'fail' });
+      expect(check.detail).toMatch(/the driver fell behind in \d interval\(s\)/);
+      expect(exitCode).toBe(1);
+    } finally {
+      clearInterval(blocker);
+    }
+  });
 });

@@ -86,6 +86,30 @@ describe('renderHtml', () => {
     }
   });
 
+  it('shades in red, in every time-series chart, each run of intervals the driver fell behind in, and says why', () => {
+    const report = makeReport();
+    const behindAt = new Set([3, 4, 20]);
+    report.timeseries = report.timeseries.map((point) => (behindAt.has(point.tSec) ? { ...point, generatorBehind: true as const } : point));
+    report.generator = { ...report.generator, saturated: true, behind: { intervals: 3, seconds: 3, share: 0.1, maxShare: 0.01 } };
+    const page = renderHtml(report);
+    const timeCharts = charts(page).filter((chart) => chart.kind.startsWith('ts-'));
+    expect(timeCharts.length).toBeGreaterThanOrEqual(6);
+    for (const chart of timeCharts) {
+      const shades = [
+        ...chart.svg.matchAll(
+          /<rect class="shade" data-shade="driver behind \(latencies include its lag\)" x="([\d.]+)"[^>]*width="([\d.]+)"[^>]*fill="#d62728"/g,
+        ),
+      ];
+      // Two stretches: 2-4 s and 19-20 s; one legend entry for both.
+      expect(shades, chart.kind).toHaveLength(2);
+      expect(Number(shades[0]?.[2])).toBeCloseTo((544 * 2) / 29, 0);
+      expect(chart.svg.split('driver behind (latencies include its lag)</span>').length - 1, chart.kind).toBeLessThanOrEqual(1);
+    }
+    expect(page).toContain('3 intervals are shaded red: a driver process fell behind there');
+    expect(page).toContain('The generator fell behind</strong> in the intervals shaded red');
+    expect(page).toMatch(/Fell behind<\/dt><dd>3 intervals, 3 s \(10[.0]* ?% of the judged run; at most 1[.0]* ?%\)/);
+  });
+
   it('marks the KEEP_ALIVE expected interval and tolerance band, and the late gaps', () => {
     const gaps = charts(html).find((chart) => chart.kind === 'keepalive-gaps');
     expect(gaps).toBeDefined();

@@ -13,16 +13,27 @@ import { fail, passOnEvidence, skip } from './check-result.js';
 import { type RequestCheckId, requestCheck } from './request-checks.js';
 import { streamChecks } from './stream-checks.js';
 
+const percent = (share: number): string => `${Math.round(share * 1_000) / 10}%`;
+
 function generatorHealthy(generator: GeneratorSummary): CheckResult {
-  const { eventLoopDelayMs, maxEventLoopDelayP99Ms: bound, cpuPercent } = generator;
+  const { eventLoopDelayMs, maxEventLoopDelayP99Ms: bound, cpuPercent, behind } = generator;
   const p99 = eventLoopDelayMs.p99;
-  if (generator.saturated) {
+  if (p99 > bound) {
     return fail('generator.healthy', p99, `event-loop delay p99 ${p99} ms exceeds ${bound} ms: latencies describe the driver, not the target`);
   }
+  if (behind && behind.share > behind.maxShare) {
+    return fail(
+      'generator.healthy',
+      p99,
+      `the driver fell behind in ${behind.intervals} interval(s), ${behind.seconds} s or ${percent(behind.share)} of the judged run (more than ${percent(behind.maxShare)}): ` +
+        `its event-loop delay p99 exceeded ${bound} ms there, so those seconds' latencies describe the driver, not the target (marked in the time series)`,
+    );
+  }
+  const behindNote = behind && behind.intervals > 0 ? `; behind in ${behind.intervals} interval(s), ${percent(behind.share)} of the judged run` : '';
   return passOnEvidence(
     'generator.healthy',
     eventLoopDelayMs.count,
-    `event-loop delay p99 ${p99} ms within ${bound} ms over ${eventLoopDelayMs.count} samples; CPU ${cpuPercent}%`,
+    `event-loop delay p99 ${p99} ms within ${bound} ms over ${eventLoopDelayMs.count} samples${behindNote}; CPU ${cpuPercent}%`,
     'the event-loop delay was never sampled',
   );
 }

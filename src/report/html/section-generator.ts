@@ -3,14 +3,21 @@
  * itself, not the target. Shown with the bound that decides `generator.healthy`.
  */
 
-import type { Report } from '../../contract/report.js';
+import type { GeneratorBehind, Report } from '../../contract/report.js';
 import { formatBytes, formatCount, formatMs, formatValue } from '../format.js';
 import { percentileChart } from '../svg/percentile-chart.js';
 import { figure, grid, keyValues, raw, section } from './parts.js';
 import { percentileNote } from './section-latency.js';
-import { renderTimeChart, series, warmupRange } from './section-timeseries.js';
+import { renderTimeChart, series, shadedRanges } from './section-timeseries.js';
 
 const MIB = 1_048_576;
+
+/** "2 intervals, 2 s (6.7 % of the judged run; at most 1 %)", or "never". */
+function behindText(behind: GeneratorBehind): string {
+  if (behind.intervals === 0) return 'never';
+  const percent = (share: number): string => formatValue(share * 100, 'percent');
+  return `${formatCount(behind.intervals)} interval${behind.intervals === 1 ? '' : 's'}, ${behind.seconds} s (${percent(behind.share)} of the judged run; at most ${percent(behind.maxShare)})`;
+}
 
 export function generatorSection(report: Report): string {
   const generator = report.generator;
@@ -20,6 +27,7 @@ export function generatorSection(report: Report): string {
     ['Saturated', generator.saturated ? raw('<span class="badge fail">YES</span>') : 'no'],
     ['Event-loop delay p99', formatMs(generator.eventLoopDelayMs.p99)],
     ['Event-loop delay p99 bound', formatMs(bound)],
+    ...(generator.behind ? [['Fell behind', behindText(generator.behind)] as [string, string]] : []),
     ['CPU (max per process)', formatValue(generator.cpuPercent, 'percent')],
     ['RSS at end', formatBytes(generator.rssBytes)],
     ['Peak RSS', formatBytes(generator.peakRssBytes)],
@@ -33,9 +41,10 @@ export function generatorSection(report: Report): string {
   const charts = [figure('Event-loop delay', eld, percentileNote('event-loop delay', generator.eventLoopDelayMs), 'perf_hooks.monitorEventLoopDelay')];
   const points = report.timeseries;
   if (points.length > 0) {
-    // The first interval's delay is often the warm-up's (module loading, JIT): shaded as such.
-    const warmup = warmupRange(points);
-    const shadedX = warmup.length > 0 ? { shadedX: warmup } : {};
+    // The first interval's delay is often the warm-up's (module loading, JIT): shaded as such,
+    // and the intervals a driver fell behind in, in red.
+    const shaded = shadedRanges(points);
+    const shadedX = shaded.length > 0 ? { shadedX: shaded } : {};
     charts.push(
       renderTimeChart({
         kind: 'ts-event-loop',
@@ -56,8 +65,11 @@ export function generatorSection(report: Report): string {
       }),
     );
   }
-  const intro = generator.saturated
-    ? "<p><strong>The generator was saturated.</strong> Latency figures in this report include the driver's own delay; rerun with more workers or less load.</p>"
-    : '<p class="muted">The generator stayed under its event-loop delay bound, so the latencies above describe the target.</p>';
+  const behindOnly = generator.saturated && generator.eventLoopDelayMs.p99 <= bound;
+  const intro = behindOnly
+    ? "<p><strong>The generator fell behind</strong> in the intervals shaded red, longer than the run allows: latency figures from those seconds include the driver's own delay (often a ramp opening streams faster than one process can); spread the ramp, add workers or set a warm-up that covers it.</p>"
+    : generator.saturated
+      ? "<p><strong>The generator was saturated.</strong> Latency figures in this report include the driver's own delay; rerun with more workers or less load.</p>"
+      : '<p class="muted">The generator stayed under its event-loop delay bound, so the latencies above describe the target.</p>';
   return section('generator', 'Load generator health', intro + figures + grid(charts));
 }

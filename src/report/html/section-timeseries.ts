@@ -61,7 +61,40 @@ function scaleNotes(points: readonly TimeseriesPoint[]): string {
       `The first ${warmup.length} intervals (to ${runTimeLabel(endSec)}) are the profile's warm-up, shaded grey in each chart: shown, but ignored by thresholds.`,
     );
   }
+  const behind = points.filter((point) => point.generatorBehind);
+  if (behind.length > 0) {
+    notes.push(
+      `${behind.length === points.length ? 'Every' : behind.length} interval${behind.length === 1 ? ' is' : 's are'} shaded red: a driver process fell behind there ` +
+        "(its event-loop delay p99 exceeded the generator's bound), so their latencies include the driver's own lag.",
+    );
+  }
   return notes.map((note) => ` ${note}`).join('');
+}
+
+const BEHIND_COLOR = '#d62728';
+
+/** Each run of consecutive intervals a driver fell behind in, as one red stretch. */
+function behindRanges(points: readonly TimeseriesPoint[]): ShadedRange[] {
+  const ranges: ShadedRange[] = [];
+  let open: ShadedRange | null = null;
+  for (const point of points) {
+    if (!point.generatorBehind) {
+      open = null;
+      continue;
+    }
+    const from = point.tSec - point.intervalSec;
+    if (open) open.to = point.tSec;
+    else {
+      open = { name: 'driver behind (latencies include its lag)', from, to: point.tSec, color: BEHIND_COLOR };
+      ranges.push(open);
+    }
+  }
+  return ranges;
+}
+
+/** What every time chart shades: the warm-up (grey) and the intervals a driver fell behind in (red). */
+export function shadedRanges(points: readonly TimeseriesPoint[]): ShadedRange[] {
+  return [...warmupRange(points), ...behindRanges(points)];
 }
 
 /** The warm-up as one shaded stretch of run time, from the start of its first interval to the end of its last. */
@@ -139,8 +172,8 @@ export function timeseriesSection(report: Report): string {
       series: latencyBands(points, 'request', [(p) => p.requestLatencyP50Ms ?? null, (p) => p.requestLatencyP90Ms ?? null, (p) => p.requestLatencyP99Ms]),
     },
   ];
-  const warmup = warmupRange(points);
-  if (warmup.length > 0) for (const chart of charts) chart.shadedX = warmup;
+  const shaded = shadedRanges(points);
+  if (shaded.length > 0) for (const chart of charts) chart.shadedX = shaded;
   const intro = `<p class="muted">${points.length} intervals${interval > 0 ? ` of about ${runTimeLabel(interval)}` : ''}; x = seconds since the run started.${scaleNotes(points)}</p>`;
   return section('timeseries', 'Over time', intro + grid(charts.map(renderTimeChart)));
 }

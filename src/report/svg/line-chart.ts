@@ -34,6 +34,8 @@ export interface ShadedRange {
   name: string;
   from: number;
   to: number;
+  /** Grey unless given; ranges of one name share one legend entry. */
+  color?: string;
 }
 
 const SHADE_COLOR = '#999999';
@@ -71,9 +73,10 @@ export function lineChart(options: LineChartOptions): string {
     const from = x(Math.max(shade.from, xDomain[0]));
     const to = x(Math.min(shade.to, xDomain[1]));
     if (to <= from) continue;
-    legend.push({ name: shade.name, color: SHADE_COLOR, swatch: 'band' });
+    const color = shade.color ?? SHADE_COLOR;
+    if (!legend.some((entry) => entry.name === shade.name)) legend.push({ name: shade.name, color, swatch: 'band' });
     body.push(
-      `<rect class="shade" data-shade="${escapeXml(shade.name)}" x="${from.toFixed(1)}" y="${PLOT.top}" width="${(to - from).toFixed(1)}" height="${PLOT.bottom - PLOT.top}" fill="${SHADE_COLOR}" fill-opacity="0.2"/>`,
+      `<rect class="shade" data-shade="${escapeXml(shade.name)}" x="${from.toFixed(1)}" y="${PLOT.top}" width="${(to - from).toFixed(1)}" height="${PLOT.bottom - PLOT.top}" fill="${color}" fill-opacity="0.2"/>`,
     );
   }
   references.forEach((ref, index) => {

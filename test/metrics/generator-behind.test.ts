@@ -1,0 +1,90 @@
+/**
+ * Intervals a driver fell behind in (its event-loop delay p99 over the bound) are marked, and
+ * more than 1 % of the judged run fails generator.healthy even when the run-wide p99 reads well:
+ * the ramp that stalled a driver for its first seconds is the generator's lag, not the target's.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluateChecks } from '../../src/metrics/checks/evaluate-checks.js';
+import { buildGeneratorSummary, MAX_BEHIND_SHARE } from '../../src/metrics/generator-summary.js';
+import { IntervalCollector } from '../../src/metrics/interval-collector.js';
+import { MetricSet } from '../../src/metrics/metric-set.js';
+import { GENERATOR } from '../../src/metrics/names.js';
+import { Recorder } from '../../src/metrics/recorder.js';
+
+/** One second of one driver process: 100 loop samples of 1 ms, `behind` marks the process as fallen behind. */
+function second(behind: boolean): MetricSet {
+  const set = new MetricSet();
+  set.histogram(GENERATOR.loopDelayUs).recordValueWithCount(1_000, 100);
+  if (behind) set.inc(GENERATOR.behindProcesses);
+  return set;
+}
+
+function collect(behindAt: readonly number[], seconds: number, warmupSec = 0): IntervalCollector {
+  const collector = new IntervalCollector({ hlogPath: null, startEpochMs: 0, warmupSec });
+  for (let t = 0; t < seconds; t++) collector.ingest(second(behindAt.includes(t)), t, t + 1);
+  return collector;
+}
+
+const summaryOf = (collector: IntervalCollector) => buildGeneratorSummary(collector.total, { maxEventLoopDelayP99Ms: 50, processes: 1, rssBytes: 0 });
+
+const healthOf = (collector: IntervalCollector) =>
+  evaluateChecks({ total: collector.total, chat: null, generator: summaryOf(collector) }).find((check) => check.id === 'generator.healthy')!;
+
+describe('intervals the driver fell behind in', () => {
+  it('are marked in the time series and fail generator.healthy past 1 % of the judged run', () => {
+    const collector = collect([0, 1], 60);
+    expect(collector.timeseries.toArray().map((point) => point.generatorBehind === true)).toEqual([true, true, ...Array(58).fill(false)]);
+    const summary = summaryOf(collector);
+    expect(summary.eventLoopDelayMs.p99).toBeLessThan(50);
+    expect(summary.behind).toEqual({ intervals: 2, seconds: 2, share: 0.0333, maxShare: MAX_BEHIND_SHARE });
+    expect(summary.saturated).toBe(true);
+    const check = healthOf(collector);
+    expect(check.status).toBe('fail');
+    expect(check.detail).toMatch(/fell behind in 2 interval\(s\), 2 s or 3.3% of the judged run \(more than 1%\)/);
+  });
+
+  it('pass within 1 %, and say so', () => {
+    const collector = collect([30], 200);
+    expect(summaryOf(collector).behind).toMatchObject({ intervals: 1, share: 0.005 });
+    const check = healthOf(collector);
+    expect(check.status).toBe('pass');
+    expect(check.detail).toMatch(/behind in 1 interval\(s\), 0.5% of the judged run/);
+  });
+
+  it('in the warm-up are marked but not judged', () => {
+    const collector = collect([0, 1, 2], 30, 3);
+    const points = collector.timeseries.toArray();
+    expect(points.slice(0, 3).every((point) => point.generatorBehind && point.warmup)).toBe(true);
+    expect(summaryOf(collector).behind).toEqual({ intervals: 0, seconds: 0, share: 0, maxShare: MAX_BEHIND_SHARE });
+    expect(healthOf(collector).status).toBe('pass');
+  });
+
+  it('are what a Recorder reports when its own loop stalls past the bound', async () => {
+    const intervals: MetricSet[] = [];
+    const recorder = new Recorder(
+      400,
+      (interval) => {
+        const copy = new MetricSet();
+        copy.add(interval);
+        intervals.push(copy);
+      },
+      50,
+    );
+    recorder.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Three stalls of 120 ms in one 400 ms interval: its p99 is a stall (a healthy loop samples every 10 ms).
+    for (let i = 0; i < 3; i++) {
+      const until = performance.now() + 120;
+      while (performance.now() < until) {
+        /* the driver's loop is busy */
+      }
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    recorder.stop();
+    const behind = intervals.map((interval) => interval.count(GENERATOR.behindProcesses));
+    expect(behind.some((count) => count === 1)).toBe(true);
+    // The quiet intervals after the stalls are not behind.
+    expect(behind.at(-2)).toBe(0);
+  });
+});
