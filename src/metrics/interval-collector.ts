@@ -26,6 +26,9 @@ export interface CollectorOptions {
   afterWarmup?: (interval: MetricSet, startSec: number, endSec: number) => void;
 }
 
+/** The counters the collector adds to each interval itself (the judged and behind time); drivers never count them. */
+export const COLLECTOR_COUNTERS: readonly string[] = [GENERATOR.judgedUs, GENERATOR.behindUs, GENERATOR.behindIntervals];
+
 /** Interval edges jitter by a few ms; an interval starting this close to the warm-up's end is past it. */
 const WARMUP_EDGE_SEC = 0.05;
 
