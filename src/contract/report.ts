@@ -29,7 +29,8 @@ import type { RunPlan } from './profile/stage-plan.js';
  *        `start` (--start-at: planned and actual start), `shardStarts` (merge: each shard's start skew), `transport`,
  *        chatStreams `resume` and the check `stream.resume`.
  * 1.4.0: `auth` (bearer-token renewal: --token-command, fixtures re-read) and the check `auth.token.refresh`.
- * 1.5.0: `generator.behind` and time-series points' `generatorBehind` (intervals the driver fell behind in).
+ * 1.5.0: `generator.behind` and time-series points' `generatorBehind` (intervals the driver fell behind in),
+ *        `generator.requestLoopDelayMs` (the request thread's loop).
  */
 export const REPORT_SCHEMA_VERSION = '1.5.0';
 
@@ -174,7 +175,13 @@ export interface TagLinkSummary extends ThroughputSummary {
 }
 
 export interface GeneratorSummary {
+  /** The driver processes' main loops: streams and, unless requestLoopDelayMs is present, requests too. */
   eventLoopDelayMs: HistogramSummary;
+  /**
+   * Since 1.5.0, present when requests ran on their own thread beside streams (docs/design.md §6):
+   * that thread's loop, which paces and times them. The bound holds for each loop.
+   */
+  requestLoopDelayMs?: HistogramSummary;
   /** Process CPU time / wall time, in percent of one core, per process (max over workers). */
   cpuPercent: number;
   rssBytes: number;

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
+import type { MonitoredLoop } from '../metrics/generator-monitor.js';
 import { connectionsName } from '../metrics/names.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
 import { type CredentialSources, Credentials } from './auth/credentials.js';
@@ -34,6 +35,8 @@ export interface RunScenariosOptions {
   transport?: Transport;
   /** Where refused tokens are renewed from; absent: a 401 stands (the embedded target, tests). */
   credentials?: CredentialSources;
+  /** Whose loop this is: a process's (default) or a request thread's (docs/design.md §6). */
+  loop?: MonitoredLoop;
 }
 
 export interface RunScenariosResult {
@@ -58,7 +61,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   const dispatcher =
     options.dispatcher ?? createRequestAgent(transport, REQUEST_CONNECTIONS, (protocol) => ctx.metrics.inc(connectionsName('requests', protocol)));
   await prepareScenarios(options.scenarios, profile);
-  const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink, profile.generator.maxEventLoopDelayP99Ms);
+  const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink, profile.generator.maxEventLoopDelayP99Ms, options.loop);
   const runStartMs = performance.now();
   const ctx: ScenarioContext = {
     apiBase: `${options.targetUrl}/api/v1`,

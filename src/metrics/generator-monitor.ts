@@ -19,10 +19,18 @@ function readRss(): number {
   }
 }
 
+/**
+ * `process`: the process's main loop, with the process's CPU, wall time and RSS.
+ * `requestThread`: a worker thread's loop alone; CPU and RSS are the process's, counted once by its main loop.
+ */
+export type MonitoredLoop = 'process' | 'requestThread';
+
 export class GeneratorMonitor {
   private readonly loop: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   private lastCpu = process.cpuUsage();
   private lastWallMs = performance.now();
+
+  constructor(private readonly kind: MonitoredLoop = 'process') {}
 
   start(): void {
     this.loop.enable();
@@ -35,7 +43,7 @@ export class GeneratorMonitor {
    * Node records the whole timer period, so the resolution is subtracted to get the delay.
    */
   collect(metrics: MetricSet): { loopDelayP99Ms: number; rssBytes: number; cpuPercent: number } {
-    const target = metrics.histogram(GENERATOR.loopDelayUs);
+    const target = metrics.histogram(this.kind === 'process' ? GENERATOR.loopDelayUs : GENERATOR.requestLoopDelayUs);
     const count = this.loop.count;
     let previousPercent = 0;
     for (const [percent, valueNs] of this.loop.percentiles) {
@@ -45,6 +53,7 @@ export class GeneratorMonitor {
     }
     const loopDelayP99Ms = count > 0 ? Math.max(0, this.loop.percentile(99) / 1e6 - RESOLUTION_MS) : 0;
     this.loop.reset();
+    if (this.kind === 'requestThread') return { loopDelayP99Ms, rssBytes: 0, cpuPercent: 0 };
 
     const cpu = process.cpuUsage(this.lastCpu);
     this.lastCpu = process.cpuUsage();

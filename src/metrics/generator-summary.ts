@@ -30,15 +30,18 @@ function behindOf(total: MetricSet): GeneratorBehind {
 
 export function buildGeneratorSummary(total: MetricSet, settings: GeneratorSettings): GeneratorSummary {
   const eventLoopDelayMs = summarizeHistogram(total.histogram(GENERATOR.loopDelayUs));
+  const requestLoopDelayMs = total.hasHistogram(GENERATOR.requestLoopDelayUs) ? summarizeHistogram(total.histogram(GENERATOR.requestLoopDelayUs)) : null;
   const wallUs = total.count(GENERATOR.wallUs);
   const behind = behindOf(total);
+  const worstP99 = Math.max(eventLoopDelayMs.p99, requestLoopDelayMs?.p99 ?? 0);
   return {
     eventLoopDelayMs,
+    ...(requestLoopDelayMs ? { requestLoopDelayMs } : {}),
     // CPU of all driver processes over their summed wall time: percent of one core per process.
     cpuPercent: wallUs > 0 ? Math.round((total.count(GENERATOR.cpuUs) / wallUs) * 1_000) / 10 : 0,
     rssBytes: settings.rssBytes,
     peakRssBytes: total.peakOf(GENERATOR.rssBytes),
-    saturated: eventLoopDelayMs.p99 > settings.maxEventLoopDelayP99Ms || behind.share > behind.maxShare,
+    saturated: worstP99 > settings.maxEventLoopDelayP99Ms || behind.share > behind.maxShare,
     maxEventLoopDelayP99Ms: settings.maxEventLoopDelayP99Ms,
     processes: settings.processes,
     behind,

@@ -100,6 +100,7 @@ export const METRIC_CATALOG: Readonly<Record<MetricRoot, Readonly<Record<string,
   tagLink: { ...THROUGHPUT_FIELDS, tagsCreated: info, existingReturned: bad },
   generator: {
     eventLoopDelayMs: histogram('info'),
+    requestLoopDelayMs: histogram('info'),
     cpuPercent: scalar('percent', 'info'),
     rssBytes: scalar('bytes', 'info'),
     peakRssBytes: scalar('bytes', 'info'),

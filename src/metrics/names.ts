@@ -110,10 +110,12 @@ export const MAIN = {
 
 export const GENERATOR = {
   loopDelayUs: 'generator.loopDelayUs',
+  /** The request thread's own loop (docs/design.md §6), apart so a stalled stream loop is not diluted by it, nor it by the other. */
+  requestLoopDelayUs: 'generator.requestLoopDelayUs',
   cpuUs: 'generator.cpuUs',
   wallUs: 'generator.wallUs',
   rssBytes: 'generator.rssBytes',
-  /** Processes whose event-loop delay p99 over one interval exceeded the bound: that process fell behind. */
+  /** Driver loops (processes, request threads) whose event-loop delay p99 over one interval exceeded the bound: they fell behind. */
   behindProcesses: 'generator.behindProcesses',
   /** Length of the intervals after the warm-up (what `behindUs` is a share of), and of those a process fell behind in. */
   judgedUs: 'generator.judgedUs',

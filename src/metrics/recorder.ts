@@ -4,7 +4,7 @@
  * and is reset. Nothing per sample is kept, so memory stays flat however long the run.
  */
 import { performance } from 'node:perf_hooks';
-import { GeneratorMonitor } from './generator-monitor.js';
+import { GeneratorMonitor, type MonitoredLoop } from './generator-monitor.js';
 import { MetricSet } from './metric-set.js';
 import { GENERATOR } from './names.js';
 
@@ -13,7 +13,7 @@ export type IntervalSink = (interval: MetricSet, startSec: number, endSec: numbe
 
 export class Recorder {
   readonly interval = new MetricSet();
-  private readonly monitor = new GeneratorMonitor();
+  private readonly monitor: GeneratorMonitor;
   private timer: NodeJS.Timeout | undefined;
   private readonly startMs = performance.now();
   private lastTickMs = this.startMs;
@@ -22,12 +22,16 @@ export class Recorder {
   /**
    * `behindAboveMs`: an interval whose event-loop delay p99 exceeds it counts this process as
    * behind (GENERATOR.behindProcesses), so the run can mark the seconds it measured itself.
+   * `loop`: whose event loop this recorder watches (a request thread's counts no CPU or RSS).
    */
   constructor(
     private readonly intervalMs: number,
     private readonly sink: IntervalSink,
     private readonly behindAboveMs = Number.POSITIVE_INFINITY,
-  ) {}
+    loop: MonitoredLoop = 'process',
+  ) {
+    this.monitor = new GeneratorMonitor(loop);
+  }
 
   start(): void {
     this.monitor.start();

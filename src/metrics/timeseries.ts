@@ -60,7 +60,8 @@ export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: num
     eventLatencyP90Ms: percentileMs(set, CHAT.eventLatencyUs, 90),
     requestLatencyP50Ms: requestMs(set, 50),
     requestLatencyP90Ms: requestMs(set, 90),
-    eventLoopDelayP99Ms: p99Ms(set, GENERATOR.loopDelayUs),
+    // The worse of the two loops where requests have a thread of their own.
+    eventLoopDelayP99Ms: maxOrNull(p99Ms(set, GENERATOR.loopDelayUs), p99Ms(set, GENERATOR.requestLoopDelayUs)),
     rssBytes: set.peakOf(GENERATOR.rssBytes),
   };
 }

@@ -8,8 +8,6 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { runPlanOf } from '../contract/profile/run-plan.js';
 import type { AbortInfo, Report, ShardInfo, TransportInfo } from '../contract/report.js';
-import { scenariosFor } from '../drivers/scenarios.js';
-import { prepareScenarios, runScenarios } from '../engine/run-scenarios.js';
 import type { Transport } from '../engine/transport.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
 import { metricView } from '../metrics/metric-view.js';
@@ -32,6 +30,7 @@ import { saveReport } from './save-report.js';
 import type { StopSignal } from './signals.js';
 import { refuseLateStart, waitUntil } from './start-at.js';
 import type { WorkerJob } from './workers/messages.js';
+import { runDriver } from './workers/run-driver.js';
 import { runWorkerPool } from './workers/worker-pool.js';
 
 export interface RunOutcome {
@@ -169,10 +168,21 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   let actualStartMs: number;
   if (workers === 1) {
     const job = jobs[0]!;
-    const scenarios = scenariosFor(job.profile);
-    await prepareScenarios(scenarios, job.profile);
-    actualStartMs = await startLoad();
-    ({ rssBytes, durationMs } = await runScenarios({ ...job, scenarios, stop, sink }));
+    let startMs = 0;
+    const driver = await runDriver({
+      job,
+      stop,
+      sink,
+      beforeLoad: async () => {
+        startMs = await startLoad();
+      },
+    });
+    actualStartMs = startMs;
+    ({ rssBytes, durationMs } = driver);
+    if (driver.failure !== null) {
+      warn(driver.failure);
+      failedByPolicy = true;
+    }
   } else {
     // Each worker waits for the instant on its own clock (messages.ts startAtMs); the parent
     // waits beside them to note when it came.

@@ -16,10 +16,18 @@ import { streamChecks } from './stream-checks.js';
 const percent = (share: number): string => `${Math.round(share * 1_000) / 10}%`;
 
 function generatorHealthy(generator: GeneratorSummary): CheckResult {
-  const { eventLoopDelayMs, maxEventLoopDelayP99Ms: bound, cpuPercent, behind } = generator;
+  const { eventLoopDelayMs, requestLoopDelayMs, maxEventLoopDelayP99Ms: bound, cpuPercent, behind } = generator;
   const p99 = eventLoopDelayMs.p99;
   if (p99 > bound) {
     return fail('generator.healthy', p99, `event-loop delay p99 ${p99} ms exceeds ${bound} ms: latencies describe the driver, not the target`);
+  }
+  if (requestLoopDelayMs && requestLoopDelayMs.p99 > bound) {
+    const requestP99 = requestLoopDelayMs.p99;
+    return fail(
+      'generator.healthy',
+      requestP99,
+      `the request thread's event-loop delay p99 ${requestP99} ms exceeds ${bound} ms: request latencies describe the driver, not the target`,
+    );
   }
   if (behind && behind.share > behind.maxShare) {
     return fail(
@@ -30,10 +38,11 @@ function generatorHealthy(generator: GeneratorSummary): CheckResult {
     );
   }
   const behindNote = behind && behind.intervals > 0 ? `; behind in ${behind.intervals} interval(s), ${percent(behind.share)} of the judged run` : '';
+  const requestNote = requestLoopDelayMs ? `; request thread p99 ${requestLoopDelayMs.p99} ms` : '';
   return passOnEvidence(
     'generator.healthy',
     eventLoopDelayMs.count,
-    `event-loop delay p99 ${p99} ms within ${bound} ms over ${eventLoopDelayMs.count} samples${behindNote}; CPU ${cpuPercent}%`,
+    `event-loop delay p99 ${p99} ms within ${bound} ms over ${eventLoopDelayMs.count} samples${requestNote}${behindNote}; CPU ${cpuPercent}%`,
     'the event-loop delay was never sampled',
   );
 }

@@ -4,12 +4,11 @@
  * them. Signals are the parent's to handle; a lost parent stops the worker.
  */
 
-import { scenariosFor } from '../../drivers/scenarios.js';
-import { prepareScenarios, runScenarios } from '../../engine/run-scenarios.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { registerSecret } from '../../util/redact.js';
 import { waitUntil } from '../start-at.js';
 import type { ParentMessage, WorkerMessage } from './messages.js';
+import { runDriver } from './run-driver.js';
 
 const send = (message: WorkerMessage): void => {
   process.send?.(message);
@@ -33,27 +32,21 @@ process.on('message', (message: ParentMessage) => {
   for (const secret of job.secrets) registerSecret(secret);
   let index = 0;
   const total = new MetricSet();
-  const scenarios = scenariosFor(job.profile);
-  const ready = prepareScenarios(scenarios, job.profile).then(() => (job.startAtMs === null ? undefined : waitUntil(job.startAtMs, stop.signal)));
-  ready
-    .then(() =>
-      runScenarios({
-        scenarios,
-        profile: job.profile,
-        targetUrl: job.targetUrl,
-        fixtures: job.fixtures,
-        keepAlive: job.keepAlive,
-        // The run's TLS trust, headers, proxy and HTTP version, and where refused tokens are renewed.
-        transport: job.transport,
-        credentials: job.credentials,
-        stop,
-        sink: (interval: MetricSet, startSec, endSec) => {
-          send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() });
-          total.add(interval);
-        },
-      }),
+  runDriver({
+    job,
+    stop,
+    // The run's TLS trust, headers, proxy and HTTP version, and where refused tokens are renewed, ride in the job.
+    sink: (interval: MetricSet, startSec, endSec) => {
+      send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() });
+      total.add(interval);
+    },
+    beforeLoad: () => (job.startAtMs === null ? Promise.resolve() : waitUntil(job.startAtMs, stop.signal)),
+  })
+    .then((result) =>
+      result.failure === null
+        ? send({ type: 'done', rssBytes: result.rssBytes, durationMs: result.durationMs, counters: total.encodeCounters() })
+        : send({ type: 'failed', message: result.failure }),
     )
-    .then((result) => send({ type: 'done', rssBytes: result.rssBytes, durationMs: result.durationMs, counters: total.encodeCounters() }))
     .catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }))
     .finally(() => process.disconnect?.());
 });

@@ -29,13 +29,32 @@ export class IntervalMerger {
   }
 
   add(worker: number, index: number, startSec: number, endSec: number, metrics: EncodedMetrics): void {
+    // Workers run side by side: their gauges (open streams, RSS) add up within an interval.
+    this.bucket(index, startSec, endSec).set.addEncoded(metrics, true);
+    this.reported(worker, index, startSec, endSec);
+  }
+
+  /**
+   * Adds a set of this thread's own (not encoded; it is read at once, never kept). Its gauges
+   * take the max with the bucket's: a request thread beside a main loop has none of the
+   * main loop's gauges (streams open, RSS), only time extents.
+   */
+  addSet(worker: number, index: number, startSec: number, endSec: number, metrics: MetricSet): void {
+    this.bucket(index, startSec, endSec).set.add(metrics);
+    this.reported(worker, index, startSec, endSec);
+  }
+
+  private bucket(index: number, startSec: number, endSec: number): Bucket {
     let bucket = this.buckets.get(index);
     if (!bucket) {
       bucket = { set: new MetricSet(), reported: new Set(), startSec, endSec };
       this.buckets.set(index, bucket);
     }
-    // Workers run side by side: their gauges (open streams, RSS) add up within an interval.
-    bucket.set.addEncoded(metrics, true);
+    return bucket;
+  }
+
+  private reported(worker: number, index: number, startSec: number, endSec: number): void {
+    const bucket = this.buckets.get(index)!;
     bucket.reported.add(worker);
     bucket.startSec = Math.min(bucket.startSec, startSec);
     bucket.endSec = Math.max(bucket.endSec, endSec);

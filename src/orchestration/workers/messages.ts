@@ -31,3 +31,13 @@ export type WorkerMessage =
   /** `counters`: the worker's own run totals, so the parent can prove its live merge lost nothing. */
   | { type: 'done'; rssBytes: number; durationMs: number; counters: Record<string, number> }
   | { type: 'failed'; message: string };
+
+/** Main loop → request thread (request-thread-main.ts). `beforeStart`: stopped before `go`. */
+export type ThreadControl = { type: 'go' } | { type: 'stop'; beforeStart: boolean };
+
+/** Request thread → main loop: prepared, each interval, the end. */
+export type RequestThreadMessage =
+  | { type: 'ready' }
+  | { type: 'interval'; index: number; startSec: number; endSec: number; metrics: EncodedMetrics }
+  | { type: 'done'; durationMs: number }
+  | { type: 'failed'; message: string };

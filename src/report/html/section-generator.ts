@@ -26,6 +26,7 @@ export function generatorSection(report: Report): string {
     // "PASS" next to "Saturated" would read as "saturated: yes"; say it plainly.
     ['Saturated', generator.saturated ? raw('<span class="badge fail">YES</span>') : 'no'],
     ['Event-loop delay p99', formatMs(generator.eventLoopDelayMs.p99)],
+    ...(generator.requestLoopDelayMs ? [['Request thread event-loop delay p99', formatMs(generator.requestLoopDelayMs.p99)] as [string, string]] : []),
     ['Event-loop delay p99 bound', formatMs(bound)],
     ...(generator.behind ? [['Fell behind', behindText(generator.behind)] as [string, string]] : []),
     ['CPU (max per process)', formatValue(generator.cpuPercent, 'percent')],
@@ -35,7 +36,10 @@ export function generatorSection(report: Report): string {
   ]);
   const eld = percentileChart({
     label: 'Load generator event-loop delay, by percentile',
-    series: [{ name: 'event-loop delay', hdr: generator.eventLoopDelayMs.hdr }],
+    series: [
+      { name: generator.requestLoopDelayMs ? 'event-loop delay (streams)' : 'event-loop delay', hdr: generator.eventLoopDelayMs.hdr },
+      ...(generator.requestLoopDelayMs ? [{ name: 'event-loop delay (request thread)', hdr: generator.requestLoopDelayMs.hdr }] : []),
+    ],
     references: [{ name: `saturation bound (p99) ${formatMs(bound)}`, valueMs: bound }],
   });
   const charts = [figure('Event-loop delay', eld, percentileNote('event-loop delay', generator.eventLoopDelayMs), 'perf_hooks.monitorEventLoopDelay')];

@@ -1,0 +1,67 @@
+/**
+ * The main loop's handle on its request thread (request-thread-main.ts): starts the thread
+ * before the run's clock so its modules load and its scenarios prepare in advance, lets it go
+ * when the load starts, passes its intervals on, and stops it with the run.
+ */
+import { Worker } from 'node:worker_threads';
+import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
+import { compiledSibling } from '../../util/compiled-sibling.js';
+import type { RequestThreadMessage, ThreadControl, WorkerJob } from './messages.js';
+
+export type ThreadIntervalSink = (index: number, startSec: number, endSec: number, metrics: EncodedMetrics) => void;
+
+export interface RequestThreadEnd {
+  durationMs: number;
+  /** Why the thread ended without finishing its run; null when it finished. */
+  failure: string | null;
+}
+
+export class RequestThread {
+  private readonly worker: Worker;
+  private started = false;
+  /** Settles when the thread has prepared its scenarios (rejects if it cannot). */
+  readonly ready: Promise<void>;
+  /** Settles when the thread has ended, finished or not; never rejects. */
+  readonly ended: Promise<RequestThreadEnd>;
+
+  constructor(job: WorkerJob, onInterval: ThreadIntervalSink) {
+    this.worker = new Worker(compiledSibling(import.meta.url, 'request-thread-main.js'), { workerData: job });
+    let end: RequestThreadEnd = { durationMs: 0, failure: 'the request thread exited before it finished' };
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.on('message', (message: RequestThreadMessage) => {
+        if (message.type === 'ready') resolve();
+        else if (message.type === 'interval') onInterval(message.index, message.startSec, message.endSec, message.metrics);
+        else if (message.type === 'done') end = { durationMs: message.durationMs, failure: null };
+        else {
+          end = { durationMs: 0, failure: message.message };
+          reject(new Error(`the request thread could not start: ${message.message}`));
+        }
+      });
+      this.worker.on('error', (error) => {
+        end = { durationMs: 0, failure: error.message };
+        reject(error);
+      });
+    });
+    // A thread that fails before `ready` is reported by `ready`; `ended` only says it ended.
+    this.ready.catch(() => undefined);
+    this.ended = new Promise((resolve) => this.worker.once('exit', () => resolve(end)));
+  }
+
+  go(): void {
+    this.started = true;
+    this.post({ type: 'go' });
+  }
+
+  stop(): void {
+    this.post({ type: 'stop', beforeStart: !this.started });
+  }
+
+  /** Ends the thread at once (the run failed around it). */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private post(message: ThreadControl): void {
+    this.worker.postMessage(message);
+  }
+}

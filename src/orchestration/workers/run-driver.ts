@@ -1,0 +1,77 @@
+/**
+ * One driver process's run (the single process of a run, or one `--workers` process): its
+ * scenarios on its main loop and, where streams run beside requests, the requests on a thread
+ * of their own (drivers/scenarios.ts wantsRequestThread; docs/design.md §6). The two loops'
+ * intervals are merged index by index, as a parent merges its workers', before they reach `sink`.
+ */
+import { scenariosFor, wantsRequestThread } from '../../drivers/scenarios.js';
+import { prepareScenarios, runScenarios } from '../../engine/run-scenarios.js';
+import type { IntervalSink } from '../../metrics/recorder.js';
+import { redact } from '../../util/redact.js';
+import { IntervalMerger } from './interval-merger.js';
+import type { WorkerJob } from './messages.js';
+import { RequestThread } from './request-thread.js';
+
+export interface DriverRun {
+  job: WorkerJob;
+  stop: AbortController;
+  sink: IntervalSink;
+  /** Awaited once every loop has prepared, right before the load starts (a --start-at wait). */
+  beforeLoad?: () => Promise<unknown>;
+}
+
+export interface DriverResult {
+  durationMs: number;
+  rssBytes: number;
+  /** The request thread died or failed: the run's request figures are incomplete. */
+  failure: string | null;
+}
+
+const MAIN_LOOP = 0;
+const REQUEST_THREAD = 1;
+
+export async function runDriver({ job, stop, sink, beforeLoad }: DriverRun): Promise<DriverResult> {
+  if (!wantsRequestThread(job.profile)) {
+    const scenarios = scenariosFor(job.profile);
+    await prepareScenarios(scenarios, job.profile);
+    await beforeLoad?.();
+    const result = await runScenarios({ ...job, scenarios, stop, sink });
+    return { ...result, failure: null };
+  }
+
+  const merger = new IntervalMerger(2, sink);
+  const thread = new RequestThread(job, (index, startSec, endSec, metrics) => merger.add(REQUEST_THREAD, index, startSec, endSec, metrics));
+  const stopThread = (): void => thread.stop();
+  stop.signal.addEventListener('abort', stopThread, { once: true });
+  try {
+    const scenarios = scenariosFor(job.profile, undefined, 'streams');
+    await Promise.all([prepareScenarios(scenarios, job.profile), thread.ready]);
+    await beforeLoad?.();
+    if (stop.signal.aborted) {
+      await thread.ended;
+      return { durationMs: 0, rssBytes: 0, failure: null };
+    }
+    thread.go();
+    let index = 0;
+    const main = await runScenarios({
+      ...job,
+      scenarios,
+      stop,
+      sink: (interval, startSec, endSec) => merger.addSet(MAIN_LOOP, index++, startSec, endSec, interval),
+    });
+    merger.retire(MAIN_LOOP);
+    const end = await thread.ended;
+    merger.retire(REQUEST_THREAD);
+    merger.drain();
+    return {
+      durationMs: Math.max(main.durationMs, end.durationMs),
+      rssBytes: main.rssBytes,
+      failure: end.failure === null ? null : redact(`the request thread failed: ${end.failure}`),
+    };
+  } catch (error) {
+    await thread.terminate();
+    throw error;
+  } finally {
+    stop.signal.removeEventListener('abort', stopThread);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Requests beside streams run on their own thread (docs/design.md §6): a stalled stream loop
+ * (garbage collections, parsing at thousands of streams) must not delay the timers that pace
+ * requests or the callbacks that time them. Proven by stalling this process's main loop, which
+ * holds the streams, against `coachbench serve` in a process of its own: the uploads,
+ * paced and timed on the request thread, neither fall behind nor read the stalls.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from './bin-helpers.js';
+import { quickProfile, runProfile } from './run-helpers.js';
+
+let serve: ChildProcess;
+let targetUrl: string;
+let fixtures: string;
+
+beforeAll(async () => {
+  // `coachbench serve` in a process of its own: the target must not share the loop this test stalls.
+  fixtures = join(await mkdtemp(join(tmpdir(), 'coachbench-request-thread-')), 'fixtures.json');
+  serve = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--participants', '30', '--sessions', '2', '--keepalive', '500ms', '--fixtures-out', fixtures],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let stdout = '';
+  serve.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  while (!/http:\/\/127\.0\.0\.1:\d+/.test(stdout)) await once(serve.stdout!, 'data');
+  targetUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+});
+afterAll(async () => {
+  if (serve.exitCode !== null) return;
+  const exited = once(serve, 'exit');
+  serve.kill('SIGTERM');
+  await exited;
+});
+
+const STALL_MS = 80;
+
+describe('requests on their own thread beside streams', () => {
+  it('keep their pace and their latency while the stream loop stalls', async () => {
+    // The main loop (streams, probes, and this test) is busy 80 ms of every 200 ms.
+    const blocker = setInterval(() => {
+      const until = performance.now() + STALL_MS;
+      while (performance.now() < until) {
+        /* the stream loop is busy */
+      }
+    }, 200);
+    try {
+      const { report } = await runProfile(
+        quickProfile({
+          duration: '5s',
+          generator: { maxEventLoopDelayP99: `${STALL_MS / 2}ms` },
+          photoUpload: { enabled: true, model: 'open', ratePerSec: 40, maxInFlight: 64, imageSizes: ['2KiB'], overrideShare: 0 },
+          tagLink: { enabled: true, model: 'open', ratePerSec: 20, maxInFlight: 64 },
+        }),
+        { target: targetUrl, fixtures, expectKeepalive: '500ms' },
+      );
+      const { generator } = report;
+      // The stream loop read its stalls, and generator.healthy says the streams measured them.
+      expect(generator.eventLoopDelayMs.p99).toBeGreaterThan(STALL_MS / 2);
+      expect(report.checks.find((check) => check.id === 'generator.healthy')?.status).toBe('fail');
+      // The request thread did not stall.
+      expect(generator.requestLoopDelayMs, 'the run had no request thread').toBeDefined();
+      expect(generator.requestLoopDelayMs!.p99).toBeLessThan(STALL_MS / 2);
+      const photo = report.scenarios.photoUpload!;
+      const tags = report.scenarios.tagLink!;
+      // Paced on time: with 40 % of the main loop's time blocked, slots paced there would start late.
+      expect(photo.requests).toBeGreaterThanOrEqual(195);
+      expect(photo.lateSlots).toBeLessThan(photo.requests * 0.05);
+      // Timed off the stalled loop: a request timed on it would read up to 80 ms more, two in five of them.
+      expect(photo.latencyMs.p90).toBeLessThan(STALL_MS / 2);
+      expect(tags.latencyMs.p90).toBeLessThan(STALL_MS / 2);
+      expect(photo.errors + tags.errors).toBe(0);
+      // The thread's intervals were merged with the main loop's: every request is in the time series.
+      const seriesRequests = report.timeseries.reduce((sum, point) => sum + point.requests, 0);
+      expect(seriesRequests).toBe(photo.requests + tags.requests);
+    } finally {
+      clearInterval(blocker);
+    }
+  });
+
+  it('is not started for requests alone', async () => {
+    const { report } = await runProfile(
+      quickProfile({
+        duration: '1500ms',
+        chatStreams: { enabled: false },
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] },
+      }),
+      { target: targetUrl, fixtures, expectKeepalive: '500ms' },
+    );
+    expect(report.scenarios.photoUpload!.requests).toBeGreaterThan(20);
+    expect(report.generator.requestLoopDelayMs).toBeUndefined();
+  });
+});
