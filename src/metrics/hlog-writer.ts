@@ -32,8 +32,10 @@ export class HlogWriter {
   private readonly writer: hdr.HistogramLogWriter;
   private failure: NodeJS.ErrnoException | null = null;
 
+  private started = false;
+
   /** `onError` is called once, asynchronously, with the first error of opening or writing the log. */
-  constructor(path: string, startEpochMs: number, onError: (error: NodeJS.ErrnoException) => void = () => undefined) {
+  constructor(path: string, onError: (error: NodeJS.ErrnoException) => void = () => undefined) {
     const fail = (error: NodeJS.ErrnoException): void => {
       if (this.failure !== null) return;
       this.failure = error;
@@ -51,13 +53,20 @@ export class HlogWriter {
     });
     this.writer.outputComment('coachbench interval histograms: values in microseconds, max column in milliseconds');
     this.writer.outputLogFormatVersion();
-    this.writer.outputStartTime(startEpochMs);
-    this.writer.outputLegend();
   }
 
-  /** Logs each tagged histogram of one interval; `startSec` is relative to the run start. */
-  write(set: MetricSet, startSec: number, endSec: number): void {
+  /**
+   * Logs each tagged histogram of one interval; `startSec` is relative to the run clock's zero,
+   * `zeroEpochMs` (the first call's value is the log's StartTime: tools that line the log up
+   * with a target's own logs read interval times as StartTime plus `startSec`).
+   */
+  write(set: MetricSet, startSec: number, endSec: number, zeroEpochMs: number): void {
     if (this.failure !== null) return;
+    if (!this.started) {
+      this.started = true;
+      this.writer.outputStartTime(zeroEpochMs);
+      this.writer.outputLegend();
+    }
     for (const [tag, name] of Object.entries(HLOG_TAGS)) {
       if (!set.hasHistogram(name)) continue;
       const histogram = set.histogram(name);

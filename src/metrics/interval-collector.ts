@@ -12,7 +12,12 @@ import { pointFromInterval, TimeseriesBuilder } from './timeseries.js';
 
 export interface CollectorOptions {
   hlogPath: string | null;
-  startEpochMs: number;
+  /**
+   * The epoch (ms) of the run clock's zero, the instant load starts, when it is known in
+   * advance (--start-at). Null: the first interval tells it, as its arrival less its end. Not
+   * the session's start: corpus, probes and threads are ready before the clock starts.
+   */
+  startEpochMs: number | null;
   /** Each interval as it closes; `interval` is reset right after the call (read it, never keep it). */
   onInterval?: (point: TimeseriesPoint, total: MetricSet, interval: MetricSet) => void;
   /**
@@ -37,12 +42,17 @@ export class IntervalCollector {
   readonly timeseries = new TimeseriesBuilder();
   private readonly hlog: HlogWriter | null;
   private lastEndSec = 0;
+  private zeroEpochMs: number | null;
 
   constructor(private readonly options: CollectorOptions) {
-    this.hlog = options.hlogPath ? new HlogWriter(options.hlogPath, options.startEpochMs, (error) => options.onHlogError?.(error, this.lastEndSec)) : null;
+    this.zeroEpochMs = options.startEpochMs;
+    this.hlog = options.hlogPath ? new HlogWriter(options.hlogPath, (error) => options.onHlogError?.(error, this.lastEndSec)) : null;
   }
 
   ingest(interval: MetricSet, startSec: number, endSec: number): void {
+    // A recorder hands its interval on as it closes it (a worker's within an IPC hop): this
+    // is the clock's zero within a millisecond or so.
+    this.zeroEpochMs ??= Date.now() - endSec * 1_000;
     this.lastEndSec = endSec;
     const warmup = startSec < (this.options.warmupSec ?? 0) - WARMUP_EDGE_SEC;
     const behind = interval.count(GENERATOR.behindProcesses) > 0;
@@ -59,7 +69,7 @@ export class IntervalCollector {
     if (behind) point.generatorBehind = true;
     if (warmup) point.warmup = true;
     else this.options.afterWarmup?.(interval, startSec, endSec);
-    this.hlog?.write(interval, startSec, endSec);
+    this.hlog?.write(interval, startSec, endSec, this.zeroEpochMs);
     this.timeseries.add(point);
     this.total.add(interval);
     this.options.onInterval?.(point, this.total, interval);

@@ -140,7 +140,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   });
   const collector = new IntervalCollector({
     hlogPath,
-    startEpochMs: startedAt.getTime(),
+    startEpochMs: config.startAtMs,
     warmupSec: (profile.warmupMs ?? 0) / 1_000,
     afterWarmup: (interval, startSec, endSec) => monitor.ingest(interval, startSec, endSec),
     onInterval: (point, total, interval) => {
