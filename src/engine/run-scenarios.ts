@@ -37,6 +37,11 @@ export interface RunScenariosOptions {
   credentials?: CredentialSources;
   /** Whose loop this is: a process's (default) or a request thread's (docs/design.md §6). */
   loop?: MonitoredLoop;
+  /**
+   * The run clock's zero on this thread's performance.now() clock, when loops share one (a
+   * driver's main loop and its request thread); by default the moment the load starts here.
+   */
+  zeroMs?: number;
 }
 
 export interface RunScenariosResult {
@@ -61,8 +66,8 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   const dispatcher =
     options.dispatcher ?? createRequestAgent(transport, REQUEST_CONNECTIONS, (protocol) => ctx.metrics.inc(connectionsName('requests', protocol)));
   await prepareScenarios(options.scenarios, profile);
-  const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink, profile.generator.maxEventLoopDelayP99Ms, options.loop);
-  const runStartMs = performance.now();
+  const runStartMs = options.zeroMs ?? performance.now();
+  const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink, profile.generator.maxEventLoopDelayP99Ms, options.loop, runStartMs);
   const ctx: ScenarioContext = {
     apiBase: `${options.targetUrl}/api/v1`,
     fixtures: options.fixtures,
@@ -85,7 +90,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     ctx.credentials = credentials;
   }
   recorder.start();
-  const endTimer = setTimeout(() => stop.abort(), profile.durationMs);
+  const endTimer = setTimeout(() => stop.abort(), runStartMs + profile.durationMs - performance.now());
   try {
     await Promise.all(options.scenarios.map((scenario) => scenario.run(ctx)));
   } finally {

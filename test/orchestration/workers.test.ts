@@ -58,12 +58,32 @@ describe('IntervalMerger', () => {
     merger.add(0, 0, 0, 1, encoded(1));
     merger.add(0, 1, 1, 2, encoded(2));
     expect(released).toEqual([]);
-    merger.add(1, 1, 1, 2, encoded(20));
-    expect(released).toEqual([]);
     merger.add(1, 0, 0, 1, encoded(10));
+    expect(released).toEqual([[1, 11]]);
+    merger.add(1, 1, 1, 2, encoded(20));
     expect(released).toEqual([
       [1, 11],
       [2, 22],
+    ]);
+  });
+
+  it('takes an index a stalled worker skipped as reported: the others are not held until the end', () => {
+    const released: Array<[number, number, number]> = [];
+    const merger = new IntervalMerger(2, (set, _s, endSec, index) => released.push([index, endSec, set.count('x')]));
+    for (let i = 0; i < 4; i++) merger.add(0, i, i, i + 1, encoded(1));
+    merger.add(1, 0, 0, 1, encoded(10));
+    expect(released).toEqual([[0, 1, 11]]);
+    // Worker 1's loop stalled from 1 s to 3.2 s: one long interval, closed as index 1; 2 is skipped.
+    merger.add(1, 1, 1, 3.2, encoded(30));
+    expect(released).toEqual([
+      [0, 1, 11],
+      [1, 3.2, 31],
+    ]);
+    // Its next interval is 3: index 2 is settled then, without waiting for the end.
+    merger.add(1, 3, 3.2, 4, encoded(10));
+    expect(released.slice(2)).toEqual([
+      [2, 3, 1],
+      [3, 4, 11],
     ]);
   });
 

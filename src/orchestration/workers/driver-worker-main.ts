@@ -30,14 +30,13 @@ process.on('message', (message: ParentMessage) => {
   }
   const { job } = message;
   for (const secret of job.secrets) registerSecret(secret);
-  let index = 0;
   const total = new MetricSet();
   runDriver({
     job,
     stop,
     // The run's TLS trust, headers, proxy and HTTP version, and where refused tokens are renewed, ride in the job.
-    sink: (interval: MetricSet, startSec, endSec) => {
-      send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() });
+    sink: (interval: MetricSet, startSec, endSec, index) => {
+      send({ type: 'interval', index, startSec, endSec, metrics: interval.encode() });
       total.add(interval);
     },
     beforeLoad: () => (job.startAtMs === null ? Promise.resolve() : waitUntil(job.startAtMs, stop.signal)),

@@ -1,7 +1,8 @@
 /**
  * Merges the same interval from every live worker before it reaches the collector, so the
  * parent's time series and hlog describe the whole run interval by interval. Intervals are
- * released in order, as soon as every live worker has reported them; a worker that dies no
+ * released in order, as soon as every live worker has reported them or gone past them (a
+ * stalled loop skips the indices its stall swallowed: recorder.ts); a worker that dies no
  * longer holds the others back.
  */
 import type { EncodedMetrics } from '../../contract/encoded-metrics.js';
@@ -9,23 +10,23 @@ import { MetricSet } from '../../metrics/metric-set.js';
 
 interface Bucket {
   set: MetricSet;
-  reported: Set<number>;
   startSec: number;
   endSec: number;
 }
 
-export type Release = (interval: MetricSet, startSec: number, endSec: number) => void;
+export type Release = (interval: MetricSet, startSec: number, endSec: number, index: number) => void;
 
 export class IntervalMerger {
   private readonly buckets = new Map<number, Bucket>();
-  private readonly alive: Set<number>;
+  /** The highest index each live worker has reported (-1 before its first). */
+  private readonly latest = new Map<number, number>();
   private next = 0;
 
   constructor(
     workers: number,
     private readonly release: Release,
   ) {
-    this.alive = new Set(Array.from({ length: workers }, (_, i) => i));
+    for (let worker = 0; worker < workers; worker++) this.latest.set(worker, -1);
   }
 
   add(worker: number, index: number, startSec: number, endSec: number, metrics: EncodedMetrics): void {
@@ -47,7 +48,7 @@ export class IntervalMerger {
   private bucket(index: number, startSec: number, endSec: number): Bucket {
     let bucket = this.buckets.get(index);
     if (!bucket) {
-      bucket = { set: new MetricSet(), reported: new Set(), startSec, endSec };
+      bucket = { set: new MetricSet(), startSec, endSec };
       this.buckets.set(index, bucket);
     }
     return bucket;
@@ -55,7 +56,7 @@ export class IntervalMerger {
 
   private reported(worker: number, index: number, startSec: number, endSec: number): void {
     const bucket = this.buckets.get(index)!;
-    bucket.reported.add(worker);
+    if (this.latest.has(worker)) this.latest.set(worker, Math.max(this.latest.get(worker)!, index));
     bucket.startSec = Math.min(bucket.startSec, startSec);
     bucket.endSec = Math.max(bucket.endSec, endSec);
     this.flush(false);
@@ -63,7 +64,7 @@ export class IntervalMerger {
 
   /** A worker finished or died: stop waiting for it. */
   retire(worker: number): void {
-    this.alive.delete(worker);
+    this.latest.delete(worker);
     this.flush(false);
   }
 
@@ -72,19 +73,22 @@ export class IntervalMerger {
     this.flush(true);
   }
 
+  /** Every live worker has reported `index` or gone past it: nothing more can come for it. */
+  private settled(index: number): boolean {
+    for (const latest of this.latest.values()) if (latest < index) return false;
+    return true;
+  }
+
   private flush(all: boolean): void {
-    for (;;) {
-      const bucket = this.buckets.get(this.next);
-      if (!bucket) {
-        // A gap (no worker reported this index): skip it only when draining.
-        if (!all || this.buckets.size === 0) return;
-        this.next++;
-        continue;
-      }
-      const complete = [...this.alive].every((w) => bucket.reported.has(w));
-      if (!all && !complete) return;
-      this.buckets.delete(this.next++);
-      this.release(bucket.set, bucket.startSec, bucket.endSec);
+    while (this.buckets.size > 0) {
+      const index = this.next;
+      if (!all && !this.settled(index)) return;
+      this.next++;
+      // No bucket: every worker skipped this index (a stall swallowed it everywhere).
+      const bucket = this.buckets.get(index);
+      if (!bucket) continue;
+      this.buckets.delete(index);
+      this.release(bucket.set, bucket.startSec, bucket.endSec, index);
     }
   }
 }

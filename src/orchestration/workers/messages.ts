@@ -32,8 +32,12 @@ export type WorkerMessage =
   | { type: 'done'; rssBytes: number; durationMs: number; counters: Record<string, number> }
   | { type: 'failed'; message: string };
 
-/** Main loop → request thread (request-thread-main.ts). `beforeStart`: stopped before `go`. */
-export type ThreadControl = { type: 'go' } | { type: 'stop'; beforeStart: boolean };
+/**
+ * Main loop → request thread (request-thread-main.ts). `zeroEpochMs`: the run clock's zero
+ * (performance.timeOrigin + performance.now() on the main loop), which both loops share.
+ * `beforeStart`: stopped before `go`.
+ */
+export type ThreadControl = { type: 'go'; zeroEpochMs: number } | { type: 'stop'; beforeStart: boolean };
 
 /** Request thread → main loop: prepared, each interval, the end. */
 export type RequestThreadMessage =

@@ -21,8 +21,8 @@ const send = (message: RequestThreadMessage): void => port.postMessage(message);
 const stop = new AbortController();
 const scenarios = scenariosFor(job.profile, undefined, 'requests');
 
-function run(): void {
-  let index = 0;
+/** Runs the load on the clock whose zero the main loop chose (its epoch, read on this thread's clock). */
+function run(zeroEpochMs: number): void {
   runScenarios({
     scenarios,
     profile: job.profile,
@@ -33,7 +33,8 @@ function run(): void {
     credentials: job.credentials,
     stop,
     loop: 'requestThread',
-    sink: (interval: MetricSet, startSec, endSec) => send({ type: 'interval', index: index++, startSec, endSec, metrics: interval.encode() }),
+    zeroMs: zeroEpochMs - performance.timeOrigin,
+    sink: (interval: MetricSet, startSec, endSec, index) => send({ type: 'interval', index, startSec, endSec, metrics: interval.encode() }),
   })
     .then((result) => send({ type: 'done', durationMs: result.durationMs }))
     .catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }))
@@ -41,7 +42,7 @@ function run(): void {
 }
 
 port.on('message', (message: ThreadControl) => {
-  if (message.type === 'go') run();
+  if (message.type === 'go') run(message.zeroEpochMs);
   else {
     stop.abort();
     // Stopped before it started (a signal during a --start-at wait): nothing to send.

@@ -47,9 +47,10 @@ export class RequestThread {
     this.ended = new Promise((resolve) => this.worker.once('exit', () => resolve(end)));
   }
 
-  go(): void {
+  /** Starts the thread's load on the run clock whose zero is `zeroEpochMs` (see ThreadControl). */
+  go(zeroEpochMs: number): void {
     this.started = true;
-    this.post({ type: 'go' });
+    this.post({ type: 'go', zeroEpochMs });
   }
 
   stop(): void {

@@ -51,13 +51,15 @@ export async function runDriver({ job, stop, sink, beforeLoad }: DriverRun): Pro
       await thread.ended;
       return { durationMs: 0, rssBytes: 0, failure: null };
     }
-    thread.go();
-    let index = 0;
+    // One clock for both loops: their intervals close together and merge by index.
+    const zeroMs = performance.now();
+    thread.go(performance.timeOrigin + zeroMs);
     const main = await runScenarios({
       ...job,
       scenarios,
       stop,
-      sink: (interval, startSec, endSec) => merger.addSet(MAIN_LOOP, index++, startSec, endSec, interval),
+      zeroMs,
+      sink: (interval, startSec, endSec, index) => merger.addSet(MAIN_LOOP, index, startSec, endSec, interval),
     });
     merger.retire(MAIN_LOOP);
     const end = await thread.ended;
