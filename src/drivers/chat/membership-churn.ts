@@ -8,6 +8,7 @@
 import type { Dispatcher } from 'undici';
 import { failureOfError } from '../../contract/failure-codes.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
+import { requestCutOf } from '../../engine/drain.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -24,6 +25,7 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
   if (rate <= 0 || durationMs <= 0) return;
   const m = ctx.metrics;
   const { origin, basePath: prefix } = splitApiBase(ctx.apiBase);
+  const cut = requestCutOf(ctx);
   let unsupported = false;
   let cycle = 0;
 
@@ -48,7 +50,7 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
             body: body === undefined ? null : JSON.stringify(body),
             headersTimeout: 10_000,
             bodyTimeout: 10_000,
-            signal: ctx.signal,
+            signal: cut,
           }),
         statusOfAnswer,
         discardAnswer,

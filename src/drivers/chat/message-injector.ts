@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
+import { requestCutOf } from '../../engine/drain.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -27,6 +28,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
   if (rate <= 0 || durationMs <= 0) return;
   const m: MetricSet = ctx.metrics;
   const { origin, basePath: prefix } = splitApiBase(ctx.apiBase);
+  const cut = requestCutOf(ctx);
   await runOpenLoop({
     pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),
     // Bounded: every in-flight post may hold a socket, and streams need the descriptors.
@@ -59,7 +61,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         const { answer: response } = await sendRenewing(
           ctx.credentials,
           headers,
-          (sent) => dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: ctx.signal }),
+          (sent) => dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: cut }),
           statusOfAnswer,
           discardAnswer,
           // Delivery latency is the target's: it counts from the send that carried a valid token.
