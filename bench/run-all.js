@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, never two at once (each measures CPU and latency that
-// a neighbour would disturb), each writing its JSON under bench/results/. About 10 minutes in all;
+// a neighbour would disturb), each writing its JSON under bench/results/. About 12 minutes in all;
 // `--full` (passed on to streams.js and workers.js) runs their full sizing instead, and `--no-pin`
 // leaves CPU placement to the scheduler. The hour-long soak is not included (run
 // `node bench/soak.js --minutes 60` by hand).
@@ -12,6 +12,7 @@ const BENCHES = [
   ['throughput-closed.js'],
   ['throughput-open.js'],
   ['throughput-latency.js'],
+  ['open-error.js'],
   ['streams.js'],
   ['streams.js', '--tls'],
   ['workers.js'],

@@ -1,0 +1,169 @@
+// Benchmark: how far the open model's latency is from the truth. One target behind nginx:
+// uploads go to bench/ruler-sink.js, a photo endpoint in its own process that times itself
+// (HDR-grade µs, from its request head to its answer's last byte) and answers after --delay ms;
+// everything else (streams, messages, probes) goes to `coachbench serve`. nginx also logs its
+// own time per upload ($request_time, ms resolution): a second ruler, one nobody here wrote.
+// coachbench runs as users run it (bin/coachbench.js run, --target nginx) at --rate uploads/s,
+// first with no streams (the baseline), then holding --streams checked streams (half main,
+// half chat-session) opened at --ramp-per-sec. The generator's error is its latency minus the
+// ruler's at p50, p99 and p99.9, over the ramp and over the steady state apart; its latencies
+// per window come from the run's histograms.hlog, the ruler's from its samples by arrival time.
+// Target, ruler and nginx on CPU 0; coachbench (both its threads) on CPU 1.
+// Writes bench/results/open-error[-LABEL].json.
+//
+//   npm run build && node bench/open-error.js [--rate 2000] [--streams 5000] [--seconds 30] [--ramp-per-sec 1000]
+//     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--label before] [--no-pin]
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as hdr from 'hdr-histogram-js';
+import { runCoachbench } from './lib/coachbench-run.js';
+import { flag, textFlag } from './lib/flags.js';
+import { findNginx, startNginxRouter } from './lib/nginx-router.js';
+import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
+import { BIN, benchDir, processTree, startProcess, startServe, stopProcess } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
+
+const RATE = flag('rate', 2_000);
+const STREAMS = flag('streams', 5_000);
+const SECONDS = flag('seconds', 30);
+const RAMP_PER_SEC = flag('ramp-per-sec', 1_000);
+const SIZE = flag('size', 2_048);
+const DELAY_MS = flag('delay', 20);
+const LABEL = textFlag('label');
+const RUN_BIN = textFlag('bin', BIN);
+/** Seconds after the last stream opened before the steady state is judged. */
+const SETTLE_SEC = 3;
+
+const begun = beginMeasurement();
+const nginx = findNginx();
+if (nginx.path === null) {
+  console.log(`open-error: skipped: ${nginx.reason}`);
+  process.exit(0);
+}
+const dir = await benchDir('open-error');
+const round = (value, digits = 3) => (value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+
+const participants = Math.max(1, Math.ceil(STREAMS / 2));
+const fixturesPath = join(dir, 'fixtures.json');
+const serve = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixturesPath]);
+const ruler = await startProcess([new URL('./ruler-sink.js', import.meta.url).pathname, '--delay', String(DELAY_MS)], /ruler: (http:\/\/\S+)/);
+const router = await startNginxRouter(dir, nginx.path, { serveUrl: serve.url, rulerUrl: ruler.match[1] });
+for (const pid of [serve.child.pid, ruler.child.pid, ...processTree(router.pid)]) pinToTargetCpu(pid);
+
+/** Percentiles (ms) of values already in ms. */
+function percentilesOf(valuesMs) {
+  if (valuesMs.length === 0) return null;
+  const sorted = Float64Array.from(valuesMs).sort();
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return { count: sorted.length, p50: round(at(50)), p99: round(at(99)), p999: round(at(99.9)) };
+}
+
+/** photoLatency intervals of a run's histograms.hlog: { startSec, endSec, histogram } (µs). */
+async function hlogIntervals(outDir) {
+  const text = await readFile(join(outDir, 'histograms.hlog'), 'utf8');
+  const startEpochSec = Number(/StartTime: ([\d.]+)/.exec(text)[1]);
+  const intervals = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('Tag=photoLatency,')) continue;
+    const [, start, length, , base64] = line.split(',');
+    intervals.push({ startSec: Number(start), endSec: Number(start) + Number(length), histogram: hdr.decodeFromCompressedBase64(base64) });
+  }
+  return { startEpochMs: startEpochSec * 1_000, intervals };
+}
+
+/** coachbench's own percentiles (ms) over the intervals that start inside [fromSec, toSec). */
+function clientPercentiles(intervals, fromSec, toSec) {
+  const total = hdr.build();
+  for (const interval of intervals) if (interval.startSec >= fromSec - 0.05 && interval.startSec < toSec - 0.05) total.add(interval.histogram);
+  if (total.totalCount === 0) return null;
+  const ms = (p) => round(total.getValueAtPercentile(p) / 1_000);
+  return { count: total.totalCount, p50: ms(50), p99: ms(99), p999: ms(99.9) };
+}
+
+const minus = (a, b) => (a === null || b === null ? null : { p50: round(a.p50 - b.p50), p99: round(a.p99 - b.p99), p999: round(a.p999 - b.p999) });
+
+async function measure(streams) {
+  const rampSec = streams > 0 ? streams / RAMP_PER_SEC : 0;
+  const profile = {
+    name: `open-error-${streams}-streams`,
+    duration: `${SECONDS}s`,
+    keepAliveTolerance: '10%',
+    target: { keepAlive: '15s', participants },
+    chatStreams:
+      streams > 0
+        ? { participants: streams / 2, rampPerSec: RAMP_PER_SEC / 2, switchEvery: '10m', messageRatePerSec: 5, churnRatePerSec: 0 }
+        : { enabled: false },
+    photoUpload: { enabled: true, model: 'open', ratePerSec: RATE, maxInFlight: 2_048, formats: ['jpeg'], imageSizes: [SIZE], overrideShare: 0 },
+    tagLink: { enabled: false },
+  };
+  const run = await runCoachbench({ dir, profile, targetUrl: router.url, fixturesPath, cpu: GENERATOR_CPU, bin: RUN_BIN });
+  const { startEpochMs, intervals } = await hlogIntervals(run.outDir);
+  const rulerSamples = await (await fetch(`${ruler.match[1]}/ruler/samples`)).json();
+  const nginxSamples = (await router.samples()).map(([endMs, ms]) => [endMs - ms, ms]);
+  const inWindow = (samples, fromSec, toSec) =>
+    samples.filter(([arrivalMs]) => arrivalMs >= startEpochMs + fromSec * 1_000 && arrivalMs < startEpochMs + toSec * 1_000);
+  const windows =
+    streams > 0 ? { ramp: [0, Math.ceil(rampSec)], steady: [Math.ceil(rampSec) + SETTLE_SEC, SECONDS - 1] } : { steady: [SETTLE_SEC, SECONDS - 1] };
+  const byWindow = {};
+  for (const [name, [fromSec, toSec]] of Object.entries(windows)) {
+    const client = clientPercentiles(intervals, fromSec, toSec);
+    const rulerMs = percentilesOf(inWindow(rulerSamples, fromSec, toSec).map(([, us]) => us / 1_000));
+    const nginxMs = percentilesOf(inWindow(nginxSamples, fromSec, toSec).map(([, ms]) => ms));
+    byWindow[name] = {
+      fromSec,
+      toSec,
+      coachbenchMs: client,
+      rulerMs,
+      nginxMs,
+      errorVsRulerMs: minus(client, rulerMs),
+      errorVsNginxMs: minus(client, nginxMs),
+    };
+  }
+  const photo = run.report.scenarios.photoUpload;
+  const generator = run.report.generator;
+  const row = {
+    streams,
+    streamsOpenAtEnd: (run.report.scenarios.chatStreams?.peakConcurrent ?? 0) + (run.report.scenarios.chatStreams?.mainStreams?.peakConcurrent ?? 0),
+    requests: photo.requests,
+    errors: photo.errors,
+    lateSlots: photo.lateSlots,
+    droppedSlots: photo.droppedSlots,
+    eventLoopDelayP99Ms: generator.eventLoopDelayMs.p99,
+    requestThreadLoopDelayP99Ms: generator.requestLoopDelayMs?.p99 ?? null,
+    generatorBehind: generator.behind ?? null,
+    generatorHealthy: run.report.checks.find((check) => check.id === 'generator.healthy')?.status,
+    processCpuSeconds: round(run.cpuSeconds, 2),
+    ...byWindow,
+  };
+  console.log(JSON.stringify(row));
+  return row;
+}
+
+const rows = [];
+try {
+  for (const streams of [0, STREAMS]) rows.push(await measure(streams));
+} finally {
+  await router.stop();
+  await stopProcess(ruler.child);
+  await stopProcess(serve.child);
+}
+
+await writeResults(LABEL ? `open-error-${LABEL}` : 'open-error', begun, {
+  goal: "client-side latency minus the ruler's own time <= 1 ms at p50 and p99, at 2,000 uploads/s with 5,000 checked streams held in parallel (and without streams, the baseline)",
+  method: {
+    target: `nginx ${nginx.path} (1 worker) routes PATCH .../profile_photo to bench/ruler-sink.js (answers after ${DELAY_MS} ms, times itself per upload) and the rest to coachbench serve (${participants} participants, KEEP_ALIVE 15 s); all on CPU 0`,
+    coachbench: `${RUN_BIN === BIN ? 'this checkout' : RUN_BIN}: bin/coachbench.js run --target <nginx>, open model ${RATE} uploads/s of one ${SIZE}-byte JPEG, ${SECONDS} s, on CPU 1 (taskset, every thread); with streams: ${STREAMS} streams opened at ${RAMP_PER_SEC}/s`,
+    windows: `ramp: from the start to the last stream open; steady: ${SETTLE_SEC} s after that to 1 s before the end (without streams: ${SETTLE_SEC} s to 1 s before the end)`,
+    coachbenchLatency:
+      "from the run's histograms.hlog (photoLatency, interval histograms summed over the window): latency from each slot's intended start (coordinated-omission corrected)",
+    rulerLatency:
+      "the sink's own time per upload, from its request head parsed to its answer finished, by arrival time; nginx: $request_time (ms resolution) by arrival (its $msec minus $request_time)",
+    error:
+      "coachbench minus ruler at each percentile: what the generator, the loopback and nginx add (nginx's hop is included in the ruler error, not in the nginx error)",
+  },
+  ratePerSec: RATE,
+  streams: STREAMS,
+  imageBytes: SIZE,
+  delayMs: DELAY_MS,
+  rows,
+});
