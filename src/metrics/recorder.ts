@@ -28,6 +28,7 @@ export class Recorder {
   private lastTickMs: number;
   /** The grid index of the interval being recorded. */
   private index = 0;
+  private stopped = false;
   lastRssBytes = 0;
 
   /**
@@ -53,6 +54,8 @@ export class Recorder {
   }
 
   private schedule(): void {
+    // A sink may stop the recorder from inside its tick: no timer after stop.
+    if (this.stopped) return;
     const dueMs = this.zeroMs + (this.index + 1) * this.intervalMs;
     this.timer = setTimeout(() => {
       this.tick();
@@ -77,6 +80,7 @@ export class Recorder {
   }
 
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
     this.tick();
     this.monitor.stop();

@@ -87,6 +87,22 @@ describe('IntervalMerger', () => {
     ]);
   });
 
+  it('releases an interval that comes after its index was released (a retired worker) with the next, never loops', () => {
+    const released: Array<[number, number]> = [];
+    const merger = new IntervalMerger(2, (set, _s, _e, index) => released.push([index, set.count('x')]));
+    merger.add(0, 0, 0, 1, encoded(1));
+    merger.add(1, 0, 0, 1, encoded(10));
+    merger.retire(1);
+    merger.add(0, 1, 1, 2, encoded(2));
+    merger.retire(0);
+    expect(released).toEqual([
+      [0, 11],
+      [1, 2],
+    ]);
+    merger.add(1, 1, 1, 2, encoded(20));
+    expect(released.at(-1)).toEqual([2, 20]);
+  });
+
   it('stops waiting for a retired worker and drains the rest at the end', () => {
     const released: number[] = [];
     const merger = new IntervalMerger(2, (set) => released.push(set.count('x')));

@@ -31,8 +31,9 @@ export class IntervalMerger {
 
   add(worker: number, index: number, startSec: number, endSec: number, metrics: EncodedMetrics): void {
     // Workers run side by side: their gauges (open streams, RSS) add up within an interval.
-    this.bucket(index, startSec, endSec).set.addEncoded(metrics, true);
-    this.reported(worker, index, startSec, endSec);
+    const at = this.placed(index);
+    this.bucket(at, startSec, endSec).set.addEncoded(metrics, true);
+    this.reported(worker, at, startSec, endSec);
   }
 
   /**
@@ -41,8 +42,18 @@ export class IntervalMerger {
    * main loop's gauges (streams open, RSS), only time extents.
    */
   addSet(worker: number, index: number, startSec: number, endSec: number, metrics: MetricSet): void {
-    this.bucket(index, startSec, endSec).set.add(metrics);
-    this.reported(worker, index, startSec, endSec);
+    const at = this.placed(index);
+    this.bucket(at, startSec, endSec).set.add(metrics);
+    this.reported(worker, at, startSec, endSec);
+  }
+
+  /**
+   * Where an interval goes: its own index, or the first one not yet released when it comes
+   * after its index was (a worker that retired and still reported): its counts join the run
+   * late rather than being lost, and nothing is left behind the released ones.
+   */
+  private placed(index: number): number {
+    return Math.max(index, this.next);
   }
 
   private bucket(index: number, startSec: number, endSec: number): Bucket {
