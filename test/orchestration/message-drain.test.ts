@@ -1,0 +1,71 @@
+/**
+ * Chat messages and membership calls in flight when a run stops drain like uploads (engine/
+ * drain.ts requestCutOf), never aborted at the stop itself: over h2 an abort in the tick a
+ * message was sent left Node writing empty DATA frames forever. A forwarder in front of the
+ * reference target holds every message's answer 400 ms, so several are in flight at the end;
+ * each must be answered in full, none reset by the client.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTarget } from '../../src/reference-service/start-target.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { quickProfile, runProfile } from './run-helpers.js';
+
+const HOLD_MS = 400;
+
+let target: RunningTarget;
+let fixtures: string;
+
+beforeAll(async () => {
+  target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
+  fixtures = join(await mkdtemp(join(tmpdir(), 'coachbench-message-drain-')), 'fixtures.json');
+  await writeFile(fixtures, JSON.stringify(target.fixtures));
+});
+afterAll(() => target.close());
+
+/** Forwards to the target, holding each message's answer; counts messages answered in full and reset before. */
+async function holdingForwarder(upstreamUrl: string) {
+  const upstream = new URL(upstreamUrl);
+  const messages = { answered: 0, reset: 0 };
+  const server = createServer((req, res) => {
+    const isMessage = req.method === 'POST' && (req.url ?? '').endsWith('/chat_messages');
+    if (isMessage) res.on('close', () => (res.writableFinished ? messages.answered++ : messages.reset++));
+    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      const pass = () => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      };
+      if (isMessage) setTimeout(pass, HOLD_MS);
+      else pass();
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, messages, close: () => server.closeAllConnections() };
+}
+
+describe('messages in flight at the end of a run', () => {
+  it('are answered, not reset by the client at the stop', async () => {
+    const forwarder = await holdingForwarder(target.url);
+    try {
+      const { report } = await runProfile(
+        quickProfile({
+          duration: '2500ms',
+          chatStreams: { participants: 12, rampPerSec: 200, switchEvery: '10s', messageRatePerSec: 25, churnRatePerSec: 0 },
+        }),
+        { target: forwarder.url, fixtures, expectKeepalive: '500ms' },
+      );
+      // About HOLD_MS × 25/s = 10 messages were in flight when the run stopped.
+      expect(report.scenarios.chatStreams!.messagesSent).toBeGreaterThan(20);
+      expect(forwarder.messages.reset, 'messages the client reset').toBe(0);
+      expect(forwarder.messages.answered).toBe(report.scenarios.chatStreams!.messagesSent);
+    } finally {
+      forwarder.close();
+    }
+  });
+});
