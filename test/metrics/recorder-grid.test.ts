@@ -75,7 +75,8 @@ describe('a Recorder on a busy loop', () => {
     await sleep(250);
     recorder.stop();
     expect(closed[0]).toMatchObject({ index: 0, startSec: 0 });
-    expect(closed[0]!.endSec).toBeGreaterThanOrEqual(0.099);
+    // Node's timers may fire up to a millisecond early (ms rounding).
+    expect(closed[0]!.endSec).toBeGreaterThanOrEqual(0.098);
     expect(closed[0]!.endSec).toBeLessThan(0.13);
     expect(closed[1]!.index).toBe(1);
   });

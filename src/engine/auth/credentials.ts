@@ -50,6 +50,8 @@ export class Credentials {
   private lastRefreshEndMs = -Infinity;
   private lastFailureMs = -Infinity;
   private watching = false;
+  /** A re-read of the fixtures file that a 401 asked for, shared by the 401s that arrive meanwhile. */
+  private rereading: Promise<void> | null = null;
   /** Aborted by close(): a command still running is killed, and nothing waits for it. */
   private readonly closed = new AbortController();
 
@@ -80,6 +82,7 @@ export class Credentials {
       this.metrics().inc(AUTH.resent);
       return `Bearer ${this.tokenOf(successorOf)}`;
     }
+    if (this.sources.tokenCommand === null) return this.renewFromFile(token, owner);
     if (!this.mayRefresh()) return null;
     this.metrics().inc(AUTH.waited);
     if (!(await this.refreshBefore(this.closed.signal))) return null;
@@ -88,6 +91,24 @@ export class Credentials {
       this.rejectedAfterRefresh('--token-command gave the token that had just been refused');
       return null;
     }
+    this.metrics().inc(AUTH.resent);
+    return `Bearer ${renewed}`;
+  }
+
+  /**
+   * With a fixtures file and no command, a 401 to a current token reads the file at once
+   * rather than at the next poll (a token job may have renamed new tokens in a moment ago):
+   * a newer token is sent again once; the same token stands as the target's answer.
+   */
+  private async renewFromFile(token: string, owner: string): Promise<string | null> {
+    const path = this.sources.fixturesPath;
+    if (path === null) return null;
+    this.rereading ??= this.reloadFixtures(path, false).finally(() => {
+      this.rereading = null;
+    });
+    await this.rereading;
+    const renewed = this.tokenOf(owner);
+    if (renewed === token) return null;
     this.metrics().inc(AUTH.resent);
     return `Bearer ${renewed}`;
   }
@@ -217,12 +238,13 @@ export class Credentials {
     });
   }
 
-  private async reloadFixtures(path: string): Promise<void> {
+  /** Reads the file's tokens in; `unchanged`: count a read that changed no token as a reload too (the poll saw the file change). */
+  private async reloadFixtures(path: string, unchanged = true): Promise<void> {
     try {
       const fixtures = await loadFixtures(path, this.sources.fallbackToken);
       const participants = new Map(fixtures.participants.map((p) => [p.userId, p.token]));
-      this.apply({ participants, ...(fixtures.coachToken ? { coachToken: fixtures.coachToken } : {}) });
-      this.metrics().inc(AUTH.fixturesReloads);
+      const changed = this.apply({ participants, ...(fixtures.coachToken ? { coachToken: fixtures.coachToken } : {}) });
+      if (changed > 0 || unchanged) this.metrics().inc(AUTH.fixturesReloads);
     } catch (error) {
       // A half-written file is the usual cause: the tokens held stay, the next change is read again.
       const metrics = this.metrics();

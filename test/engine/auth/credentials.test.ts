@@ -103,10 +103,26 @@ describe('Credentials.renew', () => {
     expect(held.participants[0]!.token).toBe('pt_1_0');
   });
 
-  it('without a command, a 401 to a current token stands', async () => {
-    const credentials = credentialsWith(fixtures(), { fixturesPath: join(dir, 'none.json') });
+  it('without a command, a 401 to a current token stands when the file holds no newer one', async () => {
+    const path = join(dir, 'fixtures.json');
+    await writeFile(path, JSON.stringify(fixtures()));
+    const credentials = credentialsWith(fixtures(), { fixturesPath: path });
     expect(await credentials.renew('Bearer pt_1_0')).toBeNull();
     expect(metrics.count(AUTH.waited)).toBe(0);
+    expect(metrics.count(AUTH.fixturesReloads), 'a read that changed nothing is no reload').toBe(0);
+  });
+
+  it('without a command, a 401 reads the fixtures file at once: a token renamed in before the poll saw it is sent again', async () => {
+    const path = join(dir, 'fixtures.json');
+    const held = fixtures();
+    await writeFile(path, JSON.stringify(held));
+    const credentials = credentialsWith(held, { fixturesPath: path });
+    // No watchFixtures(): only the 401 can make it read the file.
+    await writeFile(path, JSON.stringify({ ...fixtures(), participants: [{ userId: 'p-1', token: 'pt_1_7', chatSessionIds: ['s'] }] }));
+    const answers = await Promise.all([credentials.renew('Bearer pt_1_0'), credentials.renew('Bearer pt_1_0'), credentials.renew('Bearer pt_2_0')]);
+    expect(answers).toEqual(['Bearer pt_1_7', 'Bearer pt_1_7', null]);
+    expect(metrics.count(AUTH.resent)).toBe(2);
+    expect(metrics.count(AUTH.fixturesReloads), 'one read for the burst').toBe(1);
   });
 });
 
