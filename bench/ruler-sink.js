@@ -9,16 +9,10 @@
 //   node bench/ruler-sink.js [--delay 20]
 import { createServer } from 'node:http';
 import { flag } from './lib/flags.js';
+import { photoAnswerer } from './lib/photo-answer.js';
 
 const DELAY_MS = flag('delay', 20);
-const HEADERS = {
-  'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-API-Key',
-  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'access-control-allow-origin': '*',
-  'cache-control': 'no-store',
-  'content-type': 'application/json; charset=utf-8',
-};
-const BODY = '{"userId":"ruler","photoUrl":"https://photos.invalid/ruler.jpg"}';
+const answerPhoto = photoAnswerer('ruler');
 const samples = [];
 
 const server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, (req, res) => {
@@ -33,12 +27,7 @@ const server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, (req, r
     if (req.method === 'PATCH') samples.push([arrivalMs, Number((process.hrtime.bigint() - start) / 1000n)]);
   });
   req.resume();
-  req.on('end', () =>
-    setTimeout(() => {
-      res.writeHead(200, { ...HEADERS, 'content-length': Buffer.byteLength(BODY) });
-      res.end(BODY);
-    }, DELAY_MS),
-  );
+  req.on('end', () => setTimeout(() => answerPhoto(res), DELAY_MS));
 });
 server.listen(0, '127.0.0.1', () => console.log(`ruler: http://127.0.0.1:${server.address().port}`));
 process.once('SIGTERM', () => {

@@ -6,15 +6,9 @@
 //
 //   node bench/throughput-sink.js
 import { createServer } from 'node:http';
+import { photoAnswerer } from './lib/photo-answer.js';
 
-const HEADERS = {
-  'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-API-Key',
-  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'access-control-allow-origin': '*',
-  'cache-control': 'no-store',
-  'content-type': 'application/json; charset=utf-8',
-};
-const BODY = '{"userId":"sink","photoUrl":"https://photos.invalid/sink.jpg"}';
+const answerPhoto = photoAnswerer('sink');
 let answered = 0;
 
 const server = createServer({ noDelay: true }, (req, res) => {
@@ -26,8 +20,7 @@ const server = createServer({ noDelay: true }, (req, res) => {
   req.resume();
   req.on('end', () => {
     if (req.method === 'PATCH') answered++;
-    res.writeHead(200, { ...HEADERS, 'content-length': Buffer.byteLength(BODY) });
-    res.end(BODY);
+    answerPhoto(res);
   });
 });
 server.listen(0, '127.0.0.1', () => console.log(`sink: http://127.0.0.1:${server.address().port}`));
