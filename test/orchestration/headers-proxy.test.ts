@@ -17,6 +17,7 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
+import { startForwarder } from '../support/forwarder.js';
 import { runBin } from './bin-helpers.js';
 import { failures, quickProfile } from './run-helpers.js';
 
@@ -27,20 +28,10 @@ interface Seen {
 }
 
 /** Forwards every request to `target` and records what arrived; streams pass through as they flow. */
-async function recordingForwarder(target: string): Promise<{ url: string; seen: Seen[]; server: Server }> {
-  const upstream = new URL(target);
+async function recordingForwarder(target: string): Promise<{ url: string; seen: Seen[]; close: () => void }> {
   const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+  const forwarder = await startForwarder(target, { onRequest: (req) => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers }) });
+  return { ...forwarder, seen };
 }
 
 /** A CONNECT proxy (what HTTPS_PROXY points at): opens a tunnel per CONNECT and counts them. */
@@ -116,8 +107,7 @@ async function throughForwarder(runProfilePath: string, out: string, flags: stri
     const result = await runBin(args, { env });
     return { seen: forwarder.seen, result };
   } finally {
-    forwarder.server.closeAllConnections();
-    forwarder.server.close();
+    forwarder.close();
   }
 }
 

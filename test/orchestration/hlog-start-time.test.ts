@@ -5,14 +5,13 @@
  * The run holds streams beside its uploads, so a request thread starts before the clock does.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { startForwarder } from '../support/forwarder.js';
 import { runProfile } from './run-helpers.js';
 
 let target: RunningTarget;
@@ -27,23 +26,17 @@ afterAll(() => target.close());
 
 /** Forwards to the target; notes when each of the load's uploads arrives (epoch ms). */
 async function arrivalForwarder(upstreamUrl: string) {
-  const upstream = new URL(upstreamUrl);
   const uploads: number[] = [];
-  const server = createServer((req, res) => {
-    const arrivedMs = Date.now();
-    const isUpload = req.method === 'PATCH' && (req.url ?? '').endsWith('/profile_photo');
-    // The load's uploads carry the 1 KiB image; probes carry 16 KiB ones or none.
-    const bytes = Number(req.headers['content-length']);
-    if (isUpload && bytes > 1_024 && bytes < 4_096) uploads.push(arrivedMs);
-    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
+  const forwarder = await startForwarder(upstreamUrl, {
+    onRequest: (req) => {
+      const arrivedMs = Date.now();
+      // The load's uploads carry the 1 KiB image; probes carry 16 KiB ones or none.
+      const bytes = Number(req.headers['content-length']);
+      const isUpload = req.method === 'PATCH' && (req.url ?? '').endsWith('/profile_photo');
+      if (isUpload && bytes > 1_024 && bytes < 4_096) uploads.push(arrivedMs);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, uploads, close: () => server.closeAllConnections() };
+  return { ...forwarder, uploads };
 }
 
 /** StartTime (epoch ms) and the photoLatency intervals of a histograms.hlog. */

@@ -6,13 +6,13 @@
  * each must be answered in full, none reset by the client.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { startForwarder } from '../support/forwarder.js';
 import { quickProfile, runProfile } from './run-helpers.js';
 
 const HOLD_MS = 400;
@@ -27,26 +27,18 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
+const isMessage = (req: IncomingMessage): boolean => req.method === 'POST' && (req.url ?? '').endsWith('/chat_messages');
+
 /** Forwards to the target, holding each message's answer; counts messages answered in full and reset before. */
 async function holdingForwarder(upstreamUrl: string) {
-  const upstream = new URL(upstreamUrl);
   const messages = { answered: 0, reset: 0 };
-  const server = createServer((req, res) => {
-    const isMessage = req.method === 'POST' && (req.url ?? '').endsWith('/chat_messages');
-    if (isMessage) res.on('close', () => (res.writableFinished ? messages.answered++ : messages.reset++));
-    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      const pass = () => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      };
-      if (isMessage) setTimeout(pass, HOLD_MS);
-      else pass();
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
+  const forwarder = await startForwarder(upstreamUrl, {
+    onRequest: (req, res) => {
+      if (isMessage(req)) res.on('close', () => (res.writableFinished ? messages.answered++ : messages.reset++));
+    },
+    holdAnswerMs: (req) => (isMessage(req) ? HOLD_MS : 0),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, messages, close: () => server.closeAllConnections() };
+  return { ...forwarder, messages };
 }
 
 describe('messages in flight at the end of a run', () => {
