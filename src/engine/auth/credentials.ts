@@ -238,13 +238,13 @@ export class Credentials {
     });
   }
 
-  /** Reads the file's tokens in; `unchanged`: count a read that changed no token as a reload too (the poll saw the file change). */
-  private async reloadFixtures(path: string, unchanged = true): Promise<void> {
+  /** Reads the file's tokens in; `countUnchanged`: a read that changed no token counts as a reload too (the poll saw the file change). */
+  private async reloadFixtures(path: string, countUnchanged = true): Promise<void> {
     try {
       const fixtures = await loadFixtures(path, this.sources.fallbackToken);
       const participants = new Map(fixtures.participants.map((p) => [p.userId, p.token]));
       const changed = this.apply({ participants, ...(fixtures.coachToken ? { coachToken: fixtures.coachToken } : {}) });
-      if (changed > 0 || unchanged) this.metrics().inc(AUTH.fixturesReloads);
+      if (changed > 0 || countUnchanged) this.metrics().inc(AUTH.fixturesReloads);
     } catch (error) {
       // A half-written file is the usual cause: the tokens held stay, the next change is read again.
       const metrics = this.metrics();

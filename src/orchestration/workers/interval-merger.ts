@@ -31,9 +31,7 @@ export class IntervalMerger {
 
   add(worker: number, index: number, startSec: number, endSec: number, metrics: EncodedMetrics): void {
     // Workers run side by side: their gauges (open streams, RSS) add up within an interval.
-    const at = this.placed(index);
-    this.bucket(at, startSec, endSec).set.addEncoded(metrics, true);
-    this.reported(worker, at, startSec, endSec);
+    this.merge(worker, index, startSec, endSec, (set) => set.addEncoded(metrics, true));
   }
 
   /**
@@ -42,34 +40,26 @@ export class IntervalMerger {
    * main loop's gauges (streams open, RSS), only time extents.
    */
   addSet(worker: number, index: number, startSec: number, endSec: number, metrics: MetricSet): void {
-    const at = this.placed(index);
-    this.bucket(at, startSec, endSec).set.add(metrics);
-    this.reported(worker, at, startSec, endSec);
+    this.merge(worker, index, startSec, endSec, (set) => set.add(metrics));
   }
 
   /**
-   * Where an interval goes: its own index, or the first one not yet released when it comes
-   * after its index was (a worker that retired and still reported): its counts join the run
-   * late rather than being lost, and nothing is left behind the released ones.
+   * Folds one worker's interval into its bucket and releases what is settled. An interval that
+   * comes after its index was released (a worker that retired and still reported) goes into
+   * the first one not yet released: its counts join the run late rather than being lost.
    */
-  private placed(index: number): number {
-    return Math.max(index, this.next);
-  }
-
-  private bucket(index: number, startSec: number, endSec: number): Bucket {
-    let bucket = this.buckets.get(index);
+  private merge(worker: number, index: number, startSec: number, endSec: number, fold: (set: MetricSet) => void): void {
+    const at = Math.max(index, this.next);
+    let bucket = this.buckets.get(at);
     if (!bucket) {
       bucket = { set: new MetricSet(), startSec, endSec };
-      this.buckets.set(index, bucket);
+      this.buckets.set(at, bucket);
     }
-    return bucket;
-  }
-
-  private reported(worker: number, index: number, startSec: number, endSec: number): void {
-    const bucket = this.buckets.get(index)!;
-    if (this.latest.has(worker)) this.latest.set(worker, Math.max(this.latest.get(worker)!, index));
+    fold(bucket.set);
     bucket.startSec = Math.min(bucket.startSec, startSec);
     bucket.endSec = Math.max(bucket.endSec, endSec);
+    const latest = this.latest.get(worker);
+    if (latest !== undefined) this.latest.set(worker, Math.max(latest, at));
     this.flush(false);
   }
 
