@@ -11,7 +11,7 @@ import { percentileMs } from './histogram.js';
 export type MetricUnit = 'ms' | 'count' | 'ratio' | 'perSec' | 'percent' | 'bytes' | 'flag' | 'seconds';
 /** Which way is worse: `info` metrics describe the load or the driver and never regress. */
 export type MetricDirection = 'lower' | 'higher' | 'info';
-export type MetricRoot = 'chatStreams' | 'photoUpload' | 'tagLink' | 'generator';
+export type MetricRoot = 'chatStreams' | 'photoUpload' | 'tagLink' | 'generator' | 'auth';
 export type FieldKind = 'scalar' | 'histogram' | 'record';
 
 export interface FieldDef {
@@ -111,6 +111,19 @@ export const METRIC_CATALOG: Readonly<Record<MetricRoot, Readonly<Record<string,
     'behind.seconds': scalar('seconds', 'lower'),
     'behind.share': scalar('ratio', 'lower'),
   },
+  // Bearer-token renewal (report.json `auth`, docs/design.md §2.13): a soak can hold its run to
+  // `auth.refreshFailures == 0` or `auth.refreshMs.p99 < 2000`.
+  auth: {
+    refreshes: info,
+    refreshMs: histogram(),
+    refreshFailures: bad,
+    waited: info,
+    resent: info,
+    staleAnswers: info,
+    rejectedAfterRefresh: bad,
+    fixturesReloads: info,
+    fixturesReloadFailures: bad,
+  },
 };
 
 export const METRIC_ROOTS = Object.keys(METRIC_CATALOG) as MetricRoot[];
@@ -208,19 +221,29 @@ function walk(value: unknown, keys: readonly string[]): unknown {
   return current;
 }
 
-/** The object a root names: a scenario summary (null when the scenario was off) or the generator. */
-export function metricRootObject(report: Pick<Report, 'scenarios' | 'generator'>, root: MetricRoot): object | null {
-  return root === 'generator' ? report.generator : report.scenarios[root];
+/** What a metric is read from: a report, or the same summaries of a window while the run goes on. */
+export type MetricSource = Pick<Report, 'scenarios' | 'generator' | 'auth'>;
+
+/**
+ * The object a root names: a scenario summary (null when the scenario was off), the generator,
+ * or the renewal counts (null when the run renewed nothing and the report left them out).
+ */
+export function metricRootObject(report: MetricSource, root: MetricRoot): object | null {
+  if (root === 'generator') return report.generator;
+  if (root === 'auth') return report.auth ?? null;
+  return report.scenarios[root];
 }
 
 /**
  * Reads a resolved metric from a report. Null when the scenario is off, the field is absent,
- * or the statistic is of an empty histogram (no data must not pass `p99 < 250`).
+ * or the statistic is of an empty histogram (no data must not pass `p99 < 250`); an `auth`
+ * count of a run without renewals reads as 0.
  * Flags read as 1/0; a missing record key reads as 0 (no 500s recorded means zero 500s).
  */
-export function readMetric(report: Pick<Report, 'scenarios' | 'generator'>, ref: MetricRef): number | null {
+export function readMetric(report: MetricSource, ref: MetricRef): number | null {
   const scope = metricRootObject(report, ref.root);
-  if (scope === null) return null;
+  // No auth section: nothing was renewed or refused, so every renewal count is zero.
+  if (scope === null) return ref.root === 'auth' && ref.kind === 'scalar' ? 0 : null;
   const value = walk(scope, ref.field.split('.'));
   if (ref.kind === 'scalar') {
     if (typeof value === 'boolean') return value ? 1 : 0;

@@ -1,18 +1,19 @@
 /**
- * The summaries a threshold reads (scenarios and generator), built from any MetricSet: the
+ * The summaries a threshold reads (scenarios, generator, auth), built from any MetricSet: the
  * run total for the report, the totals after warm-up, or the last few minutes of a sliding
  * window while the run goes on.
  */
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { Profile } from '../contract/profile/profile.js';
-import type { Report } from '../contract/report.js';
+import { buildAuthSummary } from './auth-summary.js';
 import { buildChatSummary } from './chat-summary.js';
 import { buildGeneratorSummary } from './generator-summary.js';
+import type { MetricSource } from './metric-catalog.js';
 import type { MetricSet } from './metric-set.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from './throughput-summary.js';
 
-/** What readMetric reads: the report's scenario summaries and generator summary. */
-export type MetricView = Pick<Report, 'scenarios' | 'generator'>;
+/** What readMetric reads: the report's scenario, generator and auth summaries. */
+export type MetricView = MetricSource;
 
 export interface MetricViewContext {
   profile: Profile;
@@ -35,5 +36,6 @@ export function metricView(set: MetricSet, ctx: MetricViewContext): MetricView {
       processes: ctx.processes,
       rssBytes: ctx.rssBytes,
     }),
+    auth: buildAuthSummary(set) ?? undefined,
   };
 }

@@ -13,10 +13,10 @@
  * The path is checked against the metric catalog at parse time. Positions in messages are
  * 1-based character positions in the expression.
  */
-import type { Report, ThresholdResult } from '../contract/report.js';
+import type { ThresholdResult } from '../contract/report.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
-import { type MetricRef, type MetricUnit, readMetric, resolveMetricPath } from './metric-catalog.js';
+import { type MetricRef, type MetricSource, type MetricUnit, readMetric, resolveMetricPath } from './metric-catalog.js';
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 
@@ -208,11 +208,7 @@ export function compareWith(observed: number, op: ThresholdOp, limit: number): b
  * observed null. A sliding-window or stage threshold takes its result from `windowed` (judged
  * by ThresholdMonitor); without one it fails with observed null.
  */
-export function evaluateThreshold(
-  threshold: ParsedThreshold,
-  report: Pick<Report, 'scenarios' | 'generator'>,
-  windowed?: ReadonlyMap<string, ThresholdResult>,
-): ThresholdResult {
+export function evaluateThreshold(threshold: ParsedThreshold, report: MetricSource, windowed?: ReadonlyMap<string, ThresholdResult>): ThresholdResult {
   if (threshold.windowMs !== null || threshold.stage !== null)
     return windowed?.get(threshold.expression) ?? { expression: threshold.expression, status: 'fail', observed: null };
   const observed = readMetric(report, threshold.metric);
@@ -225,10 +221,6 @@ export function evaluateThreshold(
  * warm-up. Throws ConfigError when any expression does not parse; a metric absent from the
  * report fails (observed null).
  */
-export function evaluateThresholds(
-  expressions: readonly string[],
-  report: Pick<Report, 'scenarios' | 'generator'>,
-  windowed?: ReadonlyMap<string, ThresholdResult>,
-): ThresholdResult[] {
+export function evaluateThresholds(expressions: readonly string[], report: MetricSource, windowed?: ReadonlyMap<string, ThresholdResult>): ThresholdResult[] {
   return parseThresholds(expressions, 'thresholds').map((threshold) => evaluateThreshold(threshold, report, windowed));
 }

@@ -6,7 +6,7 @@
  */
 
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -38,8 +38,9 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-async function run(out: string, command: string) {
-  const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '-o', out, '--token-command', command], {
+async function run(out: string, command: string, flags: string[] = []) {
+  const args = ['run', '-p', profile, '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '-o', out, '--token-command', command, ...flags];
+  const result = await runBin(args, {
     env: { TOKEN_API_KEY: target.fixtures.apiKey },
   });
   const text = await readFile(join(out, 'report.json'), 'utf8').catch(() => null);
@@ -72,9 +73,11 @@ describe('auth.token.refresh fails', () => {
   it('when the command starts failing mid-run: its stderr is kept with the tokens masked', async () => {
     const own = await mkdtemp(join(dir, 'failing-'));
     const { command, issuedLog } = await tokenCommand(own, target, { failAfter: 1 });
-    const { result, report, text } = await run(join(dir, 'failing'), command);
+    const { result, report, text } = await run(join(dir, 'failing'), command, ['--threshold', 'auth.refreshFailures == 0']);
     expect(result.code).toBe(1);
     expect(report!.auth!.refreshFailures).toBeGreaterThan(0);
+    // The same count is a metric a threshold holds the run to.
+    expect(report!.thresholds).toEqual([{ expression: 'auth.refreshFailures == 0', status: 'fail', observed: report!.auth!.refreshFailures }]);
     // Not run in a loop: after a failure it waits 5 s before the next try.
     expect(report!.auth!.refreshFailures).toBeLessThanOrEqual(2);
     expect(check(report!, 'auth.token.refresh')).toMatchObject({ status: 'fail' });

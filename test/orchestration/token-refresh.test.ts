@@ -52,14 +52,21 @@ describe('--token-command against a target whose tokens expire every 2 s', () =>
       photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] },
       tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
     });
-    const { result, report, written } = await runAgainstTarget(profile, join(dir, 'mixed'), ['--token-command', command]);
+    const thresholds = ['auth.refreshes >= 2', 'auth.refreshFailures == 0', 'auth.refreshMs.p99 < 5s'];
+    const { result, report, written } = await runAgainstTarget(profile, join(dir, 'mixed'), [
+      '--token-command',
+      command,
+      ...thresholds.flatMap((t) => ['--threshold', t]),
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const auth = report.auth!;
+    expect(report.thresholds.filter((t) => thresholds.includes(t.expression)).map((t) => [t.expression, t.status])).toEqual(thresholds.map((t) => [t, 'pass']));
     // One run at the start, then one per expiry: at least two inside 6.5 s of 2 s tokens.
     expect(auth.refreshes).toBeGreaterThanOrEqual(2);
     expect(auth.resent).toBeGreaterThan(0);
     expect(auth.rejectedAfterRefresh + auth.refreshFailures).toBe(0);
     expect(statusOf(report, 'auth.token.refresh')?.status).toBe('pass');
+    expect(written).toContain('<section id="auth"><h2>Token renewal</h2>');
     expect(report.scenarios.photoUpload!.errors).toBe(0);
     expect(report.scenarios.tagLink!.errors).toBe(0);
     const chat = report.scenarios.chatStreams!;

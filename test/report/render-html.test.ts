@@ -144,6 +144,30 @@ describe('renderHtml', () => {
     expect(page).toMatch(/<td>Chat streams<\/td><td>off<\/td>/);
   });
 
+  it('shows token renewal when the run renewed tokens, and says when renewal failed', () => {
+    expect(html).not.toContain('<section id="auth">');
+    const renewed = makeReport();
+    renewed.auth = {
+      refreshes: 3,
+      refreshMs: summaryOf([120, 140, 900]),
+      refreshFailures: 0,
+      waited: 12,
+      resent: 12,
+      staleAnswers: 2,
+      rejectedAfterRefresh: 0,
+      fixturesReloads: 0,
+      fixturesReloadFailures: 0,
+    };
+    const page = renderHtml(renewed);
+    expect(page).toContain('<a href="#auth">Tokens</a>');
+    const section = /<section id="auth">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+    expect(section).toContain('<dt>Sent again with a renewed token</dt><dd>12</dd>');
+    expect(section).toMatch(/<dt>Token command time<\/dt><dd>p50 [^<]*ms, p99 [^<]*ms, max [^<]*ms<\/dd>/);
+    expect(section).toContain('Expired tokens were renewed');
+    renewed.auth.rejectedAfterRefresh = 4;
+    expect(renderHtml(renewed)).toContain('<strong>Token renewal failed</strong>');
+  });
+
   it('says "No samples recorded." instead of drawing an empty histogram', () => {
     const report = makeReport();
     if (!report.scenarios.chatStreams) throw new Error('builder must include chatStreams');

@@ -25,6 +25,8 @@ describe('parseThreshold: valid expressions', () => {
     ['tagLink.errorsByKind.net:ECONNRESET == 0', 'tagLink.errorsByKind.net:ECONNRESET', '==', 0, 'count'],
     ['chatStreams.eventLatencyMs.count >= 1000', 'chatStreams.eventLatencyMs.count', '>=', 1_000, 'count'],
     ['generator.saturated == 0', 'generator.saturated', '==', 0, 'flag'],
+    ['auth.refreshFailures == 0', 'auth.refreshFailures', '==', 0, 'count'],
+    ['auth.refreshMs.p99 < 2s', 'auth.refreshMs.p99', '<', 2_000, 'ms'],
   ] as const)('%s', (expression, path, op, limit, unit) => {
     const parsed = parseThreshold(expression, '--threshold');
     expect(parsed.metric.path).toBe(path);
@@ -42,7 +44,7 @@ describe('parseThreshold: errors name the expression and the 1-based position', 
     [
       'chatStream.eventLatencyMs.p99 < 250',
       1,
-      'unknown metric root "chatStream" (did you mean chatStreams? roots: chatStreams, photoUpload, tagLink, generator)',
+      'unknown metric root "chatStream" (did you mean chatStreams? roots: chatStreams, photoUpload, tagLink, generator, auth)',
     ],
     ['latency.p99 < 250', 1, 'unknown metric root "latency" (roots: chatStreams'],
     ['chatStreams.eventLatncyMs.p99 < 250', 13, 'unknown metric "eventLatncyMs" in chatStreams (did you mean eventLatencyMs?)'],
@@ -172,5 +174,35 @@ describe('evaluateThresholds', () => {
 
   it('throws ConfigError (exit 2) on an expression that does not parse', () => {
     expect(() => evaluateThresholds(['chatStreams.dropped <'], report)).toThrow(ConfigError);
+  });
+
+  it('reads token renewal from auth, and a run that renewed nothing as zero renewals without a latency', () => {
+    const expressions = ['auth.refreshFailures == 0', 'auth.rejectedAfterRefresh < 1', 'auth.refreshes >= 3', 'auth.refreshMs.p99 < 500'];
+    const renewed = makeReport();
+    renewed.auth = {
+      refreshes: 4,
+      refreshMs: { count: 4, min: 110, mean: 180, p50: 150, p90: 300, p99: 410, p999: 410, max: 410, hdr: '' },
+      refreshFailures: 1,
+      waited: 9,
+      resent: 9,
+      staleAnswers: 0,
+      rejectedAfterRefresh: 0,
+      fixturesReloads: 0,
+      fixturesReloadFailures: 0,
+    };
+    expect(evaluateThresholds(expressions, renewed).map((r) => [r.status, r.observed])).toEqual([
+      ['fail', 1],
+      ['pass', 0],
+      ['pass', 4],
+      ['pass', 410],
+    ]);
+    const none = makeReport();
+    delete none.auth;
+    expect(evaluateThresholds(expressions, none).map((r) => [r.status, r.observed])).toEqual([
+      ['pass', 0],
+      ['pass', 0],
+      ['fail', 0],
+      ['fail', null],
+    ]);
   });
 });

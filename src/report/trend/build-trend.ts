@@ -4,7 +4,7 @@
  * and the regressions the newest run begins or continues in metrics that have a threshold.
  */
 import type { Report } from '../../contract/report.js';
-import { type MetricRoot, readMetric } from '../../metrics/metric-catalog.js';
+import { readMetric } from '../../metrics/metric-catalog.js';
 import { parseThreshold } from '../../metrics/thresholds.js';
 import { ConfigError } from '../../util/errors.js';
 import { VERSION } from '../../util/version.js';
@@ -50,10 +50,8 @@ function newestThresholds(newest: HistoryEntry, notes: string[]): Map<string, { 
 }
 
 function missingNote(tracked: TrackedMetric, missing: readonly { run: TrendRun; report: Report }[]): string {
-  const why = (report: Report): string =>
-    tracked.ref.root !== 'generator' && report.scenarios[tracked.ref.root as Exclude<MetricRoot, 'generator'>] === null
-      ? `${tracked.ref.root} did not run`
-      : 'no value';
+  const root = tracked.ref.root;
+  const why = (report: Report): string => (root !== 'generator' && root !== 'auth' && report.scenarios[root] === null ? `${root} did not run` : 'no value');
   const shown = missing.slice(0, 3).map(({ run, report }) => `run ${run.index} ${run.report} (${why(report)})`);
   const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more` : '';
   return `${tracked.ref.path}: missing from ${missing.length} run${missing.length === 1 ? '' : 's'}: ${shown.join('; ')}${more}; its series skips them`;
