@@ -5,22 +5,30 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { ConfigError } from '../util/errors.js';
 import { parseJsonText } from '../util/json-text.js';
+import { loadValidator, type ValidatorSpec } from '../util/precompiled-validator.js';
 import { printable } from '../util/printable.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './report.js';
 
 /** Where the schema lives; the same relative path holds from src/report and dist/report. */
 export const REPORT_SCHEMA_URL = new URL('../../schemas/report.schema.json', import.meta.url);
 
+/** The report schema, every problem collected (the validator compiled at build time when it matches). */
+export function reportValidatorSpec(): ValidatorSpec {
+  return {
+    name: 'report',
+    dialect: '2020-12',
+    options: { allErrors: true, allowUnionTypes: true },
+    schema: JSON.parse(readFileSync(REPORT_SCHEMA_URL, 'utf8')) as AnySchemaObject,
+  };
+}
+
 let compiled: ValidateFunction | null = null;
 
 function validator(): ValidateFunction {
-  if (compiled === null) {
-    const schema = JSON.parse(readFileSync(REPORT_SCHEMA_URL, 'utf8')) as object;
-    compiled = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile(schema);
-  }
+  compiled ??= loadValidator(reportValidatorSpec());
   return compiled;
 }
 

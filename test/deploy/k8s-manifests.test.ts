@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -489,4 +489,23 @@ describe('deploy/Dockerfile', () => {
     expect(containerOf(job).image).toBe(containerOf(merge).image);
     expect(job.spec.template.spec.securityContext.runAsUser).toBe(1000);
   });
+
+  it("builds from what its build stage copies: the stage's files alone compile, validators included", async () => {
+    // Without a container engine here, the build stage is replayed in a folder: the files its
+    // COPY lines name (before `RUN npm run build`), this checkout's node_modules, the same command.
+    const stage = (await dockerfile()).split(/^FROM .*$/m)[1] ?? '';
+    const beforeBuild = stage.slice(0, stage.indexOf('RUN npm run build'));
+    const copied = [...beforeBuild.matchAll(/^COPY (.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+    expect(copied).toEqual(expect.arrayContaining(['src', 'tsconfig.json', 'package.json']));
+    const dir = await mkdtemp(join(tmpdir(), 'coachbench-image-build-'));
+    try {
+      for (const path of copied) await cp(new URL(`../../${path}`, import.meta.url), join(dir, path), { recursive: true });
+      await symlink(new URL('../../node_modules', import.meta.url).pathname, join(dir, 'node_modules'));
+      const built = spawnSync('npm', ['run', 'build'], { cwd: dir, encoding: 'utf8' });
+      expect(built.status, `${built.stdout}${built.stderr}`).toBe(0);
+      expect(existsSync(join(dir, 'dist/validators/profile.cjs'))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

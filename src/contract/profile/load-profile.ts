@@ -9,46 +9,37 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { parseDuration } from '../../util/duration.js';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
+import { compiledSibling } from '../../util/compiled-sibling.js';
 import { ConfigError } from '../../util/errors.js';
 import { parseJsonText } from '../../util/json-text.js';
+import { loadValidator, type ValidatorSpec } from '../../util/precompiled-validator.js';
 import { printable } from '../../util/printable.js';
 import type { Profile } from './profile.js';
 import type { ProfileFile } from './profile-file.js';
-import { resolveProfile, resolveTolerance } from './resolve-profile.js';
+import { formatProblem, formats } from './profile-formats.js';
+import { resolveProfile } from './resolve-profile.js';
 
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
 export const PROFILES_DIR = new URL('profiles/', PACKAGE_ROOT);
 const SCHEMA_URL = new URL('schemas/profile.schema.json', PACKAGE_ROOT);
 
-/** The schema's custom string formats, each checked by the parser that later reads the value. */
-const FORMAT_CHECKS: Record<string, (text: string, where: string) => void> = {
-  'coachbench-duration': (text, where) => void parseDuration(text, where),
-  'coachbench-tolerance': (text, where) => void resolveTolerance(text, 1_000, where),
-};
-
-/** The parser's one-line complaint about `text`, or null when the format holds. */
-function formatProblem(format: string, text: string, where: string): string | null {
-  try {
-    FORMAT_CHECKS[format]?.(text, where);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+/** The profile schema, validated with every problem collected (the validator compiled at build time when it matches). */
+export function profileValidatorSpec(): ValidatorSpec {
+  return {
+    name: 'profile',
+    dialect: '2020-12',
+    // verbose: format errors carry the offending value, so that the parser can say what is wrong with it.
+    options: { allErrors: true, strict: false, verbose: true },
+    schema: JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as AnySchemaObject,
+    formats: { definitions: formats, compiledModule: compiledSibling(import.meta.url, 'profile-formats.js') },
+  };
 }
 
 let validator: ValidateFunction | undefined;
 
 function getValidator(): ValidateFunction {
-  if (!validator) {
-    // verbose: format errors carry the offending value, so that the parser can say what is wrong with it.
-    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
-    for (const format of Object.keys(FORMAT_CHECKS)) {
-      ajv.addFormat(format, { type: 'string', validate: (text: string) => formatProblem(format, text, '') === null });
-    }
-    validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
-  }
+  validator ??= loadValidator(profileValidatorSpec());
   return validator;
 }
 

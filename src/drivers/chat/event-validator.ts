@@ -3,7 +3,8 @@
  * shapes. Returns a parsed event or the violation; never throws (a target that answers
  * garbage is counted, and the run goes on).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { AnySchemaObject, ValidateFunction } from 'ajv';
+import { loadValidator, type ValidatorSpec } from '../../util/precompiled-validator.js';
 import {
   DECISION_EVENT_TYPES,
   decisionPayloadSchema,
@@ -27,13 +28,27 @@ export type ValidatedEvent =
   | { ok: true; eventType: string; sessionId: string }
   | { ok: false; violation: ViolationKind; eventType: string | null };
 
-const ajv = new Ajv({ allErrors: false });
+const payloadSpec = (name: string, schema: object): ValidatorSpec => ({
+  name: `event-${name}`,
+  dialect: 'draft-07',
+  options: { allErrors: false },
+  schema: schema as AnySchemaObject,
+});
+
+/** The payload schemas, compiled at build time (util/precompiled-validator.ts). */
+export const EVENT_VALIDATOR_SPECS = {
+  messageSent: payloadSpec('message-sent', messageSentPayloadSchema),
+  member: payloadSpec('member', memberPayloadSchema),
+  approvedBy: payloadSpec('approved', decisionPayloadSchema('approvedBy')),
+  rejectedBy: payloadSpec('rejected', decisionPayloadSchema('rejectedBy')),
+} as const;
+
 const payloadValidators = new Map<string, { violation: ViolationKind; validate: ValidateFunction }>();
-payloadValidators.set('MESSAGE_SENT', { violation: 'message-payload', validate: ajv.compile(messageSentPayloadSchema) });
-const memberValidator = ajv.compile(memberPayloadSchema);
+payloadValidators.set('MESSAGE_SENT', { violation: 'message-payload', validate: loadValidator(EVENT_VALIDATOR_SPECS.messageSent) });
+const memberValidator = loadValidator(EVENT_VALIDATOR_SPECS.member);
 for (const type of MEMBER_EVENT_TYPES) payloadValidators.set(type, { violation: 'member-payload', validate: memberValidator });
 for (const [type, by] of Object.entries(DECISION_EVENT_TYPES)) {
-  payloadValidators.set(type, { violation: 'decision-payload', validate: ajv.compile(decisionPayloadSchema(by)) });
+  payloadValidators.set(type, { violation: 'decision-payload', validate: loadValidator(EVENT_VALIDATOR_SPECS[by]) });
 }
 
 /** Parses and validates one SSE `data` field. */
