@@ -22,14 +22,11 @@ export function cutAfterStop(stop: AbortSignal, graceMs: number): AbortSignal {
   return cut.signal;
 }
 
-/**
- * The signal a driver's requests carry: cut DRAIN_GRACE_MS after the run stops, never at the
- * stop itself. Besides draining, this keeps clear of a Node bug (24.21, undici 8.13): an h2
- * request aborted in the same tick it was sent, its body still queued, is destroyed by undici
- * at once and Node's session then writes empty DATA frames for it forever (one core at 100 %,
- * memory without bound). A request sent by the last slot of a pacer whose clock shares its zero
- * with the end timer is exactly that request.
+/*
+ * runScenarios makes one such signal per run, ScenarioContext.cut, and every driver's requests
+ * carry it. Cutting after the stop, never at it, also keeps clear of a Node bug (24.21, undici
+ * 8.13): an h2 request aborted in the same tick it was sent, its body still queued, is
+ * destroyed by undici at once and Node's session then writes empty DATA frames for it forever
+ * (one core at 100 %, memory without bound). A request sent by the last slot of a pacer whose
+ * clock shares its zero with the end timer is exactly that request.
  */
-export function requestCutOf(ctx: { signal: AbortSignal }): AbortSignal {
-  return cutAfterStop(ctx.signal, DRAIN_GRACE_MS);
-}

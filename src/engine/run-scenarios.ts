@@ -12,7 +12,7 @@ import type { MonitoredLoop } from '../metrics/generator-monitor.js';
 import { connectionsName } from '../metrics/names.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
 import { type CredentialSources, Credentials } from './auth/credentials.js';
-import { DRAIN_GRACE_MS } from './drain.js';
+import { cutAfterStop, DRAIN_GRACE_MS } from './drain.js';
 import { createRequestAgent, REQUEST_CONNECTIONS } from './http-agent.js';
 import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';
 import { defaultTransport, type Transport } from './transport.js';
@@ -78,6 +78,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     endMs: runStartMs + profile.durationMs,
     keepAlive: options.keepAlive,
     signal: stop.signal,
+    cut: cutAfterStop(stop.signal, DRAIN_GRACE_MS),
     transport,
     credentials: null,
   };
@@ -86,7 +87,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     const credentials = new Credentials(options.fixtures, sources, () => ctx.metrics);
     credentials.watchFixtures();
     // A request waiting for a token at the end drains like any other request in flight.
-    stop.signal.addEventListener('abort', () => setTimeout(() => credentials.close(), DRAIN_GRACE_MS).unref(), { once: true });
+    ctx.cut.addEventListener('abort', () => credentials.close(), { once: true });
     ctx.credentials = credentials;
   }
   recorder.start();

@@ -31,8 +31,14 @@ export interface ScenarioContext {
   endMs: number;
   /** The KEEP_ALIVE cadence streams are held to, resolved once for the run. */
   keepAlive: KeepAliveExpectation;
-  /** Aborted on SIGINT/SIGTERM or at endMs. */
+  /** Aborted on SIGINT/SIGTERM or at endMs: no new work starts after it. */
   signal: AbortSignal;
+  /**
+   * Aborted DRAIN_GRACE_MS after `signal` (engine/drain.ts): what every request carries, so
+   * the requests in flight at the stop may still be answered, and none is aborted at the stop
+   * itself. An exchange cut by it was not answered in the run.
+   */
+  cut: AbortSignal;
   /** TLS, extra headers and proxy (transport.ts): the dispatcher has them; streams and the closed model apply them too. */
   transport: Transport;
   /** Renews refused bearer tokens (auth/credentials.ts); null when the run has no way to (the embedded target). */

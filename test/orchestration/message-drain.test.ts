@@ -1,6 +1,6 @@
 /**
- * Chat messages and membership calls in flight when a run stops drain like uploads (engine/
- * drain.ts requestCutOf), never aborted at the stop itself: over h2 an abort in the tick a
+ * Chat messages and membership calls in flight when a run stops drain like uploads (they carry
+ * ScenarioContext.cut, engine/drain.ts), never aborted at the stop itself: over h2 an abort in the tick a
  * message was sent left Node writing empty DATA frames forever. A forwarder in front of the
  * reference target holds every message's answer 400 ms, so several are in flight at the end;
  * each must be answered in full, none reset by the client.

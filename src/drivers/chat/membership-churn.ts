@@ -8,7 +8,6 @@
 import type { Dispatcher } from 'undici';
 import { failureOfError } from '../../contract/failure-codes.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
-import { requestCutOf } from '../../engine/drain.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -25,7 +24,7 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
   if (rate <= 0 || durationMs <= 0) return;
   const m = ctx.metrics;
   const { origin, basePath: prefix } = splitApiBase(ctx.apiBase);
-  const cut = requestCutOf(ctx);
+  const cut = ctx.cut;
   let unsupported = false;
   let cycle = 0;
 

@@ -8,7 +8,6 @@
 import { performance } from 'node:perf_hooks';
 import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
-import { requestCutOf } from '../../engine/drain.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -28,7 +27,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
   if (rate <= 0 || durationMs <= 0) return;
   const m: MetricSet = ctx.metrics;
   const { origin, basePath: prefix } = splitApiBase(ctx.apiBase);
-  const cut = requestCutOf(ctx);
+  const cut = ctx.cut;
   await runOpenLoop({
     pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),
     // Bounded: every in-flight post may hold a socket, and streams need the descriptors.

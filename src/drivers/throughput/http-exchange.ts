@@ -25,7 +25,7 @@ export type ExchangeResult =
 /**
  * Sends one request and reads the whole body. `timeoutMs` bounds the wait for headers and
  * the body separately (undici's own timers, no per-request setTimeout); `cut` (see
- * cutAfterStop) ends it early, and the caller then knows from `cut.aborted`.
+ * ScenarioContext.cut) ends it early, and the caller then knows from `cut.aborted`.
  */
 export async function exchange(dispatcher: Dispatcher, origin: string, spec: HttpRequestSpec, timeoutMs: number, cut?: AbortSignal): Promise<ExchangeResult> {
   const startMs = performance.now();

@@ -9,7 +9,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { sendRenewing } from '../../engine/auth/credentials.js';
-import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer, type Pacer, stagedPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -32,7 +31,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
     ? stagedPacer(settings.stages, ctx.endMs - ctx.runStartMs)
     : linearPacer({ startRatePerSec: settings.ratePerSec, endRatePerSec: settings.rampToPerSec, durationMs: Math.max(0, ctx.endMs - startMs) });
   ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);
-  const cut = cutAfterStop(ctx.signal, Math.min(settings.timeoutMs, DRAIN_GRACE_MS));
+  const cut = ctx.cut;
   await runOpenLoop({
     pacer,
     maxInFlight: settings.maxInFlight,

@@ -5,7 +5,6 @@
  */
 
 import type { CheckId } from '../../contract/check-ids.js';
-import { cutAfterStop, DRAIN_GRACE_MS } from '../../engine/drain.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
@@ -30,7 +29,7 @@ export class ProbeClient {
     const { origin, basePath } = splitApiBase(ctx.apiBase);
     this.origin = origin;
     this.basePath = basePath;
-    this.cut = cutAfterStop(ctx.signal, Math.min(timeoutMs, DRAIN_GRACE_MS));
+    this.cut = ctx.cut;
   }
 
   /** The current interval's metrics (the run swaps the set every second). */
