@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from './bin-helpers.js';
 import { quickProfile, runProfile } from './run-helpers.js';
@@ -84,6 +85,37 @@ describe('requests on their own thread beside streams', () => {
       expect(seriesRequests).toBe(photo.requests + tags.requests);
     } finally {
       clearInterval(blocker);
+    }
+  });
+
+  it('that dies mid-run fails the run and says so, while the streams run to the end', async () => {
+    // The fault: the thread ends 1.6 s after it was told to start, as an out-of-memory thread
+    // would; its real Worker is terminated from outside, nothing else is touched.
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown) {
+      if ((message as { type?: string }).type === 'go') setTimeout(() => void this.terminate(), 1_600);
+      return post.call(this, message);
+    };
+    try {
+      const { report, exitCode } = await runProfile(
+        quickProfile({
+          duration: '3s',
+          photoUpload: { enabled: true, model: 'open', ratePerSec: 40, imageSizes: ['2KiB'], overrideShare: 0 },
+        }),
+        { target: targetUrl, fixtures, expectKeepalive: '500ms' },
+      );
+      expect(exitCode).toBe(1);
+      expect(report.verdict).toBe('fail');
+      expect(report.warnings).toContain('the request thread failed: the request thread exited before it finished');
+      // The uploads stopped with the thread (3 s would be 120); what it had reported is kept.
+      const photo = report.scenarios.photoUpload!;
+      expect(photo.requests).toBeGreaterThanOrEqual(30);
+      expect(photo.requests).toBeLessThan(100);
+      // The stream loop ran to the end.
+      expect(report.scenarios.chatStreams!.mainStreams.peakConcurrent).toBe(24);
+      expect(report.durationMs).toBeGreaterThanOrEqual(2_900);
+    } finally {
+      Worker.prototype.postMessage = post;
     }
   });
 
