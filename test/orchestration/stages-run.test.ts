@@ -107,6 +107,10 @@ describe('a ramp-down', () => {
       ...quickProfile(),
       duration: undefined,
       name: 'ramp-down',
+      // Target and driver share this test's loop with 2,000 streams: a busy CI core once
+      // stretched 85 KEEP_ALIVE gaps to 719 ms (500 ms ± 40 %). The cadence of a shared loop
+      // is not what this test is about; closing every stream without a failure is.
+      keepAliveTolerance: '100%',
       target: { keepAlive: '500ms', participants: 1_000, sessionsPerParticipant: 2 },
       chatStreams: {
         stages: [
