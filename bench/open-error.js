@@ -8,7 +8,10 @@
 // half chat-session) opened at --ramp-per-sec. The generator's error is its latency minus the
 // ruler's at p50, p99 and p99.9, over the ramp and over the steady state apart; its latencies
 // per window come from the run's histograms.hlog, the ruler's from its samples by arrival time.
-// Target, ruler and nginx on CPU 0; coachbench (both its threads) on CPU 1.
+// Beside coachbench, without streams, bench/open-floor-client.js sends the same uploads at the
+// same rate with nothing but undici and a timer: its error is the floor on this machine (Node,
+// undici, loopback, nginx, the scheduler), and coachbench's error beyond it is coachbench's.
+// Target, ruler and nginx on CPU 0; coachbench (both its threads) and the floor client on CPU 1.
 // Writes bench/results/open-error[-LABEL].json.
 //
 //   npm run build && node bench/open-error.js [--rate 2000] [--streams 5000] [--seconds 30] [--ramp-per-sec 1000]
@@ -18,8 +21,9 @@ import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
+import { outFileIn, runMeasured } from './lib/measured-command.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
-import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
+import { GENERATOR_CPU, photoBody, pinToTargetCpu } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
@@ -122,6 +126,7 @@ async function measure(streams) {
   const photo = run.report.scenarios.photoUpload;
   const generator = run.report.generator;
   const row = {
+    client: 'coachbench',
     streams,
     streamsOpenAtEnd: (run.report.scenarios.chatStreams?.peakConcurrent ?? 0) + (run.report.scenarios.chatStreams?.mainStreams?.peakConcurrent ?? 0),
     requests: photo.requests,
@@ -139,8 +144,48 @@ async function measure(streams) {
   return row;
 }
 
+/** The floor: bench/open-floor-client.js at the same rate and body, no streams, steady state only. */
+async function measureFloor() {
+  const fixtures = JSON.parse(await readFile(fixturesPath, 'utf8'));
+  const participant = fixtures.participants[0];
+  const body = await photoBody(dir, SIZE);
+  const headers = {
+    authorization: `Bearer ${participant.token}`,
+    'x-api-key': fixtures.apiKey,
+    accept: 'application/json, application/problem+json',
+    'content-type': body.body.contentType,
+  };
+  const samplesPath = join(dir, 'floor-samples.json');
+  const client = new URL('./open-floor-client.js', import.meta.url).pathname;
+  const path = `/api/v1/participants/${participant.userId}/profile_photo`;
+  const run = await runMeasured(process.execPath, [client, router.url, path, String(RATE), String(SECONDS), body.bodyPath, samplesPath], {
+    env: { CB_HEADERS: JSON.stringify(headers) },
+    cpu: GENERATOR_CPU,
+    outFile: outFileIn(dir, 'open-floor'),
+  });
+  if (run.code !== 0) throw new Error(`open-floor-client.js exited ${run.code}:\n${run.output}`);
+  const summary = JSON.parse(run.output.trim().split('\n').at(-1));
+  const samples = JSON.parse(await readFile(samplesPath, 'utf8'));
+  const startEpochMs = Math.min(...samples.map(([intended]) => intended));
+  const [fromSec, toSec] = [SETTLE_SEC, SECONDS - 1];
+  const within = (list) => list.filter(([atMs]) => atMs >= startEpochMs + fromSec * 1_000 && atMs < startEpochMs + toSec * 1_000);
+  const floorMs = percentilesOf(within(samples).map(([, ms]) => ms));
+  const rulerSamples = await (await fetch(`${ruler.match[1]}/ruler/samples`)).json();
+  const rulerMs = percentilesOf(within(rulerSamples).map(([, us]) => us / 1_000));
+  const row = {
+    client: 'floor',
+    streams: 0,
+    ...summary,
+    processCpuSeconds: round(run.cpuSeconds, 2),
+    steady: { fromSec, toSec, floorMs, rulerMs, errorVsRulerMs: minus(floorMs, rulerMs) },
+  };
+  console.log(JSON.stringify(row));
+  return row;
+}
+
 const rows = [];
 try {
+  rows.push(await measureFloor());
   for (const streams of [0, STREAMS]) rows.push(await measure(streams));
 } finally {
   await router.stop();
@@ -158,6 +203,7 @@ await writeResults(LABEL ? `open-error-${LABEL}` : 'open-error', begun, {
       "from the run's histograms.hlog (photoLatency, interval histograms summed over the window): latency from each slot's intended start (coordinated-omission corrected)",
     rulerLatency:
       "the sink's own time per upload, from its request head parsed to its answer finished, by arrival time; nginx: $request_time (ms resolution) by arrival (its $msec minus $request_time)",
+    floor: `bench/open-floor-client.js on the generator's CPU, before coachbench's runs: the same ${SIZE}-byte upload at ${RATE}/s for ${SECONDS} s with undici request() on a 512-connection Pool and a timer per due slot, latency from the intended start, nothing else; steady window only`,
     error:
       "coachbench minus ruler at each percentile: what the generator, the loopback and nginx add (nginx's hop is included in the ruler error, not in the nginx error)",
   },

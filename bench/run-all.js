@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 /** Each benchmark with the arguments it always gets (streams.js runs twice: plain HTTP, then TLS). */
 const BENCHES = [
   ['startup.js'],
+  ['cpu-profile.js'],
   ['throughput-closed.js'],
   ['throughput-open.js'],
   ['throughput-latency.js'],

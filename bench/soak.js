@@ -1,44 +1,40 @@
-// Soak memory benchmark (run by hand, not by `npm run bench`): `coachbench run` holds streams
-// with messages, churn and background uploads/tags against a separately started reference target
-// for --minutes, samples the driver's RSS every 10 s from /proc, and reports RSS at minute 5
-// against the rest of the run. Goal: RSS stays within 10% of its minute-5 value. Writes
-// bench/results/soak.json.
+// Soak memory benchmark (run by hand, not by `npm run bench`): `coachbench run` of the
+// nightly-soak profile (its duration cut to --minutes) against a separately started reference
+// target. Every 10 s it samples the driver's RSS from /proc; the driver runs with --trace-gc, so
+// the live heap after each full (mark-compact) GC of its main thread is known too. Reported: the
+// least-squares slope of both after the warm-up (--from-minute), in MiB/min. Goal (issue 15):
+// RSS slope <= 0.05 MiB/min over at least an hour after warm-up. A heap that stays flat while RSS
+// climbs points at native memory (sockets, buffers, the allocator), not at our objects.
+// Writes bench/results/soak.json.
 //
-//   npm run build && node bench/soak.js --minutes 60 [--participants 2000]
-import { readFile, writeFile } from 'node:fs/promises';
+//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak]
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { flag } from './lib/flags.js';
+import { flag, textFlag } from './lib/flags.js';
 import { BIN, benchDir, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
-import { soakStats } from './lib/soak-stats.js';
+import { fullGcHeaps, soakStats } from './lib/soak-stats.js';
 
-const MINUTES = flag('minutes', 60);
-const PARTICIPANTS = flag('participants', 2_000);
+const MINUTES = flag('minutes', 70);
+const FROM_MINUTE = flag('from-minute', 10);
+const PROFILE = textFlag('profile', 'nightly-soak');
+const profilePath = PROFILE.endsWith('.json') ? PROFILE : new URL(`../profiles/${PROFILE}.json`, import.meta.url).pathname;
+const profile = JSON.parse(await readFile(profilePath, 'utf8'));
+const participants = profile.chatStreams.participants;
+const keepAlive = profile.target?.keepAlive ?? '15s';
+
 const begun = beginMeasurement();
 const dir = await benchDir('soak');
 const fixtures = join(dir, 'fixtures.json');
-const profile = join(dir, 'soak.json');
-await writeFile(
-  profile,
-  JSON.stringify({
-    name: 'bench-soak',
-    duration: `${MINUTES}m`,
-    keepAliveTolerance: '10%',
-    chatStreams: { participants: PARTICIPANTS, rampPerSec: 200, switchEvery: '2m', messageRatePerSec: 20, churnRatePerSec: 2 },
-    photoUpload: { enabled: true, ratePerSec: 2, imageSizes: ['16KiB', '256KiB'] },
-    tagLink: { enabled: true, ratePerSec: 2 },
-  }),
-);
-
-const target = await startServe(['--participants', String(PARTICIPANTS), '--keepalive', '15s', '--fixtures-out', fixtures]);
+const target = await startServe(['--participants', String(participants), '--keepalive', keepAlive, '--fixtures-out', fixtures]);
 const samples = [];
 let report;
+let driverOutput = '';
+let exitCode;
 try {
   const out = join(dir, 'report');
-  const driver = await startProcess(
-    [BIN, 'run', '--profile', profile, '--target', target.url, '--fixtures', fixtures, '--expect-keepalive', '15s', '--out', out, '--quiet'],
-    null,
-  );
+  const runArgs = ['run', '--profile', profilePath, '--duration', `${MINUTES}m`, '--target', target.url, '--fixtures', fixtures];
+  const driver = await startProcess(['--trace-gc', BIN, ...runArgs, '--expect-keepalive', keepAlive, '--out', out, '--quiet'], null);
   const start = performance.now();
   const timer = setInterval(() => {
     try {
@@ -52,25 +48,30 @@ try {
       /* exited */
     }
   }, 10_000);
-  await exited(driver.child);
+  exitCode = await exited(driver.child);
   clearInterval(timer);
+  driverOutput = driver.output();
   report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
 } finally {
   await stopProcess(target.child);
 }
 
+const heaps = fullGcHeaps(driverOutput);
 const result = {
+  profile: profile.name,
   minutes: MINUTES,
-  streams: PARTICIPANTS * 2,
-  ...soakStats(samples),
+  fromMinute: FROM_MINUTE,
+  streams: participants * 2,
+  exitCode,
+  ...soakStats(samples, FROM_MINUTE, heaps),
   verdict: report?.verdict,
   failedChecks: report?.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
   timeseriesPoints: report?.timeseries.length,
   events: report && Object.values(report.scenarios.chatStreams.events).reduce((a, b) => a + b, 0),
   samples,
-  method:
-    'driver VmRSS from /proc/PID/status every 10 s; growth and drop are relative to the RSS at minute 5 over minutes 5..end; trend is the least-squares slope',
+  fullGcHeaps: heaps,
+  method: `coachbench run -p ${profile.name} -d ${MINUTES}m against coachbench serve (its own process, ${participants} participants, KEEP_ALIVE ${keepAlive}); driver VmRSS from /proc/PID/status every 10 s; live heap = the main isolate's heap after each Mark-Compact from node --trace-gc; slopes are least-squares over minutes ${FROM_MINUTE}..end; growth and drop are relative to the first sample after minute ${FROM_MINUTE}`,
 };
 await writeResults('soak', begun, result);
-const { samples: _s, ...summary } = result;
+const { samples: _s, fullGcHeaps: _h, ...summary } = result;
 console.log(JSON.stringify(summary, null, 2));

@@ -3,6 +3,9 @@
 // against the reference target in its own process, with the same connections, path, token and
 // image. Goal: coachbench within 5 % of both. For each tool: requests/s, and generator CPU per
 // request (utime+stime of the generator process from /proc, start to exit, bench/lib/measured-command.js).
+// Two more rows say where the floor is: Node's own (node-floor-client.js, raw sockets, no
+// checks) and a bare loop on undici's Pool (undici-pool-client.js). Issue 15 asks for
+// coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is the bound on that.
 // Writes bench/results/throughput-closed.json.
 //
 //   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 16384,262144] [--no-pin]
@@ -15,12 +18,12 @@ import { flag } from './lib/flags.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
-import { AUTOCANNON_CLI, autocannonCli, wrk, wrkStatus } from './lib/rulers.js';
+import { AUTOCANNON_CLI, autocannonCli, nodeClient, wrk, wrkStatus } from './lib/rulers.js';
 
 const CONNECTIONS = flag('connections', 16);
 const SECONDS = flag('seconds', 5);
 const REPS = flag('reps', 3);
-const SIZES = flag('sizes', [16_384, 262_144]);
+const SIZES = flag('sizes', [1_024, 16_384, 262_144]);
 
 const begun = beginMeasurement();
 const dir = await benchDir('closed');
@@ -45,6 +48,8 @@ try {
       ['coachbench', () => coachbench(target, size)],
       ['autocannon', () => autocannonCli(ruler)],
       ...(wrkTool.version ? [['wrk', () => wrk(ruler)]] : []),
+      ['nodeFloor', () => nodeClient('node-floor-client.js', ruler)],
+      ['undiciPool', () => nodeClient('undici-pool-client.js', ruler)],
     ];
     // Warm-up (discarded): the target's JIT and buffers settle before anything is measured.
     await coachbench(target, size);
@@ -66,6 +71,9 @@ try {
       coachbenchVsAutocannonPct: pairedPct('autocannon'),
       coachbenchVsWrkPct: pairedPct('wrk'),
       medianCpuUsPerRequest: medianOf('cpuUsPerRequest'),
+      cpuPerRequestVsWrk: runs.wrk
+        ? Object.fromEntries(Object.keys(runs).map((k) => [k, round(median(runs[k].map((r, i) => r.cpuUsPerRequest / runs.wrk[i].cpuUsPerRequest)), 2)]))
+        : null,
       coachbenchLoadCpuUsPerRequest: median(runs.coachbench.map((r) => r.loadCpuUsPerRequest)),
       runs,
     });
@@ -75,13 +83,16 @@ try {
 }
 
 await writeResults('throughput-closed', begun, {
-  goal: 'coachbench run (closed model) within 5% of the throughput of autocannon CLI and wrk',
+  goal: 'coachbench run (closed model) within 5% of the throughput of autocannon CLI and wrk; generator CPU per request <= 1.5x wrk at 16 KiB, <= 1.2x at 256 KiB (issue 15)',
   method: {
     coachbench: `bin/coachbench.js run with a profile of photoUpload only (model closed, ${CONNECTIONS} connections, one JPEG, filename part), ${SECONDS} s; numbers from its report.json`,
     autocannon: `node ${AUTOCANNON_CLI.replace(/.*node_modules/, 'node_modules')} -c ${CONNECTIONS} -d ${SECONDS} -m PATCH -F <same image, filename part> -j`,
     wrk: wrkTool.version
       ? `${wrkTool.version}: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s --latency -s <Lua script sending the identical body from a file>`
       : wrkTool.reason,
+    nodeFloor:
+      'bench/node-floor-client.js: raw net sockets, one prebuilt request Buffer per write, answers delimited by Content-Length, nothing checked (the floor of a Node.js generator)',
+    undiciPool: 'bench/undici-pool-client.js: undici Pool, pipelining 1, await request() and body.text() per request',
     target: 'coachbench serve in its own process, one participant path and token for every tool',
     pinning: PINNED ? 'target on CPU 0, every generator on CPU 1 (taskset)' : 'none (--no-pin)',
     cpuUsPerRequest:

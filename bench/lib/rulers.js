@@ -58,6 +58,41 @@ export async function autocannonCli({ dir, url, fixtures, body, connections, sec
   };
 }
 
+/**
+ * A Node.js client of bench/ (node-floor-client.js or undici-pool-client.js): the identical body
+ * and headers, `connections` connections for `seconds`. Its CPU per request is measured like
+ * every other tool's; it reports requests only (no latency percentiles).
+ */
+export async function nodeClient(script, { dir, url, fixtures, body, connections, seconds, cpu }) {
+  const participant = fixtures.participants[0];
+  const headers = {
+    authorization: `Bearer ${participant.token}`,
+    'x-api-key': fixtures.apiKey,
+    accept: ACCEPT,
+    'content-type': body.body.contentType,
+  };
+  const path = `/api/v1/participants/${participant.userId}/profile_photo`;
+  const client = new URL(`../${script}`, import.meta.url).pathname;
+  const run = await runMeasured(process.execPath, [client, url, path, String(connections), String(seconds), body.bodyPath], {
+    env: { CB_HEADERS: JSON.stringify(headers) },
+    cpu,
+    outFile: outFileIn(dir, script.replace(/\.js$/, '')),
+  });
+  const json = run.output.trim().split('\n').at(-1);
+  if (run.code !== 0 || !json?.startsWith('{')) throw new Error(`${script} exited ${run.code}:\n${run.output}`);
+  const { requests, non2xx } = JSON.parse(json);
+  return {
+    perSec: round(requests / seconds),
+    requests,
+    errors: non2xx,
+    p50Ms: null,
+    p99Ms: null,
+    cpuUsPerRequest: perRequest(run.cpuSeconds, requests),
+    processCpuSeconds: round(run.cpuSeconds, 2),
+    processWallSeconds: round(run.wallSeconds, 2),
+  };
+}
+
 const WRK_SCRIPT = [
   'wrk.method = "PATCH"',
   'local f = assert(io.open(os.getenv("CB_BODY"), "rb"))',

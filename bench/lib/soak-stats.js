@@ -1,20 +1,55 @@
 // RSS statistics of a soak from its samples: growth (a leak) and GC swings are reported apart.
-export function soakStats(samples, fromMinute = 5) {
+
+const MiB = 2 ** 20;
+
+/** Least-squares slope of y over x. */
+function slope(points) {
+  const n = points.length;
+  if (n < 2) return NaN;
+  const mx = points.reduce((a, p) => a + p.x, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  return points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+}
+
+/**
+ * After `fromMinute`: RSS at its start, extremes, last, and the trend in MiB/min; with `heaps`
+ * (from fullGcHeaps) the live heap's trend as well, so a climbing RSS over a flat heap is told
+ * apart from our own objects growing.
+ */
+export function soakStats(samples, fromMinute = 5, heaps = []) {
   const after = samples.filter((s) => s.minute >= fromMinute);
   const at = after[0]?.rssBytes ?? NaN;
   const values = after.map((s) => s.rssBytes);
-  // Least-squares slope of RSS over time: a leak shows as a positive trend, GC as noise around it.
-  const n = after.length;
-  const mx = after.reduce((a, s) => a + s.minute, 0) / n;
-  const my = values.reduce((a, v) => a + v, 0) / n;
-  const slope = after.reduce((a, s) => a + (s.minute - mx) * (s.rssBytes - my), 0) / after.reduce((a, s) => a + (s.minute - mx) ** 2, 0);
+  const rssSlope = slope(after.map((s) => ({ x: s.minute, y: s.rssBytes })));
+  const heapsAfter = heaps.filter((h) => h.minute >= fromMinute);
+  const heapSlope = slope(heapsAfter.map((h) => ({ x: h.minute, y: h.afterMiB })));
   return {
-    rssAtMinute5Bytes: at,
-    rssMaxAfterMinute5Bytes: Math.max(...values),
-    rssMinAfterMinute5Bytes: Math.min(...values),
+    rssAtFromMinuteBytes: at,
+    rssMaxAfterFromMinuteBytes: Math.max(...values),
+    rssMinAfterFromMinuteBytes: Math.min(...values),
     rssLastBytes: values.at(-1),
-    maxGrowthFromMinute5: +((Math.max(...values) - at) / at).toFixed(4),
-    maxDropFromMinute5: +((at - Math.min(...values)) / at).toFixed(4),
-    trendMiBPerHour: +((slope * 60) / 2 ** 20).toFixed(2),
+    maxGrowthFromFromMinute: +((Math.max(...values) - at) / at).toFixed(4),
+    maxDropFromFromMinute: +((at - Math.min(...values)) / at).toFixed(4),
+    rssSlopeMiBPerMin: +(rssSlope / MiB).toFixed(4),
+    fullGcs: heapsAfter.length,
+    heapAfterFullGcSlopeMiBPerMin: Number.isNaN(heapSlope) ? null : +heapSlope.toFixed(4),
+    heapAfterFullGcFirstMiB: heapsAfter[0]?.afterMiB ?? null,
+    heapAfterFullGcLastMiB: heapsAfter.at(-1)?.afterMiB ?? null,
   };
+}
+
+// node --trace-gc prints "[pid:0xISOLATE]   123456 ms: Mark-Compact 45.1 (60.2) -> 40.3 (58.0) MB, ..."
+const MARK_COMPACT = /\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: Mark-Compact(?: \(reduce\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/g;
+
+/**
+ * The main isolate's live heap after each full GC, from --trace-gc output. The main isolate is
+ * the one whose lines appear first (worker threads start later); `minute` is the isolate's own
+ * clock, which starts with the process.
+ */
+export function fullGcHeaps(output) {
+  const all = [...output.matchAll(MARK_COMPACT)];
+  const main = all[0]?.[1];
+  return all
+    .filter((m) => m[1] === main)
+    .map((m) => ({ minute: +(Number(m[2]) / 60_000).toFixed(2), beforeMiB: Number(m[3]), afterMiB: Number(m[5]), committedMiB: Number(m[6]) }));
 }

@@ -1,0 +1,115 @@
+// Benchmark: where `coachbench run` spends its CPU, as users run it (bin/coachbench.js), from
+// V8's sampling profiler (node --cpu-prof, 1 ms interval, through NODE_OPTIONS). The
+// closed-model photo profile of startup.js (16 connections, one 16 KiB JPEG, target on its own
+// core) runs for a short and a long duration; each run's main-thread samples are summed by
+// owner (a package, one of our dist/ folders, a Node module, V8's GC), and the two runs are
+// separated the way startup.js separates the whole process: per owner, perRequest = ΔCPU /
+// Δrequests and fixed = CPU(short) − perRequest × requests(short). So the summary says both
+// what start-up, probes and reports cost and what each answered request costs, and whose code
+// it is. Writes bench/results/cpu-profile.json (summaries; the .cpuprofile files are kept under
+// --keep DIR when given, for a flame graph in Chrome DevTools or speedscope).
+//
+//   npm run build && node bench/cpu-profile.js [--short 2] [--long 10] [--size 16384] [--keep DIR] [--no-pin]
+import { cp, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { summariseProfile } from './lib/cpu-profile-summary.js';
+import { flag, textFlag } from './lib/flags.js';
+import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
+import { benchDir } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
+
+const SHORT = flag('short', 2);
+const LONG = flag('long', 10);
+const SIZE = flag('size', 16_384);
+const KEEP = textFlag('keep');
+const CONNECTIONS = 16;
+const TOP = 30;
+
+const begun = beginMeasurement();
+const dir = await benchDir('cpu-profile');
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** One profiled run: its requests, its /proc CPU, and the main thread's samples by owner and function. */
+let runs = 0;
+async function profiledRun(target, seconds) {
+  const profDir = join(dir, `prof-${++runs}-${seconds}s`);
+  const profile = photoProfile(`cpu-profile-${seconds}s`, seconds, SIZE, { model: 'closed', connections: CONNECTIONS });
+  const result = await runCoachbench({
+    dir,
+    profile,
+    targetUrl: target.url,
+    fixturesPath: target.fixturesPath,
+    cpu: GENERATOR_CPU,
+    env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
+  });
+  const photo = result.report.scenarios.photoUpload;
+  if (photo.errors > 0) throw new Error(`${photo.errors} upload errors in a ${seconds} s run: the target is not healthy`);
+  // File names end in .<pid>.<thread>.<seq>.cpuprofile; the main thread is thread 0.
+  const files = (await readdir(profDir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f));
+  if (files.length !== 1) throw new Error(`expected one main-thread profile in ${profDir}, found ${files.join(', ') || 'none'}`);
+  if (KEEP) await cp(join(profDir, files[0]), join(KEEP, `closed-${SIZE}-${seconds}s.cpuprofile`));
+  const summary = summariseProfile(JSON.parse(await readFile(join(profDir, files[0]), 'utf8')));
+  return { seconds, requests: photo.requests, cpuSeconds: result.cpuSeconds, summary };
+}
+
+const target = await startPhotoTarget(dir);
+let short;
+let long;
+try {
+  await profiledRun(target, SHORT); // warm-up (discarded): the target's JIT and the compile cache settle
+  short = await profiledRun(target, SHORT);
+  long = await profiledRun(target, LONG);
+} finally {
+  await target.stop();
+}
+
+const dRequests = long.requests - short.requests;
+const usOf = (summary, key, field) => new Map(summary[field]).get(key) ?? 0;
+/** Per owner (or function): fixed ms and µs per request at the margin, the `limit` largest by `order`. */
+function separated(field, limit, order = 'perRequestUs') {
+  const keys = new Set([...long.summary[field], ...short.summary[field]].map(([k]) => k));
+  return [...keys]
+    .map((key) => {
+      const perRequestUs = (usOf(long.summary, key, field) - usOf(short.summary, key, field)) / dRequests;
+      const fixedMs = (usOf(short.summary, key, field) - perRequestUs * short.requests) / 1_000;
+      return { [field === 'owners' ? 'owner' : 'function']: key, perRequestUs: round(perRequestUs, 2), fixedMs: round(fixedMs, 0) };
+    })
+    .sort((a, b) => b[order] - a[order])
+    .slice(0, limit);
+}
+
+const perRequestUs = ((long.cpuSeconds - short.cpuSeconds) / dRequests) * 1e6;
+const sampledPerRequestUs = (long.summary.busyUs - short.summary.busyUs) / dRequests;
+const result = {
+  goal: 'find where the CPU goes (issue 15): per request at the margin and fixed per run, by owner',
+  method: {
+    run: `bin/coachbench.js run, photoUpload only (model closed, ${CONNECTIONS} connections, one ${SIZE} B JPEG), ${SHORT} s and ${LONG} s, after one discarded warm-up; NODE_OPTIONS="--cpu-prof" (1 ms sampling)`,
+    owners:
+      'self time of the main thread by the script that ran: node_modules package, coachbench:<dist folder>, node:<module>, or V8 ((garbage collector), (program)); native functions without a script are charged to their JS caller',
+    separation: 'per owner: perRequest = (µs in the long run − µs in the short) / Δrequests; fixed = µs in the short − perRequest × its requests',
+    pinning: GENERATOR_CPU === null ? 'none (--no-pin)' : `target on CPU 0, coachbench on CPU ${GENERATOR_CPU}`,
+    caveat:
+      "the profiler samples the main thread only: V8's GC helper threads and the kernel's network stack outside syscalls are in the process CPU, not in the samples",
+  },
+  runs: [short, long].map((r) => ({
+    seconds: r.seconds,
+    requests: r.requests,
+    processCpuSeconds: r.cpuSeconds,
+    sampledMainThreadSeconds: round(r.summary.busyUs / 1e6, 3),
+  })),
+  processCpuUsPerRequest: round(perRequestUs),
+  sampledCpuUsPerRequest: round(sampledPerRequestUs),
+  processFixedCpuSeconds: round(short.cpuSeconds - (perRequestUs / 1e6) * short.requests, 3),
+  sampledFixedCpuSeconds: round((short.summary.busyUs - sampledPerRequestUs * short.requests) / 1e6, 3),
+  owners: separated('owners', TOP),
+  functions: separated('functions', TOP),
+  fixedOwners: separated('owners', TOP, 'fixedMs'),
+  fixedFunctions: separated('functions', TOP, 'fixedMs'),
+};
+await writeResults(SIZE === 16_384 ? 'cpu-profile' : `cpu-profile-${SIZE}`, begun, result);
+console.log(`per request: ${result.processCpuUsPerRequest} µs (process), ${result.sampledCpuUsPerRequest} µs (sampled main thread)`);
+console.log(`fixed: ${result.processFixedCpuSeconds} s (process), ${result.sampledFixedCpuSeconds} s (sampled)`);
+for (const o of result.fixedOwners.slice(0, 12)) console.log(`  ${o.owner.padEnd(36)} ${String(o.fixedMs).padStart(6)} ms fixed`);
+for (const o of result.owners.slice(0, 15))
+  console.log(`  ${o.owner.padEnd(36)} ${String(o.perRequestUs).padStart(7)} µs/req  ${String(o.fixedMs).padStart(6)} ms fixed`);

@@ -1,0 +1,30 @@
+// A closed loop on undici's Pool as a plain user of it would write one, for
+// bench/throughput-closed.js: CONNECTIONS loops, each awaiting `pool.request()` and reading the
+// answer's body as text. It shows what the engine of coachbench's open model costs per request
+// on the closed model's job, and why the closed model stays on autocannon.
+//
+//   node bench/undici-pool-client.js URL PATH CONNECTIONS SECONDS BODY_FILE   (headers as JSON in CB_HEADERS)
+// prints {"requests": N, "non2xx": M}
+import { readFileSync } from 'node:fs';
+import { Pool } from 'undici';
+
+const [url, path, connections, seconds, bodyFile] = process.argv.slice(2);
+const body = readFileSync(bodyFile);
+const headers = JSON.parse(process.env.CB_HEADERS ?? '{}');
+const pool = new Pool(url, { connections: Number(connections), pipelining: 1 });
+const endAt = performance.now() + Number(seconds) * 1_000;
+let requests = 0;
+let non2xx = 0;
+
+async function loop() {
+  while (performance.now() < endAt) {
+    const answer = await pool.request({ method: 'PATCH', path, headers, body });
+    await answer.body.text();
+    requests++;
+    if (answer.statusCode < 200 || answer.statusCode > 299) non2xx++;
+  }
+}
+
+await Promise.all(Array.from({ length: Number(connections) }, loop));
+await pool.close();
+console.log(JSON.stringify({ requests, non2xx }));
