@@ -7,7 +7,7 @@
 import type { TimeseriesPoint } from '../contract/report.js';
 import { HlogWriter } from './hlog-writer.js';
 import { MetricSet } from './metric-set.js';
-import { GENERATOR } from './names.js';
+import { CHAT, GENERATOR } from './names.js';
 import { pointFromInterval, TimeseriesBuilder } from './timeseries.js';
 
 export interface CollectorOptions {
@@ -32,7 +32,7 @@ export interface CollectorOptions {
 }
 
 /** The counters the collector adds to each interval itself (the judged and behind time); drivers never count them. */
-export const COLLECTOR_COUNTERS: readonly string[] = [GENERATOR.judgedUs, GENERATOR.behindUs, GENERATOR.behindIntervals];
+export const COLLECTOR_COUNTERS: readonly string[] = [GENERATOR.judgedUs, GENERATOR.behindUs, GENERATOR.behindIntervals, CHAT.keepAliveViolationsBehind];
 
 /** Interval edges jitter by a few ms; an interval starting this close to the warm-up's end is past it. */
 const WARMUP_EDGE_SEC = 0.05;
@@ -56,6 +56,8 @@ export class IntervalCollector {
     this.lastEndSec = endSec;
     const warmup = startSec < (this.options.warmupSec ?? 0) - WARMUP_EDGE_SEC;
     const behind = interval.count(GENERATOR.behindProcesses) > 0;
+    // A gap closed while a driver was behind may be the driver's late read, not the target's late frame.
+    if (behind) interval.inc(CHAT.keepAliveViolationsBehind, interval.count(CHAT.keepAliveViolations));
     if (!warmup) {
       // What generator.healthy weighs: how much of the judged run a driver spent behind.
       const intervalUs = Math.round((endSec - startSec) * 1e6);

@@ -79,6 +79,8 @@ export const CHAT = {
   openLatencyUs: 'chat.openLatencyUs',
   keepAlives: 'chat.keepAlives',
   keepAliveViolations: 'chat.keepAliveViolations',
+  /** Of keepAliveViolations, those in intervals a driver fell behind in (counted by the collector). */
+  keepAliveViolationsBehind: 'chat.keepAliveViolationsBehind',
   firstKeepAliveLate: 'chat.firstKeepAliveLate',
   firstKeepAliveEarly: 'chat.firstKeepAliveEarly',
   /** Streams (chat and main) that lived longer than the stall window. */

@@ -4,11 +4,13 @@
  * the ramp that stalled a driver for its first seconds is the generator's lag, not the target's.
  */
 import { describe, expect, it } from 'vitest';
+import { buildChatSummary } from '../../src/metrics/chat-summary.js';
 import { evaluateChecks } from '../../src/metrics/checks/evaluate-checks.js';
+import { streamChecks } from '../../src/metrics/checks/stream-checks.js';
 import { buildGeneratorSummary, MAX_BEHIND_SHARE } from '../../src/metrics/generator-summary.js';
 import { IntervalCollector } from '../../src/metrics/interval-collector.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
-import { GENERATOR } from '../../src/metrics/names.js';
+import { CHAT, GENERATOR } from '../../src/metrics/names.js';
 import { Recorder } from '../../src/metrics/recorder.js';
 
 /** One second of one driver process: 100 loop samples of 1 ms, `behind` marks the process as fallen behind. */
@@ -57,6 +59,31 @@ describe('intervals the driver fell behind in', () => {
     expect(points.slice(0, 3).every((point) => point.generatorBehind && point.warmup)).toBe(true);
     expect(summaryOf(collector).behind).toEqual({ intervals: 0, seconds: 0, share: 0, maxShare: MAX_BEHIND_SHARE });
     expect(healthOf(collector).status).toBe('pass');
+  });
+
+  it('tell the KEEP_ALIVE cadence check which of its late gaps closed while the driver was behind', () => {
+    const collector = new IntervalCollector({ hlogPath: null, startEpochMs: 0 });
+    const withViolations = (behind: boolean, violations: number): MetricSet => {
+      const set = second(behind);
+      set.inc(CHAT.keepAliveViolations, violations);
+      return set;
+    };
+    collector.ingest(withViolations(true, 3), 0, 1);
+    collector.ingest(withViolations(false, 2), 1, 2);
+    collector.ingest(withViolations(true, 0), 2, 3);
+    expect(collector.total.count(CHAT.keepAliveViolations)).toBe(5);
+    expect(collector.total.count(CHAT.keepAliveViolationsBehind)).toBe(3);
+    const chat = buildChatSummary(collector.total, { participants: 1, keepAlive: { intervalMs: 500, toleranceMs: 200 } });
+    const cadence = evaluateChecks({ total: collector.total, chat, generator: summaryOf(collector) }).find((c) => c.id === 'stream.keepalive.cadence')!;
+    expect(cadence.status).toBe('fail');
+    expect(cadence.detail).toMatch(
+      /^5 KEEP_ALIVE gaps outside 500 ± 200 ms \(max \d+ ms\) \(3 of the gaps closed while the driver was behind: they may be its own delay/,
+    );
+    // Without behind intervals the detail says nothing of the driver.
+    const steady = new IntervalCollector({ hlogPath: null, startEpochMs: 0 });
+    steady.ingest(withViolations(false, 2), 0, 1);
+    const calm = streamChecks(buildChatSummary(steady.total, { participants: 1, keepAlive: { intervalMs: 500, toleranceMs: 200 } }))[1]!;
+    expect(calm.detail).not.toMatch(/behind/);
   });
 
   it('are what a Recorder reports when its own loop stalls past the bound', async () => {

@@ -9,6 +9,7 @@ import { CHECK_IDS } from '../../contract/check-ids.js';
 import type { ChatStreamsSummary, CheckResult, GeneratorSummary } from '../../contract/report.js';
 import { buildAuthSummary, tokenRefreshCheck } from '../auth-summary.js';
 import type { MetricSet } from '../metric-set.js';
+import { CHAT } from '../names.js';
 import { fail, passOnEvidence, skip } from './check-result.js';
 import { type RequestCheckId, requestCheck } from './request-checks.js';
 import { streamChecks } from './stream-checks.js';
@@ -56,7 +57,7 @@ export interface CheckInputs {
 export function evaluateChecks({ total, chat, generator }: CheckInputs): CheckResult[] {
   const byId = new Map<string, CheckResult>();
   byId.set('auth.token.refresh', tokenRefreshCheck(buildAuthSummary(total)));
-  if (chat) for (const result of streamChecks(chat)) byId.set(result.id, result);
+  if (chat) for (const result of streamChecks(chat, total.count(CHAT.keepAliveViolationsBehind))) byId.set(result.id, result);
   byId.set('generator.healthy', generatorHealthy(generator));
   return CHECK_IDS.map((id) => byId.get(id) ?? (id.startsWith('stream.') ? skip(id, 'chat streams were off') : requestCheck(total, id as RequestCheckId)));
 }
