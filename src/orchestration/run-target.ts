@@ -12,7 +12,7 @@ import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
 import { StartError } from '../util/errors.js';
-import { registerSecret } from '../util/redact.js';
+import { registerParticipantTokens, registerSecret } from '../util/redact.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -67,6 +67,7 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
       throw new StartError(`${error.message}; the run did not start`);
     }
   }
+  registerParticipantTokens(fixtures.participants.map((participant) => participant.token));
   const expectKeepAliveMs = config.expectKeepAliveMs ?? embedded?.keepAliveMs ?? DEFAULT_KEEPALIVE_MS;
   const certificate = embedded?.certificate ?? null;
   const transport =

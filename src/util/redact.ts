@@ -2,8 +2,9 @@
  * Secrets never reach a report, log or error message (docs/design.md §2).
  * Every string that leaves the process through an error path goes through here.
  *
- * Only registered secret values and bearer tokens in authorization headers are masked.
- * Nothing is masked by pattern alone: "without X-API-Key: 500" is a finding, not a key.
+ * Only registered secret values, registered participant tokens and bearer tokens in
+ * authorization headers are masked. Nothing is masked by pattern alone: "without X-API-Key:
+ * 500" is a finding, not a key.
  */
 
 /** A secret shorter than this cannot be told from ordinary text; it is not registered. */
@@ -23,6 +24,16 @@ const BEARER_HEADER = /(authorization["']?\s*[:=]\s*["']?\s*Bearer\s+)[^\s"',;}]
 
 const secrets = new Map<string, RegExp>();
 
+/**
+ * Participants' bearer tokens: thousands of them, so not one pattern each (every redact would
+ * scan the text once per token). A token is masked where it stands as a whole run of token
+ * characters (RFC 6750 token68 less "/", which would glue it to a URL path): each run of the
+ * text is looked up in the set, one pass whatever the number of tokens. "=" only ends a run
+ * (token68's padding), so `access_token=<token>` is two runs.
+ */
+const participantTokens = new Set<string>();
+const TOKEN_RUN = /[A-Za-z0-9._~+-]+=*/g;
+
 // Syntax characters only: in a `u` regular expression any other escape is an error.
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -41,17 +52,23 @@ export function registerSecret(value: string | undefined | null): void {
   if (value && value.length >= MIN_SECRET_LENGTH && !secrets.has(value)) secrets.set(value, patternFor(value));
 }
 
+/** Registers participants' tokens (fixtures, renewals) so that `redact` masks them wherever they stand alone. */
+export function registerParticipantTokens(tokens: Iterable<string>): void {
+  for (const token of tokens) if (token.length >= MIN_SECRET_LENGTH) participantTokens.add(token);
+}
+
 /** The registered secrets, to hand to a worker process so it redacts the same values. */
 export function secretsSnapshot(): string[] {
   return [...secrets.keys()];
 }
 
-/** `text` with every registered secret and every bearer token in an authorization header replaced by `***`. */
+/** `text` with every registered secret, participant token and bearer token in an authorization header replaced by `***`. */
 export function redact(text: string): string {
   let out = text;
   // Longest first, so a secret that contains another is masked whole.
   for (const [secret, pattern] of [...secrets].sort(([a], [b]) => b.length - a.length)) {
     if (out.includes(secret)) out = out.replace(pattern, '***');
   }
+  if (participantTokens.size > 0) out = out.replace(TOKEN_RUN, (run) => (participantTokens.has(run) ? '***' : run));
   return out.replace(BEARER_HEADER, '$1***');
 }

@@ -5,7 +5,7 @@
  * cannot be part of a word, so it is masked even where it is glued to other text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redact, registerSecret, secretsSnapshot } from '../../src/util/redact.js';
+import { redact, registerParticipantTokens, registerSecret, secretsSnapshot } from '../../src/util/redact.js';
 
 // Secrets chosen to collide with ordinary words and with each other's surroundings.
 const API_KEY = 'ak_5f2e9c0d1b7a4e3f';
@@ -67,5 +67,35 @@ describe('redact with secrets holding regular-expression characters', () => {
   it.each(['a-b-c-d-e-f-1', 'k(1)[2]{3}*+?^$|\\', 'x.y.z.w'])('masks %j literally', (secret) => {
     registerSecret(secret);
     expect(redact(`before ${secret} after`)).toBe('before *** after');
+  });
+});
+
+describe('participant tokens', () => {
+  // As many as a large fixtures file holds; each is looked up, not scanned for.
+  const tokens = Array.from({ length: 20_000 }, (_, i) => `pt_${i.toString(16).padStart(32, '0')}`);
+  beforeAll(() => registerParticipantTokens(tokens));
+
+  it('are masked wherever one stands alone: a sample, JSON, a query, a URL segment', () => {
+    const token = tokens[12_345]!;
+    expect(redact(`stream open failed (status:401): token ${token} expired`)).toBe('stream open failed (status:401): token *** expired');
+    expect(redact(`{"detail":"unknown token","token":"${token}"}`)).toBe('{"detail":"unknown token","token":"***"}');
+    expect(redact(`GET /stream?access_token=${token}&x=1`)).toBe('GET /stream?access_token=***&x=1');
+    expect(redact(`/api/v1/tokens/${token}/revoke`)).toBe('/api/v1/tokens/***/revoke');
+  });
+
+  it('leave text alone that only resembles one, or holds one inside a longer run', () => {
+    const token = tokens[7]!;
+    expect(redact(`pt_${'f'.repeat(32)}`)).toBe(`pt_${'f'.repeat(32)}`);
+    expect(redact(`x${token}`)).toBe(`x${token}`);
+    expect(redact('PATCH /api/v1/participants/p-000001/profile_photo: 500 status:500')).toBe(
+      'PATCH /api/v1/participants/p-000001/profile_photo: 500 status:500',
+    );
+  });
+
+  it('registered later (a renewal) are masked from then on', () => {
+    const renewed = 'pt_renewed0000000000000000000000001';
+    expect(redact(`resent with ${renewed}`)).toBe(`resent with ${renewed}`);
+    registerParticipantTokens([renewed]);
+    expect(redact(`resent with ${renewed}`)).toBe('resent with ***');
   });
 });

@@ -15,7 +15,7 @@ import { loadFixtures } from '../../contract/fixtures.js';
 import { recordMs } from '../../metrics/histogram.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { AUTH } from '../../metrics/names.js';
-import { registerSecret } from '../../util/redact.js';
+import { registerParticipantTokens, registerSecret } from '../../util/redact.js';
 import { type CredentialUpdate, runTokenCommand } from './token-command.js';
 
 /** Where new tokens come from; both optional. */
@@ -214,6 +214,7 @@ export class Credentials {
       if (next === undefined) continue;
       replace(userId, participant.token, next);
       participant.token = next;
+      registerParticipantTokens([next]);
     }
     if (update.coachToken !== undefined) {
       registerSecret(update.coachToken);

@@ -5,7 +5,7 @@
  */
 
 import { MetricSet } from '../../metrics/metric-set.js';
-import { registerSecret } from '../../util/redact.js';
+import { registerParticipantTokens, registerSecret } from '../../util/redact.js';
 import { waitUntil } from '../start-at.js';
 import type { ParentMessage, WorkerMessage } from './messages.js';
 import { runDriver } from './run-driver.js';
@@ -30,6 +30,7 @@ process.on('message', (message: ParentMessage) => {
   }
   const { job } = message;
   for (const secret of job.secrets) registerSecret(secret);
+  registerParticipantTokens(job.fixtures.participants.map((participant) => participant.token));
   const total = new MetricSet();
   runDriver({
     job,

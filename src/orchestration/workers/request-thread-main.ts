@@ -9,13 +9,14 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { scenariosFor } from '../../drivers/scenarios.js';
 import { prepareScenarios, runScenarios } from '../../engine/run-scenarios.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
-import { registerSecret } from '../../util/redact.js';
+import { registerParticipantTokens, registerSecret } from '../../util/redact.js';
 import type { RequestThreadMessage, ThreadControl, WorkerJob } from './messages.js';
 
 if (!parentPort) throw new Error('request-thread-main runs only as a worker thread');
 const port: MessagePort = parentPort;
 const job = workerData as WorkerJob;
 for (const secret of job.secrets) registerSecret(secret);
+registerParticipantTokens(job.fixtures.participants.map((participant) => participant.token));
 
 const send = (message: RequestThreadMessage): void => port.postMessage(message);
 const stop = new AbortController();
