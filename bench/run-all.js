@@ -1,8 +1,8 @@
 // `npm run bench`: every benchmark in turn, never two at once (each measures CPU and latency that
-// a neighbour would disturb), each writing its JSON under bench/results/. About 12 minutes in all;
+// a neighbour would disturb), each writing its JSON under bench/results/. About 15 minutes in all;
 // `--full` (passed on to streams.js and workers.js) runs their full sizing instead, and `--no-pin`
 // leaves CPU placement to the scheduler. The hour-long soak is not included (run
-// `node bench/soak.js --minutes 60` by hand).
+// `node bench/soak.js` by hand: 70 minutes of the nightly-soak profile).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 

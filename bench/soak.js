@@ -7,16 +7,43 @@
 // climbs points at native memory (sockets, buffers, the allocator), not at our objects.
 // Writes bench/results/soak.json.
 //
-//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak]
-import { readFile } from 'node:fs/promises';
+//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak] [--label L]
+//   node bench/soak.js --recompute   (the statistics again from bench/results/soak.json's own samples)
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { flag, textFlag } from './lib/flags.js';
+import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { BIN, benchDir, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 import { fullGcHeaps, soakStats } from './lib/soak-stats.js';
 
 const MINUTES = flag('minutes', 70);
 const FROM_MINUTE = flag('from-minute', 10);
+/** Results go to bench/results/soak.json, or soak-LABEL.json with --label. */
+const RESULTS = textFlag('label') ? `soak-${textFlag('label')}` : 'soak';
+
+if (hasFlag('recompute')) {
+  // A results file keeps its samples: its statistics can be derived again as soak-stats.js now does.
+  const file = new URL(`./results/${RESULTS}.json`, import.meta.url);
+  const saved = JSON.parse(await readFile(file, 'utf8'));
+  const stats = soakStats(saved.samples, saved.fromMinute, saved.fullGcHeaps, saved.minutes);
+  const { measuredWith, samples, fullGcHeaps, method, ...rest } = saved;
+  const keep = Object.fromEntries(
+    Object.entries(rest).filter(([key]) => !key.startsWith('rss') && !key.startsWith('heap') && !key.startsWith('max') && key !== 'fullGcs'),
+  );
+  const recomputedAt = new Date().toISOString();
+  const loadOnly = `over minutes ${saved.fromMinute}..${saved.minutes} (the load; the report phase after it is left out);`;
+  const updated = {
+    measuredWith: { ...measuredWith, recomputedAt },
+    ...keep,
+    ...stats,
+    samples,
+    fullGcHeaps,
+    method: method.replace(/over minutes \d+\.\.end;/, loadOnly),
+  };
+  await writeFile(file, `${JSON.stringify(updated, null, 2)}\n`);
+  console.log(JSON.stringify(stats, null, 2));
+  process.exit(0);
+}
 const PROFILE = textFlag('profile', 'nightly-soak');
 const profilePath = PROFILE.endsWith('.json') ? PROFILE : new URL(`../profiles/${PROFILE}.json`, import.meta.url).pathname;
 const profile = JSON.parse(await readFile(profilePath, 'utf8'));
@@ -63,15 +90,15 @@ const result = {
   fromMinute: FROM_MINUTE,
   streams: participants * 2,
   exitCode,
-  ...soakStats(samples, FROM_MINUTE, heaps),
+  ...soakStats(samples, FROM_MINUTE, heaps, MINUTES),
   verdict: report?.verdict,
   failedChecks: report?.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.detail}`),
   timeseriesPoints: report?.timeseries.length,
   events: report && Object.values(report.scenarios.chatStreams.events).reduce((a, b) => a + b, 0),
   samples,
   fullGcHeaps: heaps,
-  method: `coachbench run -p ${profile.name} -d ${MINUTES}m against coachbench serve (its own process, ${participants} participants, KEEP_ALIVE ${keepAlive}); driver VmRSS from /proc/PID/status every 10 s; live heap = the main isolate's heap after each Mark-Compact from node --trace-gc; slopes are least-squares over minutes ${FROM_MINUTE}..end; growth and drop are relative to the first sample after minute ${FROM_MINUTE}`,
+  method: `coachbench run -p ${profile.name} -d ${MINUTES}m against coachbench serve (its own process, ${participants} participants, KEEP_ALIVE ${keepAlive}); driver VmRSS from /proc/PID/status every 10 s; live heap = the main isolate's heap after each Mark-Compact from node --trace-gc; slopes are least-squares over minutes ${FROM_MINUTE}..${MINUTES} (the load; the report phase after it is left out); growth and drop are relative to the first sample after minute ${FROM_MINUTE}`,
 };
-await writeResults('soak', begun, result);
+await writeResults(RESULTS, begun, result);
 const { samples: _s, fullGcHeaps: _h, ...summary } = result;
 console.log(JSON.stringify(summary, null, 2));

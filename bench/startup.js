@@ -10,6 +10,9 @@
 //
 // --bin measures another build (a worktree of an older commit, say) against the same target:
 // the results file is bench/results/startup-<label>.json for any label but "now".
+
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
@@ -43,6 +46,29 @@ async function run(target, seconds) {
   if (photo.errors > 0) throw new Error(`${photo.errors} upload errors in a ${seconds} s run: the target is not healthy`);
   return { seconds, requests: photo.requests, cpuSeconds: result.cpuSeconds, wallSeconds: round(result.wallSeconds, 2) };
 }
+
+/**
+ * The floor under the fixed CPU: loading each package a closed-model run needs, alone, in a
+ * fresh `node` with a warm compile cache (as bin/coachbench.js runs), median of 5. A run cannot
+ * start for less than these together, whatever coachbench's own code does.
+ */
+const PACKAGES = ['undici', 'yargs', 'autocannon', 'hdr-histogram-js', 'ajv'];
+async function packageLoadCpu(name) {
+  const env = { NODE_COMPILE_CACHE: join(dir, 'compile-cache') };
+  const script = `require(${JSON.stringify(createRequire(import.meta.url).resolve(name))})`;
+  const runs = [];
+  for (let rep = 0; rep < 6; rep++) {
+    const result = await runMeasured(process.execPath, ['-e', script], { cpu: GENERATOR_CPU, env, outFile: outFileIn(dir, 'package') });
+    if (result.code !== 0) throw new Error(`loading ${name} failed: ${result.output}`);
+    if (rep > 0) runs.push(result.cpuSeconds); // the first fills the cache
+  }
+  return round(median(runs), 3);
+}
+const nodeAlone = [];
+for (let rep = 0; rep < 5; rep++)
+  nodeAlone.push((await runMeasured(process.execPath, ['-e', '0'], { cpu: GENERATOR_CPU, outFile: outFileIn(dir, 'node') })).cpuSeconds);
+const packageLoadCpuSeconds = { 'node -e 0': round(median(nodeAlone), 3) };
+for (const name of PACKAGES) packageLoadCpuSeconds[name] = await packageLoadCpu(name);
 
 // The first call fills the compile cache (when this build enables it); later calls read it.
 const cached = [];
@@ -79,10 +105,12 @@ await writeResults(label === 'now' ? 'startup' : `startup-${label}`, begun, {
     cpu: 'utime+stime of the coachbench process from /proc, start to exit (bench/lib/measured-command.js)',
     separation:
       'per pair: perRequest = (CPU long − CPU short) / (requests long − requests short); fixed = CPU short − perRequest × requests short; medians over pairs',
+    packages: `node -e 'require(NAME)' for ${PACKAGES.join(', ')}, each alone in a fresh process with a warm compile cache (NODE_COMPILE_CACHE), median of 5 after one that fills the cache; "node -e 0" is Node itself. Each includes Node's own start`,
     version: 'coachbench --version, 5 times each with the compile cache (Node >= 22.1, enabled by bin/coachbench.js) and with NODE_DISABLE_COMPILE_CACHE=1',
     pinning: GENERATOR_CPU === null ? 'none (--no-pin)' : `target on CPU 0, coachbench on CPU ${GENERATOR_CPU} (taskset)`,
   },
   versionCpuSeconds: { compileCache: round(median(cached), 3), noCompileCache: round(median(uncached), 3) },
+  packageLoadCpuSeconds,
   medianFixedCpuSeconds: round(median(pairs.map((p) => p.fixedSeconds)), 3),
   medianCpuUsPerRequest: round(median(pairs.map((p) => p.perRequestUs))),
   pairs,

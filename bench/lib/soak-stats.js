@@ -12,16 +12,18 @@ function slope(points) {
 }
 
 /**
- * After `fromMinute`: RSS at its start, extremes, last, and the trend in MiB/min; with `heaps`
- * (from fullGcHeaps) the live heap's trend as well, so a climbing RSS over a flat heap is told
- * apart from our own objects growing.
+ * From `fromMinute` to `toMinute` (the load's end: what the report phase allocates after it is
+ * not drift): RSS at the start, extremes, last, and the trend in MiB/min; with `heaps` (from
+ * fullGcHeaps) the live heap's trend as well, so a climbing RSS over a flat heap is told apart
+ * from our own objects growing. Also the RSS trend over each later start, to show a plateau.
  */
-export function soakStats(samples, fromMinute = 5, heaps = []) {
-  const after = samples.filter((s) => s.minute >= fromMinute);
+export function soakStats(samples, fromMinute = 5, heaps = [], toMinute = Number.POSITIVE_INFINITY) {
+  const after = samples.filter((s) => s.minute >= fromMinute && s.minute <= toMinute);
   const at = after[0]?.rssBytes ?? NaN;
   const values = after.map((s) => s.rssBytes);
   const rssSlope = slope(after.map((s) => ({ x: s.minute, y: s.rssBytes })));
-  const heapsAfter = heaps.filter((h) => h.minute >= fromMinute);
+  const heapsAfter = heaps.filter((h) => h.minute >= fromMinute && h.minute <= toMinute);
+  const slopeFrom = (minute) => +(slope(after.filter((s) => s.minute >= minute).map((s) => ({ x: s.minute, y: s.rssBytes }))) / MiB).toFixed(4);
   const heapSlope = slope(heapsAfter.map((h) => ({ x: h.minute, y: h.afterMiB })));
   return {
     rssAtFromMinuteBytes: at,
@@ -31,6 +33,7 @@ export function soakStats(samples, fromMinute = 5, heaps = []) {
     maxGrowthFromFromMinute: +((Math.max(...values) - at) / at).toFixed(4),
     maxDropFromFromMinute: +((at - Math.min(...values)) / at).toFixed(4),
     rssSlopeMiBPerMin: +(rssSlope / MiB).toFixed(4),
+    rssSlopeMiBPerMinFrom: Object.fromEntries([20, 30, 40].filter((m) => m < toMinute - 10).map((m) => [`minute${m}`, slopeFrom(m)])),
     fullGcs: heapsAfter.length,
     heapAfterFullGcSlopeMiBPerMin: Number.isNaN(heapSlope) ? null : +heapSlope.toFixed(4),
     heapAfterFullGcFirstMiB: heapsAfter[0]?.afterMiB ?? null,
