@@ -14,7 +14,7 @@ import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError, statusFailure } from '../contract/failure-codes.js';
 import { createStreamClient, type ProtocolListener } from './http-agent.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
-import type { Transport } from './transport.js';
+import { defaultTransport, type Transport, withTransportHeaders } from './transport.js';
 
 export enum StreamState {
   Connecting = 0,
@@ -101,9 +101,11 @@ export class SseStream {
   async open(request: StreamRequest, host: StreamHost): Promise<void> {
     this.requestAtMs = performance.now();
     this.resumedFrom = request.lastEventId ?? null;
-    const headers = this.resumedFrom === null ? request.headers : { ...request.headers, 'last-event-id': this.resumedFrom };
-    let response: Dispatcher.ResponseData;
     let dispatcher = request.dispatcher;
+    // A connection of the stream's own adds no headers (http-agent.ts): the request carries the transport's.
+    const base = dispatcher === undefined ? withTransportHeaders(request.headers, (request.transport ?? defaultTransport()).headers) : request.headers;
+    const headers = this.resumedFrom === null ? base : { ...base, 'last-event-id': this.resumedFrom };
+    let response: Dispatcher.ResponseData;
     if (dispatcher === undefined) {
       // One connection per stream lifetime: no pipelining, no keep-alive reuse after the stream.
       dispatcher = createStreamClient(request.origin, {
