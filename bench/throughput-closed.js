@@ -8,7 +8,7 @@
 // coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is the bound on that.
 // Writes bench/results/throughput-closed.json.
 //
-//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 16384,262144] [--no-pin]
+//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin]
 //
 // The machine may be shared: runs are short, the tools take turns in a rotating order within
 // each repetition, and the comparison is the median of the paired ratios (coachbench / tool in
