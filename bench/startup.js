@@ -50,25 +50,24 @@ async function run(target, seconds) {
 /**
  * The floor under the fixed CPU: loading each package a closed-model run needs, alone, in a
  * fresh `node` with a warm compile cache (as bin/coachbench.js runs), median of 5. A run cannot
- * start for less than these together, whatever coachbench's own code does.
+ * start for less than these together, whatever coachbench's own code does. ajv is measured
+ * too: runs loaded it until their validators were compiled at build time.
  */
 const PACKAGES = ['undici', 'yargs', 'autocannon', 'hdr-histogram-js', 'ajv'];
-async function packageLoadCpu(name) {
+async function nodeCpu(label, script) {
   const env = { NODE_COMPILE_CACHE: join(dir, 'compile-cache') };
-  const script = `require(${JSON.stringify(createRequire(import.meta.url).resolve(name))})`;
   const runs = [];
   for (let rep = 0; rep < 6; rep++) {
     const result = await runMeasured(process.execPath, ['-e', script], { cpu: GENERATOR_CPU, env, outFile: outFileIn(dir, 'package') });
-    if (result.code !== 0) throw new Error(`loading ${name} failed: ${result.output}`);
+    if (result.code !== 0) throw new Error(`${label} failed: ${result.output}`);
     if (rep > 0) runs.push(result.cpuSeconds); // the first fills the cache
   }
   return round(median(runs), 3);
 }
-const nodeAlone = [];
-for (let rep = 0; rep < 5; rep++)
-  nodeAlone.push((await runMeasured(process.execPath, ['-e', '0'], { cpu: GENERATOR_CPU, outFile: outFileIn(dir, 'node') })).cpuSeconds);
-const packageLoadCpuSeconds = { 'node -e 0': round(median(nodeAlone), 3) };
-for (const name of PACKAGES) packageLoadCpuSeconds[name] = await packageLoadCpu(name);
+const packageLoadCpuSeconds = { 'node -e 0': await nodeCpu('node -e 0', '0') };
+for (const name of PACKAGES) {
+  packageLoadCpuSeconds[name] = await nodeCpu(`loading ${name}`, `require(${JSON.stringify(createRequire(import.meta.url).resolve(name))})`);
+}
 
 // The first call fills the compile cache (when this build enables it); later calls read it.
 const cached = [];
