@@ -4,14 +4,18 @@
 // the live heap after each full (mark-compact) GC of its main thread is known too. Reported: the
 // least-squares slope of both after the warm-up (--from-minute), in MiB/min. Goal (issue 15):
 // RSS slope <= 0.05 MiB/min over at least an hour after warm-up. A heap that stays flat while RSS
-// climbs points at native memory (sockets, buffers, the allocator), not at our objects.
+// climbs points at native memory (sockets, buffers, the allocator), not at our objects; to name
+// it, every sample splits RSS into anonymous and file-backed pages, and once a minute smaps
+// splits the anonymous part by kind of mapping (bench/lib/memory-map.js). --malloc-arena-max N
+// runs the driver with glibc's MALLOC_ARENA_MAX=N, to tell allocator arenas from the rest.
 // Writes bench/results/soak.json.
 //
-//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak] [--label L]
+//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak] [--label L] [--malloc-arena-max N]
 //   node bench/soak.js --recompute   (the statistics again from bench/results/soak.json's own samples)
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { rssSplit, smapsByKind } from './lib/memory-map.js';
 import { BIN, benchDir, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 import { fullGcHeaps, soakStats } from './lib/soak-stats.js';
@@ -20,6 +24,10 @@ const MINUTES = flag('minutes', 70);
 const FROM_MINUTE = flag('from-minute', 10);
 /** Results go to bench/results/soak.json, or soak-LABEL.json with --label. */
 const RESULTS = textFlag('label') ? `soak-${textFlag('label')}` : 'soak';
+const ARENA_MAX = textFlag('malloc-arena-max');
+const driverEnv = ARENA_MAX ? { MALLOC_ARENA_MAX: ARENA_MAX } : {};
+/** smaps is read every this many samples (once a minute). */
+const SMAPS_EVERY = 6;
 
 if (hasFlag('recompute')) {
   // A results file keeps its samples: its statistics can be derived again as soak-stats.js now does.
@@ -61,13 +69,15 @@ let exitCode;
 try {
   const out = join(dir, 'report');
   const runArgs = ['run', '--profile', profilePath, '--duration', `${MINUTES}m`, '--target', target.url, '--fixtures', fixtures];
-  const driver = await startProcess(['--trace-gc', BIN, ...runArgs, '--expect-keepalive', keepAlive, '--out', out, '--quiet'], null);
+  const driver = await startProcess(['--trace-gc', BIN, ...runArgs, '--expect-keepalive', keepAlive, '--out', out, '--quiet'], null, driverEnv);
   const start = performance.now();
   const timer = setInterval(() => {
     try {
       samples.push({
         minute: +((performance.now() - start) / 60_000).toFixed(2),
         rssBytes: rssBytes(driver.child.pid),
+        ...rssSplit(driver.child.pid),
+        ...(samples.length % SMAPS_EVERY === 0 ? { smaps: smapsByKind(driver.child.pid) } : {}),
         cpuSeconds: cpuSeconds(driver.child.pid),
         targetRssBytes: rssBytes(target.child.pid),
       });
@@ -89,6 +99,7 @@ const result = {
   minutes: MINUTES,
   fromMinute: FROM_MINUTE,
   streams: participants * 2,
+  mallocArenaMax: ARENA_MAX ?? null,
   exitCode,
   ...soakStats(samples, FROM_MINUTE, heaps, MINUTES),
   verdict: report?.verdict,
@@ -97,7 +108,7 @@ const result = {
   events: report && Object.values(report.scenarios.chatStreams.events).reduce((a, b) => a + b, 0),
   samples,
   fullGcHeaps: heaps,
-  method: `coachbench run -p ${profile.name} -d ${MINUTES}m against coachbench serve (its own process, ${participants} participants, KEEP_ALIVE ${keepAlive}); driver VmRSS from /proc/PID/status every 10 s; live heap = the main isolate's heap after each Mark-Compact from node --trace-gc; slopes are least-squares over minutes ${FROM_MINUTE}..${MINUTES} (the load; the report phase after it is left out); growth and drop are relative to the first sample after minute ${FROM_MINUTE}`,
+  method: `coachbench run -p ${profile.name} -d ${MINUTES}m against coachbench serve (its own process, ${participants} participants, KEEP_ALIVE ${keepAlive}); driver VmRSS (and RssAnon, RssFile) from /proc/PID/status every 10 s, /proc/PID/smaps by kind of mapping every minute (bench/lib/memory-map.js)${ARENA_MAX ? `; driver run with MALLOC_ARENA_MAX=${ARENA_MAX}` : ''}; live heap = the main isolate's heap after each Mark-Compact from node --trace-gc; slopes are least-squares over minutes ${FROM_MINUTE}..${MINUTES} (the load; the report phase after it is left out); growth and drop are relative to the first sample after minute ${FROM_MINUTE}`,
 };
 await writeResults(RESULTS, begun, result);
 const { samples: _s, fullGcHeaps: _h, ...summary } = result;

@@ -38,6 +38,31 @@ export function soakStats(samples, fromMinute = 5, heaps = [], toMinute = Number
     heapAfterFullGcSlopeMiBPerMin: Number.isNaN(heapSlope) ? null : +heapSlope.toFixed(4),
     heapAfterFullGcFirstMiB: heapsAfter[0]?.afterMiB ?? null,
     heapAfterFullGcLastMiB: heapsAfter.at(-1)?.afterMiB ?? null,
+    ...breakdownSlopes(after),
+  };
+}
+
+const KINDS = ['brk', 'arenas', 'stacks', 'file', 'otherAnon'];
+
+/**
+ * The same trend for each part of RSS the samples split it into (absent in older results):
+ * RssAnon and RssFile from every sample, and each kind of mapping from the samples that read
+ * smaps. The part whose slope carries the RSS slope is the one that grows.
+ */
+function breakdownSlopes(after) {
+  const trend = (points) => {
+    const value = slope(points);
+    return Number.isNaN(value) ? null : +(value / MiB).toFixed(4);
+  };
+  const split = after.filter((s) => s.anonBytes !== undefined);
+  if (split.length === 0) return {};
+  const mapped = after.filter((s) => s.smaps);
+  return {
+    rssAnonSlopeMiBPerMin: trend(split.map((s) => ({ x: s.minute, y: s.anonBytes }))),
+    rssFileSlopeMiBPerMin: trend(split.map((s) => ({ x: s.minute, y: s.fileBytes }))),
+    smapsSlopeMiBPerMin: Object.fromEntries(KINDS.map((kind) => [kind, trend(mapped.map((s) => ({ x: s.minute, y: s.smaps[kind] })))])),
+    smapsFirstMiB: mapped[0] && Object.fromEntries(KINDS.map((kind) => [kind, +(mapped[0].smaps[kind] / MiB).toFixed(1)])),
+    smapsLastMiB: mapped.at(-1) && Object.fromEntries(KINDS.map((kind) => [kind, +(mapped.at(-1).smaps[kind] / MiB).toFixed(1)])),
   };
 }
 
