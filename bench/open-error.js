@@ -12,15 +12,18 @@
 // same rate with nothing but undici and a timer: its error is the floor on this machine (Node,
 // undici, loopback, nginx, the scheduler), and coachbench's error beyond it is coachbench's.
 // Target, ruler and nginx on CPU 0; coachbench (both its threads) and the floor client on CPU 1.
+// Both clients run with --trace-gc-nvp: each row has its GC pauses per isolate (bench/lib/gc-trace.js),
+// the generator's own stalls that a latency tail can be made of.
 // Writes bench/results/open-error[-LABEL].json.
 //
 //   npm run build && node bench/open-error.js [--rate 2000] [--streams 5000] [--seconds 30] [--ramp-per-sec 1000]
-//     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--label before] [--no-pin]
+//     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--label before] [--no-pin] [--client-node-options '--max-semi-space-size=4']
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
+import { gcSummary } from './lib/gc-trace.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
 import { GENERATOR_CPU, photoBody, pinToTargetCpu } from './lib/photo-target.js';
@@ -35,8 +38,13 @@ const SIZE = flag('size', 2_048);
 const DELAY_MS = flag('delay', 20);
 const LABEL = textFlag('label');
 const RUN_BIN = textFlag('bin', BIN);
+/** NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say. */
+const CLIENT_NODE_OPTIONS = textFlag('client-node-options');
+const clientEnv = CLIENT_NODE_OPTIONS ? { NODE_OPTIONS: CLIENT_NODE_OPTIONS } : {};
 /** Seconds after the last stream opened before the steady state is judged. */
 const SETTLE_SEC = 3;
+/** Each client prints V8's line per GC: pauses and promoted bytes, per isolate. */
+const TRACE_GC = '--trace-gc-nvp';
 
 const begun = beginMeasurement();
 const nginx = findNginx();
@@ -100,7 +108,16 @@ async function measure(streams) {
     photoUpload: { enabled: true, model: 'open', ratePerSec: RATE, maxInFlight: 2_048, formats: ['jpeg'], imageSizes: [SIZE], overrideShare: 0 },
     tagLink: { enabled: false },
   };
-  const run = await runCoachbench({ dir, profile, targetUrl: router.url, fixturesPath, cpu: GENERATOR_CPU, bin: RUN_BIN });
+  const run = await runCoachbench({
+    dir,
+    profile,
+    targetUrl: router.url,
+    fixturesPath,
+    cpu: GENERATOR_CPU,
+    bin: RUN_BIN,
+    nodeArgs: [TRACE_GC],
+    env: clientEnv,
+  });
   const { startEpochMs, intervals } = await hlogIntervals(run.outDir);
   const rulerSamples = await (await fetch(`${ruler.match[1]}/ruler/samples`)).json();
   const nginxSamples = (await router.samples()).map(([endMs, ms]) => [endMs - ms, ms]);
@@ -138,6 +155,7 @@ async function measure(streams) {
     generatorBehind: generator.behind ?? null,
     generatorHealthy: run.report.checks.find((check) => check.id === 'generator.healthy')?.status,
     processCpuSeconds: round(run.cpuSeconds, 2),
+    gc: gcSummary(run.output),
     ...byWindow,
   };
   console.log(JSON.stringify(row));
@@ -158,13 +176,18 @@ async function measureFloor() {
   const samplesPath = join(dir, 'floor-samples.json');
   const client = new URL('./open-floor-client.js', import.meta.url).pathname;
   const path = `/api/v1/participants/${participant.userId}/profile_photo`;
-  const run = await runMeasured(process.execPath, [client, router.url, path, String(RATE), String(SECONDS), body.bodyPath, samplesPath], {
-    env: { CB_HEADERS: JSON.stringify(headers) },
+  const run = await runMeasured(process.execPath, [TRACE_GC, client, router.url, path, String(RATE), String(SECONDS), body.bodyPath, samplesPath], {
+    env: { ...clientEnv, CB_HEADERS: JSON.stringify(headers) },
     cpu: GENERATOR_CPU,
     outFile: outFileIn(dir, 'open-floor'),
   });
   if (run.code !== 0) throw new Error(`open-floor-client.js exited ${run.code}:\n${run.output}`);
-  const summary = JSON.parse(run.output.trim().split('\n').at(-1));
+  const summary = JSON.parse(
+    run.output
+      .trim()
+      .split('\n')
+      .findLast((line) => line.startsWith('{')),
+  );
   const samples = JSON.parse(await readFile(samplesPath, 'utf8'));
   const startEpochMs = Math.min(...samples.map(([intended]) => intended));
   const [fromSec, toSec] = [SETTLE_SEC, SECONDS - 1];
@@ -177,6 +200,7 @@ async function measureFloor() {
     streams: 0,
     ...summary,
     processCpuSeconds: round(run.cpuSeconds, 2),
+    gc: gcSummary(run.output),
     steady: { fromSec, toSec, floorMs, rulerMs, errorVsRulerMs: minus(floorMs, rulerMs) },
   };
   console.log(JSON.stringify(row));
@@ -186,7 +210,7 @@ async function measureFloor() {
 const rows = [];
 try {
   rows.push(await measureFloor());
-  for (const streams of [0, STREAMS]) rows.push(await measure(streams));
+  for (const streams of new Set([0, STREAMS])) rows.push(await measure(streams));
 } finally {
   await router.stop();
   await stopProcess(ruler.child);
@@ -197,7 +221,7 @@ await writeResults(LABEL ? `open-error-${LABEL}` : 'open-error', begun, {
   goal: "client-side latency minus the ruler's own time <= 1 ms at p50 and p99, at 2,000 uploads/s with 5,000 checked streams held in parallel (and without streams, the baseline)",
   method: {
     target: `nginx ${nginx.path} (1 worker) routes PATCH .../profile_photo to bench/ruler-sink.js (answers after ${DELAY_MS} ms, times itself per upload) and the rest to coachbench serve (${participants} participants, KEEP_ALIVE 15 s); all on CPU 0`,
-    coachbench: `${RUN_BIN === BIN ? 'this checkout' : RUN_BIN}: bin/coachbench.js run --target <nginx>, open model ${RATE} uploads/s of one ${SIZE}-byte JPEG, ${SECONDS} s, on CPU 1 (taskset, every thread); with streams: ${STREAMS} streams opened at ${RAMP_PER_SEC}/s`,
+    coachbench: `${RUN_BIN === BIN ? 'this checkout' : RUN_BIN}: bin/coachbench.js run --target <nginx>, open model ${RATE} uploads/s of one ${SIZE}-byte JPEG, ${SECONDS} s, on CPU 1 (taskset, every thread); with streams: ${STREAMS} streams opened at ${RAMP_PER_SEC}/s${CLIENT_NODE_OPTIONS ? `; both clients with NODE_OPTIONS=${CLIENT_NODE_OPTIONS}` : ''}`,
     windows: `ramp: from the start to the last stream open; steady: ${SETTLE_SEC} s after that to 1 s before the end (without streams: ${SETTLE_SEC} s to 1 s before the end)`,
     coachbenchLatency:
       "from the run's histograms.hlog (photoLatency, interval histograms summed over the window): latency from each slot's intended start (coordinated-omission corrected)",
