@@ -1,0 +1,114 @@
+/**
+ * `run` re-executes itself with the driver's young generation capped (src/cli/young-generation.ts):
+ * the same process (PID), its worker processes too, and never over a size the user chose.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DRIVER_SEMI_SPACE_MIB, relaunchArgv } from '../../src/cli/young-generation.js';
+import { quickProfile } from '../orchestration/run-helpers.js';
+
+const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
+const CAP = `--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`;
+
+const cmdline = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+interface Seen {
+  code: number | null;
+  /** The command line of the spawned PID, and of its children, read once the run printed progress. */
+  own: string[];
+  children: string[][];
+}
+
+/** Runs `coachbench run ...args`; once progress shows, reads the command lines of its PID and its children. */
+function runAndLook(args: string[], env: Record<string, string> = {}): Promise<Seen> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'run', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let seen: Omit<Seen, 'code'> | null = null;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (seen === null && /\[\d/.test(stderr)) {
+        const pid = child.pid as number;
+        seen = { own: cmdline(pid), children: childrenOf(pid).map(cmdline) };
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (seen ? resolve({ code, ...seen }) : reject(new Error(`no progress line seen; stderr:\n${stderr}`))));
+  });
+}
+
+let profilePath: string;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'coachbench-young-gen-'));
+  profilePath = join(dir, 'quick.json');
+  await writeFile(profilePath, JSON.stringify(quickProfile({ duration: '2s' })));
+});
+
+describe('the driver runs with its young generation capped', () => {
+  it('re-executes run in the same process with the cap, and its worker processes inherit it', async () => {
+    const seen = await runAndLook(['--profile', profilePath, '--out', join(dir, 'workers'), '--workers', '2']);
+    expect(seen.code).toBe(0);
+    expect(seen.own).toContain(CAP);
+    expect(seen.own.slice(seen.own.indexOf(BIN))).toEqual([BIN, 'run', '--profile', profilePath, '--out', join(dir, 'workers'), '--workers', '2']);
+    const workers = seen.children.filter((argv) => argv.some((arg) => arg.includes('worker')));
+    expect(workers).toHaveLength(2);
+    for (const argv of workers) expect(argv).toContain(CAP);
+  });
+
+  it('leaves a size the user chose in NODE_OPTIONS alone', async () => {
+    const seen = await runAndLook(['--profile', profilePath, '--out', join(dir, 'chosen')], { NODE_OPTIONS: '--max-semi-space-size=16' });
+    expect(seen.code).toBe(0);
+    expect(seen.own).not.toContain(CAP);
+    expect(seen.own.slice(-6)).toEqual([BIN, 'run', '--profile', profilePath, '--out', join(dir, 'chosen')]);
+  });
+});
+
+describe('relaunchArgv', () => {
+  const proc = (argv: string[], execArgv: string[] = [], env: NodeJS.ProcessEnv = {}) => ({
+    argv: ['node', '/x/bin/coachbench.js', ...argv],
+    execArgv,
+    execPath: '/usr/bin/node',
+    env,
+  });
+
+  it('puts the cap before node options already given, for run alone', () => {
+    expect(relaunchArgv(proc(['run', '-p', 'smoke'], ['--enable-source-maps']))).toEqual([
+      '/usr/bin/node',
+      CAP,
+      '--enable-source-maps',
+      '/x/bin/coachbench.js',
+      'run',
+      '-p',
+      'smoke',
+    ]);
+    expect(relaunchArgv(proc(['--quiet', 'run']))).not.toBeNull();
+    for (const other of [['serve'], ['compare', 'a', 'b'], ['--version'], []]) expect(relaunchArgv(proc(other))).toBeNull();
+  });
+
+  it('never twice, and never over a choice in node options or NODE_OPTIONS', () => {
+    expect(relaunchArgv(proc(['run'], [CAP]))).toBeNull();
+    expect(relaunchArgv(proc(['run'], ['--max-semi-space-size', '32']))).toBeNull();
+    expect(relaunchArgv(proc(['run'], [], { NODE_OPTIONS: '--inspect --max-semi-space-size=2' }))).toBeNull();
+    expect(relaunchArgv(proc(['run'], [], { NODE_OPTIONS: '--enable-source-maps' }))).not.toBeNull();
+  });
+});
