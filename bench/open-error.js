@@ -21,6 +21,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
+import { DRIVER_SEMI_SPACE_MIB } from '../dist/cli/young-generation.js';
 import { runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { gcSummary } from './lib/gc-trace.js';
@@ -41,6 +42,8 @@ const RUN_BIN = textFlag('bin', BIN);
 /** NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say. */
 const CLIENT_NODE_OPTIONS = textFlag('client-node-options');
 const clientEnv = CLIENT_NODE_OPTIONS ? { NODE_OPTIONS: CLIENT_NODE_OPTIONS } : {};
+/** The floor client runs with the young generation `coachbench run` gives itself (src/cli/young-generation.ts), unless both are told otherwise. */
+const floorYoungGeneration = CLIENT_NODE_OPTIONS ? [] : [`--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`];
 /** Seconds after the last stream opened before the steady state is judged. */
 const SETTLE_SEC = 3;
 /** Each client prints V8's line per GC: pauses and promoted bytes, per isolate. */
@@ -176,11 +179,15 @@ async function measureFloor() {
   const samplesPath = join(dir, 'floor-samples.json');
   const client = new URL('./open-floor-client.js', import.meta.url).pathname;
   const path = `/api/v1/participants/${participant.userId}/profile_photo`;
-  const run = await runMeasured(process.execPath, [TRACE_GC, client, router.url, path, String(RATE), String(SECONDS), body.bodyPath, samplesPath], {
-    env: { ...clientEnv, CB_HEADERS: JSON.stringify(headers) },
-    cpu: GENERATOR_CPU,
-    outFile: outFileIn(dir, 'open-floor'),
-  });
+  const run = await runMeasured(
+    process.execPath,
+    [TRACE_GC, ...floorYoungGeneration, client, router.url, path, String(RATE), String(SECONDS), body.bodyPath, samplesPath],
+    {
+      env: { ...clientEnv, CB_HEADERS: JSON.stringify(headers) },
+      cpu: GENERATOR_CPU,
+      outFile: outFileIn(dir, 'open-floor'),
+    },
+  );
   if (run.code !== 0) throw new Error(`open-floor-client.js exited ${run.code}:\n${run.output}`);
   const summary = JSON.parse(
     run.output
@@ -227,7 +234,7 @@ await writeResults(LABEL ? `open-error-${LABEL}` : 'open-error', begun, {
       "from the run's histograms.hlog (photoLatency, interval histograms summed over the window): latency from each slot's intended start (coordinated-omission corrected)",
     rulerLatency:
       "the sink's own time per upload, from its request head parsed to its answer finished, by arrival time; nginx: $request_time (ms resolution) by arrival (its $msec minus $request_time)",
-    floor: `bench/open-floor-client.js on the generator's CPU, before coachbench's runs: the same ${SIZE}-byte upload at ${RATE}/s for ${SECONDS} s with undici request() on a 512-connection Pool and a timer per due slot, latency from the intended start, nothing else; steady window only`,
+    floor: `bench/open-floor-client.js on the generator's CPU, before coachbench's runs: the same ${SIZE}-byte upload at ${RATE}/s for ${SECONDS} s with undici request() on a 512-connection Pool and a timer per due slot, latency from the intended start, nothing else; steady window only; node ${floorYoungGeneration.join(' ') || `with NODE_OPTIONS=${CLIENT_NODE_OPTIONS}`}`,
     error:
       "coachbench minus ruler at each percentile: what the generator, the loopback and nginx add (nginx's hop is included in the ruler error, not in the nginx error)",
   },
