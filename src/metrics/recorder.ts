@@ -57,10 +57,18 @@ export class Recorder {
     // A sink may stop the recorder from inside its tick: no timer after stop.
     if (this.stopped) return;
     const dueMs = this.zeroMs + (this.index + 1) * this.intervalMs;
-    this.timer = setTimeout(() => {
+    const fire = (): void => {
+      // libuv counts whole milliseconds from the loop's cached clock, so a timer can fire up to
+      // a millisecond before performance.now() reaches the boundary: wait out the rest.
+      const earlyMs = dueMs - performance.now();
+      if (earlyMs > 0) {
+        this.timer = setTimeout(fire, Math.ceil(earlyMs));
+        return;
+      }
       this.tick();
       this.schedule();
-    }, dueMs - performance.now());
+    };
+    this.timer = setTimeout(fire, Math.ceil(dueMs - performance.now()));
   }
 
   /** Closes the current interval (also called once more at stop for the partial last one). */

@@ -35,6 +35,18 @@ function recording(intervalMs: number, zeroMs = performance.now()): { recorder: 
   return { recorder, closed };
 }
 
+describe('a Recorder on an idle loop', () => {
+  it('never closes an interval before its boundary (timers may fire a fraction of a millisecond early)', async () => {
+    const { recorder, closed } = recording(20);
+    recorder.start();
+    await sleep(1_000);
+    recorder.stop();
+    const whole = closed.slice(0, -1);
+    expect(whole.length).toBeGreaterThanOrEqual(40);
+    for (const { index, endSec } of whole) expect(endSec * 1_000, `interval ${index}`).toBeGreaterThanOrEqual((index + 1) * 20);
+  });
+});
+
 describe('a Recorder on a busy loop', () => {
   it('ticks late but never drifts: interval n ends near (n + 1) × length however many came before', async () => {
     const { recorder, closed } = recording(50);
