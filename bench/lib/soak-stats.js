@@ -39,7 +39,35 @@ export function soakStats(samples, fromMinute = 5, heaps = [], toMinute = Number
     heapAfterFullGcFirstMiB: heapsAfter[0]?.afterMiB ?? null,
     heapAfterFullGcLastMiB: heapsAfter.at(-1)?.afterMiB ?? null,
     ...breakdownSlopes(after),
+    rssMeanMiBBy10Minutes: meansBy10Minutes(samples.filter((s) => s.minute <= toMinute)),
+    rssStepsOver1MiB: stepsOver(
+      samples.filter((s) => s.minute <= toMinute),
+      MiB,
+    ),
   };
+}
+
+/** Mean RSS of each 10-minute span of the run, MiB, keyed by the span's first minute. */
+function meansBy10Minutes(samples) {
+  const spans = new Map();
+  for (const sample of samples) {
+    const span = Math.floor(sample.minute / 10) * 10;
+    spans.set(span, [...(spans.get(span) ?? []), sample.rssBytes]);
+  }
+  return Object.fromEntries([...spans].map(([span, values]) => [`minute${span}`, +(values.reduce((a, b) => a + b, 0) / values.length / MiB).toFixed(1)]));
+}
+
+/**
+ * Where RSS rose by more than `bytes` from one sample to the next: a leak climbs a little at
+ * every sample, a high-water mark in steps (in a nightly soak, at the session-switch cycles).
+ */
+function stepsOver(samples, bytes) {
+  const steps = [];
+  for (let i = 1; i < samples.length; i++) {
+    const step = samples[i].rssBytes - samples[i - 1].rssBytes;
+    if (step > bytes) steps.push({ minute: samples[i].minute, stepMiB: +(step / MiB).toFixed(1) });
+  }
+  return steps;
 }
 
 const KINDS = ['brk', 'arenas', 'stacks', 'file', 'otherAnon'];
