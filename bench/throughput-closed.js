@@ -8,13 +8,13 @@
 // coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is the bound on that.
 // Writes bench/results/throughput-closed.json.
 //
-//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin]
+//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin] [--label L]
 //
 // The machine may be shared: runs are short, the tools take turns in a rotating order within
 // each repetition, and the comparison is the median of the paired ratios (coachbench / tool in
 // the same repetition).
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { flag } from './lib/flags.js';
+import { flag, textFlag } from './lib/flags.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
@@ -24,6 +24,8 @@ const CONNECTIONS = flag('connections', 16);
 const SECONDS = flag('seconds', 5);
 const REPS = flag('reps', 3);
 const SIZES = flag('sizes', [1_024, 16_384, 262_144]);
+/** Results go to bench/results/throughput-closed.json, or throughput-closed-LABEL.json with --label. */
+const LABEL = textFlag('label');
 
 const begun = beginMeasurement();
 const dir = await benchDir('closed');
@@ -82,7 +84,7 @@ try {
   await target.stop();
 }
 
-await writeResults('throughput-closed', begun, {
+await writeResults(LABEL ? `throughput-closed-${LABEL}` : 'throughput-closed', begun, {
   goal: 'coachbench run (closed model) within 5% of the throughput of autocannon CLI and wrk; generator CPU per request <= 1.5x wrk at 16 KiB, <= 1.2x at 256 KiB (issue 15)',
   method: {
     coachbench: `bin/coachbench.js run with a profile of photoUpload only (model closed, ${CONNECTIONS} connections, one JPEG, filename part), ${SECONDS} s; numbers from its report.json`,
