@@ -3,9 +3,10 @@
  * scavenge stops the loop that times requests for as long as it takes to copy what survived,
  * and at thousands of requests a second undici's request objects survive at ~8-10 MB/s whatever
  * the young generation's size. V8's default (semi-spaces that grow to 64 MiB on a machine of
- * 24 GiB; the limit scales with the heap's) collects them in one pause of 15-110 ms about
- * every second, an 8 MiB cap in several shorter ones, and a request answered during a pause is
- * timed late by it (bench/results/open-error*.json, `gc`). V8 reads the size once, when the
+ * 24 GiB; the limit scales with the heap's) collects them in one pause about every second
+ * (9-16 ms at the median, up to 35 ms, 110 ms on a busy machine), an 8 MiB cap in seven or eight
+ * of 2-3 ms, and a request answered during a pause is timed late by it
+ * (bench/results/open-error*.json, `gc`; docs/throughput.md). V8 reads the size once, when the
  * process starts, so `run` re-executes itself with the flag: process.execve keeps the PID, the
  * open descriptors and the signals, and costs one more Node start-up before anything loads.
  */
