@@ -2,33 +2,14 @@
  * `run` re-executes itself with the driver's young generation capped (src/cli/young-generation.ts):
  * the same process (PID), its worker processes too, and never over a size the user chose.
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DRIVER_SEMI_SPACE_MIB, relaunchArgv } from '../../src/cli/young-generation.js';
-import { quickProfile } from '../orchestration/run-helpers.js';
+import { BIN, childPids, commandLine, once, quickProfileFile, runBin, runIsUnderWay } from '../orchestration/bin-helpers.js';
 
-const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 const CAP = `--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`;
-
-const cmdline = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 interface Seen {
   code: number | null;
@@ -38,21 +19,14 @@ interface Seen {
 }
 
 /** Runs `coachbench run ...args`; once progress shows, reads the command lines of its PID and its children. */
-function runAndLook(args: string[], env: Record<string, string> = {}): Promise<Seen> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'run', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    let seen: Omit<Seen, 'code'> | null = null;
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (seen === null && /\[\d/.test(stderr)) {
-        const pid = child.pid as number;
-        seen = { own: cmdline(pid), children: childrenOf(pid).map(cmdline) };
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => (seen ? resolve({ code, ...seen }) : reject(new Error(`no progress line seen; stderr:\n${stderr}`))));
-  });
+async function runAndLook(args: string[], env: Record<string, string> = {}): Promise<Seen> {
+  let seen: Omit<Seen, 'code'> | null = null;
+  const look = (pid: number): void => {
+    seen = { own: commandLine(pid), children: childPids(pid).map(commandLine) };
+  };
+  const result = await runBin(['run', ...args], { env, onStderr: once(runIsUnderWay, look) });
+  if (seen === null) throw new Error(`no progress line seen; stderr:\n${result.stderr}`);
+  return { code: result.code, ...(seen as Omit<Seen, 'code'>) };
 }
 
 let profilePath: string;
@@ -60,8 +34,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-young-gen-'));
-  profilePath = join(dir, 'quick.json');
-  await writeFile(profilePath, JSON.stringify(quickProfile({ duration: '2s' })));
+  profilePath = await quickProfileFile(dir, '2s');
 });
 
 describe('the driver runs with its young generation capped', () => {

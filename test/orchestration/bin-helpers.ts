@@ -5,7 +5,7 @@
  * instead of stalling it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,3 +111,21 @@ export function once(predicate: (stderr: string) => boolean, action: (pid: numbe
 
 /** The first progress line of a run (`[1s/4s]  streams ...`) has been printed. */
 export const runIsUnderWay = (stderr: string): boolean => /\[\d+s\/\d+[hms]/.test(stderr);
+
+/** PIDs whose parent is `parentPid`, found through /proc; one that ends while we look is left out. */
+export function childPids(parentPid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parentPid) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+/** A process's argv, from /proc (throws when it has ended). */
+export const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);

@@ -3,11 +3,11 @@
  * workers' own totals (the live interval merge loses nothing), and a worker that dies is
  * reported under the profile's policy instead of hanging the run.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COLLECTOR_COUNTERS } from '../../src/metrics/interval-collector.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { IntervalMerger } from '../../src/orchestration/workers/interval-merger.js';
+import { childPids, commandLine } from './bin-helpers.js';
 import { quickProfile, runProfile } from './run-helpers.js';
 
 describe('--workers', () => {
@@ -117,18 +117,13 @@ describe('IntervalMerger', () => {
 
 /** PIDs of this process's worker children (processes this test started, found through /proc). */
 function workerPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  return childPids(process.pid).filter((pid) => {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('worker-main')) pids.push(Number(entry));
+      return commandLine(pid).some((arg) => arg.includes('worker-main'));
     } catch {
-      // The process ended while we looked.
+      return false; // The process ended while we looked.
     }
-  }
-  return pids;
+  });
 }
 
 async function killOneWorkerSoon(): Promise<number> {
