@@ -18,7 +18,15 @@ import { ResumeWatch } from './resume-watch.js';
 import { carryResumeState, forgetRole, noteReconnect, scheduleReopen } from './role-reconnect.js';
 import { sourceAddressesFor } from './source-addresses.js';
 import { StreamObserver } from './stream-observer.js';
-import { authorizationOf, chatStreamOf, createParticipant, currentSession, type RoleState, type VirtualParticipant } from './virtual-participant.js';
+import {
+  authorizationOf,
+  chatStreamOf,
+  createParticipant,
+  currentSession,
+  type RoleState,
+  switchFraction,
+  type VirtualParticipant,
+} from './virtual-participant.js';
 
 const UNAUTHORIZED = statusFailure(401);
 
@@ -168,8 +176,7 @@ export class ChatDriver implements StreamHost {
     const participant = this.participants[stream.participant]!;
     const switchEveryMs = this.ctx.profile.chatStreams.switchEveryMs;
     if (switchEveryMs > 0 && participant.fixture.chatSessionIds.length > 1) {
-      // ±10% jitter keeps thousands of participants from switching in lockstep.
-      participant.nextSwitchAtMs = stream.openedAtMs + switchEveryMs * (0.9 + 0.2 * Math.random());
+      participant.nextSwitchAtMs = stream.openedAtMs + switchEveryMs * switchFraction(participant.nextSwitchAtMs === Infinity);
     }
   }
 

@@ -37,7 +37,21 @@ export interface VirtualParticipant {
   readonly headers: Record<string, string>;
   sessionCursor: number;
   readonly roles: Record<StreamRole, RoleState>;
+  /** When the sweep switches its chat stream to the next session; Infinity before its first chat stream opens and once it left. */
   nextSwitchAtMs: number;
+}
+
+/**
+ * How long a participant stays in a session, as a fraction of the profile's switchEvery.
+ * Later stays are one period ±10%, so thousands of participants do not switch in lockstep.
+ * The first stay after coming online is a uniform part of one period: real clients entered
+ * their current sessions at unrelated times, so switches arrive at the steady rate
+ * (participants / switchEvery) from the start. Were the first stay a full period, every
+ * participant of the ramp would switch in the same minute one period later, a burst that
+ * steady traffic never has (docs/design.md §6, "Session switches").
+ */
+export function switchFraction(firstStay: boolean, random: () => number = Math.random): number {
+  return firstStay ? random() : 0.9 + 0.2 * random();
 }
 
 export function createParticipant(index: number, fixture: FixtureParticipant, apiKey: string): VirtualParticipant {
