@@ -53,18 +53,14 @@ const TIMEOUT_BY_CODE: Readonly<Record<string, FailureCode>> = {
   UND_ERR_BODY_TIMEOUT: 'timeout:body',
 };
 
-/** autocannon reports its own whole-answer timer as a plain Error with this message. */
-const AUTOCANNON_TIMEOUT_MESSAGE = 'request timed out';
-
 /**
  * Classifies a client error (undici, autocannon, node:net) as a failure code. The one
  * classifier every driver uses: undici's timeouts name their phase, anything else with a
  * `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, HPE_INVALID_CONSTANT ...) is `net:<code>`.
  */
 export function failureOfError(error: unknown): FailureCode {
-  const { code, message, name } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown };
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
   if (typeof code === 'string') return TIMEOUT_BY_CODE[code] ?? netFailure(code);
-  if (message === AUTOCANNON_TIMEOUT_MESSAGE) return 'timeout:response';
   return netFailure(typeof name === 'string' ? name : 'unknown');
 }
 

@@ -1,77 +1,58 @@
 /**
- * The part of autocannon 9's programmatic API that the closed model uses (the package ships
- * no types). Only what is read or set is declared; see node_modules/autocannon/README.md.
- */
-declare module 'autocannon' {
-  import type { EventEmitter } from 'node:events';
-
-  namespace autocannon {
-    /** Per-connection scratch object; autocannon resets it each time the `requests` list wraps. */
-    type RequestContext = Record<string, unknown>;
-
-    interface RequestParams {
-      method?: string;
-      path?: string;
-      headers?: Record<string, string>;
-      body?: string | Buffer;
-    }
-
-    interface Request extends RequestParams {
-      /** Called before each send of this request on a connection; returning a falsy value skips it. */
-      setupRequest?: (request: RequestParams, context: RequestContext) => RequestParams | null | undefined;
-      /** Called with every complete response to this request, before the instance's `response` event. */
-      onResponse?: (status: number, body: string, context: RequestContext, headers: Record<string, string | string[]>) => void;
-    }
-
-    interface Options {
-      url: string;
-      connections?: number;
-      /** Seconds. */
-      duration?: number;
-      /** Seconds, at least 1: a connection with no response for this long is reset. */
-      timeout?: number;
-      pipelining?: number;
-      requests?: Request[];
-      /** Called once per connection with its Client, before the connection's first request. */
-      setupClient?: (client: Client) => void;
-      /** Milliseconds between autocannon's own throughput samples (also how often it notices stop()). */
-      sampleInt?: number;
-      /** Skip autocannon's own end-of-run aggregation (its rounded percentiles are not used). */
-      skipAggregateResult?: boolean;
-      /** Only valid together with a rate option, which coachbench never uses. */
-      ignoreCoordinatedOmission?: boolean;
-    }
-
-    interface Result {
-      errors: number;
-      timeouts: number;
-      totalRequests: number;
-      totalCompletedRequests: number;
-      /** Seconds. */
-      duration: number;
-    }
-
-    /** One connection (opaque here). */
-    type Client = EventEmitter;
-
-    interface Instance extends EventEmitter {
-      stop(): void;
-      on(event: 'response', listener: (client: Client, statusCode: number, resBytes: number, responseTimeMs: number) => void): this;
-      on(event: 'reqError', listener: (error: Error) => void): this;
-      on(event: string, listener: (...args: unknown[]) => void): this;
-    }
-  }
-
-  function autocannon(options: autocannon.Options, callback: (error: Error | null, result: autocannon.Result) => void): autocannon.Instance;
-
-  export = autocannon;
-}
-
-/**
- * autocannon's connection class (internal module), read only to check that each request is
- * written through `getRequestBuffer` before the closed model replaces it per connection.
+ * The part of autocannon 9 the closed model uses: its HTTP/1.1 connection class (an internal
+ * module; the package ships no types, and its runner is not used: see
+ * src/drivers/throughput/autocannon-connections.ts). Only what is read or set is declared;
+ * see node_modules/autocannon/lib/httpClient.js. autocannon is pinned to exactly 9.0.0
+ * (test/drivers/throughput/autocannon-patch.test.ts).
  */
 declare module 'autocannon/lib/httpClient.js' {
-  const Client: { prototype: { getRequestBuffer?: unknown } };
-  export = Client;
+  import type { EventEmitter } from 'node:events';
+  import type { ConnectionOptions } from 'node:tls';
+
+  /** Per-connection scratch object; autocannon resets it each time the `requests` list wraps. */
+  export type RequestContext = Record<string, unknown>;
+
+  export interface RequestParams {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+  }
+
+  export interface Request extends RequestParams {
+    /** Called before each send of this request on a connection; returning a falsy value skips it. */
+    setupRequest?: (request: RequestParams, context: RequestContext) => RequestParams | null | undefined;
+    /** Called with every complete response to this request, before the connection's `response` event. */
+    onResponse?: (status: number, body: string, context: RequestContext, headers: Record<string, string | string[]>) => void;
+  }
+
+  /** One connection: writes a request, reads its answer, writes the next; reconnects after an error or a timeout. */
+  export interface ConnectionClient extends EventEmitter {
+    destroy(): void;
+    on(event: 'response', listener: (statusCode: number, resBytes: number, responseTimeMs: number) => void): this;
+    on(event: 'connError', listener: (error: Error) => void): this;
+    on(event: 'timeout', listener: () => void): this;
+  }
+
+  /** What autocannon's runner hands each connection: the URL's parts (url.urlToHttpOptions) and the request settings. */
+  export interface ClientOptions {
+    protocol?: string | null;
+    hostname?: string | null;
+    host: string;
+    port?: string | number | null;
+    path?: string | null;
+    pipelining: number;
+    requests: Request[];
+    setupClient?: (client: ConnectionClient) => void;
+    /** Seconds without an answer before the connection is reset and `timeout` emitted. */
+    timeout: number;
+    tlsOptions?: ConnectionOptions;
+    servername?: string;
+  }
+
+  const Client: {
+    new (options: ClientOptions): ConnectionClient;
+    prototype: { getRequestBuffer?: unknown };
+  };
+  export default Client;
 }

@@ -1,8 +1,8 @@
 /**
  * Closed workload model: `connections` autocannon connections, each sending its next request
- * as soon as the previous answer is in. Every answer's latency goes into OUR histograms from
- * autocannon's per-response event (hrtime from write to last byte, fractional ms), never from
- * its rounded summary; its rate mode and its coordinated-omission correction are never used.
+ * as soon as the previous answer is in (autocannon-connections.ts). Every answer's latency goes
+ * into OUR histograms from the connection's per-answer event (hrtime from write to last byte,
+ * fractional ms); autocannon's runner, its rate mode and its summaries are never used.
  *
  * What this model checks: every answer's status, headers and JSON body (autocannon hands each
  * request's `onResponse` the full body and headers), so check evidence is as complete as in
@@ -14,7 +14,7 @@
  * Bodies are shared, not copied per request (autocannon-requests.ts).
  */
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
+import type { Request } from 'autocannon/lib/httpClient.js';
 import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -22,15 +22,11 @@ import { autocannonTlsOptions, withTransportHeaders } from '../../engine/transpo
 import { connectionsName, throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
+import { runConnections } from './autocannon-connections.js';
 import { sendSharedBodies, sharedBodiesSupported, verifyCertificates } from './autocannon-requests.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
-
-/** How often autocannon notices stop() (its sample interval): bounds the overrun past ctx.endMs. */
-const STOP_POLL_MS = 100;
-/** autocannon rejects timeouts below one second. */
-const MIN_TIMEOUT_S = 1;
 
 export interface ClosedModelOptions {
   /** Write shared body Buffers (default when supported); false forces autocannon's copying setupRequest path. */
@@ -58,10 +54,10 @@ export async function runClosedModel<M>(
   const inFlight = new WeakMap<object, M>();
   // Its bearer token too: a 401 to a token being renewed is the token's age, not an answer.
   const sentAuthorization = new WeakMap<object, string | undefined>();
-  // onResponse (body, headers) and the instance's `response` event (client, latency) fire back
+  // onResponse (body, headers) and the connection's `response` event (latency) fire back
   // to back, synchronously, for the same answer: this slot carries the first to the second.
   let answered: { memo: M | undefined; authorization: string | undefined; view: ResponseView } | undefined;
-  const request: autocannon.Request = {
+  const request: Request = {
     onResponse: (status, body, context, headers) => {
       const authorization = context.authorization as string | undefined;
       answered = { memo: context.memo as M | undefined, authorization, view: { status, headers: normaliseHeaders(headers), body } };
@@ -94,43 +90,37 @@ export async function runClosedModel<M>(
     );
   };
 
-  await new Promise<void>((resolve) => {
-    let instance: autocannon.Instance | undefined;
-    const stop = (): void => instance?.stop();
-    ctx.signal.addEventListener('abort', stop, { once: true });
-    instance = autocannon(
+  try {
+    await runConnections(
       {
-        url: origin,
+        origin,
         connections: settings.connections,
-        duration: remainingMs / 1_000,
-        timeout: Math.max(MIN_TIMEOUT_S, settings.timeoutMs / 1_000),
+        timeoutMs: settings.timeoutMs,
         requests: [request],
         setupClient,
         ...(secure ? { tlsOptions: autocannonTlsOptions(tls), ...(tls.servername !== null ? { servername: tls.servername } : {}) } : {}),
-        sampleInt: STOP_POLL_MS,
-        skipAggregateResult: true,
       },
-      (error) => {
-        ctx.signal.removeEventListener('abort', stop);
-        if (error) ctx.metrics.sample(workload.scenario, redact(`closed model could not start: ${error.message}`));
-        resolve();
+      {
+        onAnswer: (client, _status, latencyMs) => {
+          const metrics = ctx.metrics;
+          const current = answered;
+          answered = undefined;
+          const memo = shared ? inFlight.get(client) : current?.memo;
+          const authorization = shared ? sentAuthorization.get(client) : current?.authorization;
+          const stale = current?.view.status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(authorization);
+          if (current !== undefined && memo !== undefined && !stale) {
+            recordResponse(metrics, workload, memo, current.view, { latencyMs, serviceMs: latencyMs });
+          }
+          metrics.peak(names.activeMs, performance.now() - startMs);
+        },
+        onConnectionError: (error) => recordFailure(ctx.metrics, workload, undefined, failureOfError(error), error.message),
+        onTimeout: (timeoutMs) => recordFailure(ctx.metrics, workload, undefined, 'timeout:response', `no answer within ${timeoutMs} ms`),
       },
+      ctx.endMs,
+      ctx.signal,
     );
-    instance.on('response', (client, _status, _bytes, responseTimeMs) => {
-      const metrics = ctx.metrics;
-      const current = answered;
-      answered = undefined;
-      const memo = shared ? inFlight.get(client) : current?.memo;
-      const authorization = shared ? sentAuthorization.get(client) : current?.authorization;
-      const stale = current?.view.status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(authorization);
-      if (current !== undefined && memo !== undefined && !stale) {
-        recordResponse(metrics, workload, memo, current.view, { latencyMs: responseTimeMs, serviceMs: responseTimeMs });
-      }
-      metrics.peak(names.activeMs, performance.now() - startMs);
-    });
-    instance.on('reqError', (error) => {
-      recordFailure(ctx.metrics, workload, undefined, failureOfError(error), error.message);
-    });
-  });
+  } catch (error) {
+    ctx.metrics.sample(workload.scenario, redact(`closed model could not start: ${error instanceof Error ? error.message : String(error)}`));
+  }
   ctx.metrics.peak(names.activeMs, performance.now() - startMs);
 }

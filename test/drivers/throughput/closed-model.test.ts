@@ -146,4 +146,31 @@ describe('closed model (autocannon)', () => {
     expect(summary.errors).toBe(summary.requests);
     expect(Object.keys(summary.errorsByKind)).toEqual(['net:ECONNREFUSED']);
   });
+
+  it('counts a connection without an answer within the timeout as timeout:response, reconnects, and stops at the deadline', async () => {
+    let accepted = 0;
+    const server = await startServer((req) => {
+      accepted++;
+      req.resume();
+    });
+    try {
+      // 2 connections × a 300 ms timeout over 1 s: each times out 3 times, reconnecting each time.
+      const profile = testProfile(1_000, { model: 'closed', connections: 2, overrideShare: 0, timeout: '300ms' });
+      const started = performance.now();
+      const total = await testRun(server.url, fixtures, profile).run(photoUploadScenario);
+      const elapsedMs = performance.now() - started;
+      const summary = buildPhotoUploadSummary(total, profile.photoUpload);
+      expect(Object.keys(summary.errorsByKind)).toEqual(['timeout:response']);
+      expect(summary.errors).toBe(summary.requests);
+      expect(summary.errors).toBeGreaterThanOrEqual(4);
+      expect(summary.errors).toBeLessThanOrEqual(6);
+      // Every timeout reconnected and sent the next request on a new connection.
+      expect(accepted).toBeGreaterThanOrEqual(summary.errors + 2);
+      expect(total.samplesOf('photoUpload').join('\n')).toMatch(/no answer within 300 ms/);
+      // The connections are destroyed at the deadline, not at a later poll or a whole timeout later.
+      expect(elapsedMs).toBeLessThan(1_400);
+    } finally {
+      await server.close();
+    }
+  });
 });

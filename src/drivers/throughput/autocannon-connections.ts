@@ -1,0 +1,75 @@
+/**
+ * The closed model's connections: autocannon 9's HTTP/1.1 connection class, driven directly.
+ *
+ * autocannon's runner (the package's main export) wraps these connections in what a run here
+ * never reads: three WebAssembly histograms recorded on every answer, per-second samples, a
+ * progress bar and result tables. Loading it cost ~0.12 s of CPU per run, a quarter of the
+ * fixed-CPU budget (docs/throughput.md, "Fixed CPU per run"). What the runner does that matters
+ * is here: `connections` connections to one origin, each sending its next request when the
+ * previous answer is in and reconnecting on its own after an error or a timeout, all destroyed
+ * at a deadline (exactly then, not at the runner's next 100 ms sample) or on abort.
+ */
+import { performance } from 'node:perf_hooks';
+import { urlToHttpOptions } from 'node:url';
+import AutocannonClient, { type ClientOptions, type ConnectionClient } from 'autocannon/lib/httpClient.js';
+
+export interface ConnectionSettings {
+  /** scheme://host[:port] of the target. */
+  origin: string;
+  connections: number;
+  /** A connection with no answer for this long is closed, counted and reconnected. */
+  timeoutMs: number;
+  /** autocannon's request list (hooks included): what each connection sends unless setupClient replaces it. */
+  requests: ClientOptions['requests'];
+  /** Called with each connection before its first request is written. */
+  setupClient: (client: ConnectionClient) => void;
+  tlsOptions?: ClientOptions['tlsOptions'];
+  servername?: string;
+}
+
+export interface ConnectionEvents {
+  /** A whole answer: autocannon's hrtime from write to last byte, fractional ms. */
+  onAnswer(client: ConnectionClient, status: number, latencyMs: number): void;
+  /** A connection failed (refused, reset, TLS): it reconnects at once. */
+  onConnectionError(error: Error): void;
+  /** No answer within the timeout: the connection was closed and is reconnecting. */
+  onTimeout(timeoutMs: number): void;
+}
+
+/** Runs the connections until `endMs` (performance.now() time) or `signal` aborts; resolves once all are destroyed. */
+export function runConnections(settings: ConnectionSettings, events: ConnectionEvents, endMs: number, signal: AbortSignal): Promise<void> {
+  const url = new URL(settings.origin);
+  const options: ClientOptions = {
+    ...urlToHttpOptions(url),
+    host: url.host,
+    pipelining: 1,
+    requests: settings.requests,
+    setupClient: settings.setupClient,
+    timeout: settings.timeoutMs / 1_000,
+    ...(settings.tlsOptions ? { tlsOptions: settings.tlsOptions } : {}),
+    ...(settings.servername ? { servername: settings.servername } : {}),
+  };
+  const clients: ConnectionClient[] = [];
+  return new Promise<void>((resolve, reject) => {
+    const stop = (): void => {
+      clearTimeout(deadline);
+      signal.removeEventListener('abort', stop);
+      for (const client of clients) client.destroy();
+      resolve();
+    };
+    const deadline = setTimeout(stop, Math.max(0, endMs - performance.now()));
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      for (let i = 0; i < settings.connections; i++) {
+        const client = new AutocannonClient(options);
+        client.on('response', (status: number, _bytes: number, latencyMs: number) => events.onAnswer(client, status, latencyMs));
+        client.on('connError', (error: Error) => events.onConnectionError(error));
+        client.on('timeout', () => events.onTimeout(settings.timeoutMs));
+        clients.push(client);
+      }
+    } catch (error) {
+      stop();
+      reject(error);
+    }
+  });
+}
