@@ -10,6 +10,7 @@ import { redact } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
 import { compareCommand } from './compare.js';
+import { asksForHelp, skipHelpCache } from './help-cache.js';
 import { mergeCommand } from './merge.js';
 import { planCommand } from './plan.js';
 import { profilesCommand } from './profiles.js';
@@ -96,6 +97,7 @@ export async function main(argv: string[], commands: readonly CliCommand[] = COM
   const parser = buildParser(argv, commands, (code) => {
     exitCode = code;
   });
+  if (!asksForHelp(argv)) skipHelpCache(parser);
   if (argv.length === 0) {
     // A usage error like any other, but the whole help says more than one line could.
     process.stderr.write(`${await parser.getHelp()}\n\ncoachbench: name a command (coachbench run runs the smoke profile)\n`);
