@@ -3,29 +3,9 @@
  * optional Markdown/HTML views, and exits 1 when any metric regressed beyond its limit
  * (0 otherwise; 2 for unreadable reports or bad limits).
  */
-import { writeFile } from 'node:fs/promises';
-import { compareReports } from '../report/compare/compare.js';
-import { assertComparable } from '../report/compare/compare-warnings.js';
-import { renderCompareHtml } from '../report/compare/render-compare-html.js';
-import { renderCompareMarkdown } from '../report/compare/render-compare-markdown.js';
-import { renderCompareText } from '../report/compare/render-compare-text.js';
-import { ExitCode } from '../util/errors.js';
 import { defineCommand } from './cli-command.js';
+import type { CompareFlags } from './compare-run.js';
 import { repeatableOption, textOption } from './flag-values.js';
-import { readReportFile } from './read-report.js';
-import { parseFloors, parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
-
-export interface CompareFlags {
-  baseline: string;
-  candidate: string;
-  'max-regression': string;
-  'metric-regression'?: string[];
-  floor?: string[];
-  markdown?: string;
-  html?: string;
-  all?: boolean;
-  strict?: boolean;
-}
 
 export const compareCommand = defineCommand<CompareFlags>({
   command: 'compare <baseline> <candidate>',
@@ -47,19 +27,6 @@ export const compareCommand = defineCommand<CompareFlags>({
       .example('$0 compare base/report.json new/report.json', 'the table; exit 1 when a judged metric worsened beyond 10%')
       .example('$0 compare a.json b.json --max-regression 5%', 'a tighter limit for every metric')
       .example('$0 compare a.json b.json --floor ms=5 --markdown c.md', 'ignore changes under 5 ms; Markdown for a PR comment') as never,
-  run: async (flags) => {
-    const options = {
-      maxRegression: parseRegressionLimit(flags['max-regression'], '--max-regression'),
-      perMetric: parseMetricLimits(flags['metric-regression'] ?? [], '--metric-regression'),
-      floors: parseFloors(flags.floor ?? [], '--floor'),
-    };
-    const [baseline, candidate] = await Promise.all([readReportFile(flags.baseline), readReportFile(flags.candidate)]);
-    if (flags.strict) assertComparable(baseline, candidate);
-    const comparison = compareReports(baseline, candidate, options);
-    for (const warning of comparison.warnings) process.stderr.write(`coachbench compare: warning: ${warning}\n`);
-    process.stdout.write(renderCompareText(comparison, { all: flags.all ?? false }));
-    if (flags.markdown) await writeFile(flags.markdown, renderCompareMarkdown(comparison));
-    if (flags.html) await writeFile(flags.html, renderCompareHtml(comparison, baseline, candidate));
-    return comparison.regressions.length > 0 ? ExitCode.failed : ExitCode.ok;
-  },
+  // The work loads when the command runs: every other command (`run` first) skips loading it.
+  run: async (flags) => (await import('./compare-run.js')).runCompare(flags),
 });

@@ -1,0 +1,50 @@
+/** The work of `coachbench merge` (merge.ts declares its flags). */
+import { dirname, resolve } from 'node:path';
+import type { Report } from '../contract/report.js';
+import { describeOutcome } from '../orchestration/outcome-line.js';
+import { prepareOutputDir } from '../orchestration/output-dir.js';
+import { mergeReports } from '../report/merge/merge-reports.js';
+import { writeReportFiles } from '../report/write-report.js';
+import { ConfigError, ExitCode } from '../util/errors.js';
+import { readReportFile } from './read-report.js';
+
+export interface MergeFlags {
+  shards: string[];
+  out: string;
+  quiet?: boolean;
+}
+
+/** Reads every file before failing, so one run of the command names every bad file. */
+async function loadAll(paths: readonly string[]): Promise<Report[]> {
+  const results = await Promise.allSettled(paths.map((path) => readReportFile(path)));
+  const problems = results.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : []));
+  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+  return results.map((r) => (r as PromiseFulfilledResult<Report>).value);
+}
+
+/** Writing into a shard's own folder would replace that shard's report.json with the merge. */
+function checkOutDir(out: string, paths: readonly string[]): void {
+  const outDir = resolve(out);
+  const clash = paths.find((path) => dirname(resolve(path)) === outDir);
+  if (clash) throw new ConfigError(`--out ${out} holds the shard report ${clash}; write the merged report to another folder`);
+}
+
+export async function runMerge(flags: MergeFlags): Promise<number> {
+  const paths = flags.shards;
+  checkOutDir(flags.out, paths);
+  const reports = await loadAll(paths);
+  const report = mergeReports(reports, paths);
+  // Only once the shards are known to merge: a refused merge leaves no folder behind.
+  await prepareOutputDir(flags.out);
+  await writeReportFiles(flags.out, report);
+  // A shard that was cut short leaves the run incomplete: never a pass. Not 130 either,
+  // which says that this process was interrupted (docs/design.md §2.9).
+  const exitCode = report.verdict === 'pass' && !report.interrupted ? ExitCode.ok : ExitCode.failed;
+  if (!flags.quiet) {
+    const notes = report.warnings.map((warning) => `  ! ${warning}`);
+    process.stderr.write(
+      `merged ${reports.length} shard report${reports.length === 1 ? '' : 's'}\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`,
+    );
+  }
+  return exitCode;
+}
