@@ -1,6 +1,7 @@
 import type { Histogram } from 'hdr-histogram-js';
 import * as hdr from 'hdr-histogram-js';
 import type { HistogramSummary } from '../contract/report.js';
+import { scanHistogram } from './histogram-scan.js';
 
 export type { Histogram };
 
@@ -55,18 +56,20 @@ export function summarizeHistogram(histogram: Histogram): HistogramSummary {
     return { count: 0, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, hdr: encodeHistogram(histogram) };
   }
   const maxUs = histogram.maxValue;
+  // One walk over the counts for all of them; minNonZeroValue would ignore recorded zeros, and
+  // a histogram can legitimately hold 0 µs values, so the minimum is the 0th percentile.
+  const { valuesAt, mean } = scanHistogram(histogram, [0, 50, 90, 99, 99.9]);
+  const [min, p50, p90, p99, p999] = valuesAt as [number, number, number, number, number];
   // HDR percentiles report a bucket's highest equivalent value; never let one exceed the max.
-  const at = (p: number): number => round3(Math.min(histogram.getValueAtPercentile(p), maxUs) / 1_000);
-  // minNonZeroValue ignores recorded zeros; a histogram can legitimately hold 0 µs values.
-  const min = histogram.getValueAtPercentile(0);
+  const at = (valueUs: number): number => round3(Math.min(valueUs, maxUs) / 1_000);
   return {
     count,
     min: round3(min / 1_000),
-    mean: round3(histogram.mean / 1_000),
-    p50: at(50),
-    p90: at(90),
-    p99: at(99),
-    p999: at(99.9),
+    mean: round3(mean / 1_000),
+    p50: at(p50),
+    p90: at(p90),
+    p99: at(p99),
+    p999: at(p999),
     max: round3(maxUs / 1_000),
     hdr: encodeHistogram(histogram),
   };

@@ -5,6 +5,7 @@
  */
 import { JsHistogram } from 'hdr-histogram-js';
 import { decodeHistogram } from '../metrics/histogram.js';
+import { scanHistogram } from '../metrics/histogram-scan.js';
 
 export interface CurvePoint {
   /** 1 / (1 - p): 1 at the median's left end (0 %), 10 at 90 %, 100 at 99 %, ... */
@@ -34,12 +35,10 @@ export function percentileCurve(base64: string): PercentileCurve {
   const maxMs = histogram.maxValue / 1_000;
   const xEnd = Math.max(10, Math.min(count, MAX_X));
   const steps = Math.ceil(Math.log10(xEnd) * STEPS_PER_DECADE);
-  const points: CurvePoint[] = [];
-  for (let i = 0; i < steps; i += 1) {
-    const x = 10 ** (i / STEPS_PER_DECADE);
-    const percentile = 100 * (1 - 1 / x);
-    points.push({ x, percentile, valueMs: histogram.getValueAtPercentile(percentile) / 1_000 });
-  }
+  const xs = Array.from({ length: steps }, (_, i) => 10 ** (i / STEPS_PER_DECADE));
+  const percentiles = xs.map((x) => 100 * (1 - 1 / x));
+  const { valuesAt } = scanHistogram(histogram, percentiles);
+  const points: CurvePoint[] = xs.map((x, i) => ({ x, percentile: percentiles[i]!, valueMs: valuesAt[i]! / 1_000 }));
   points.push({ x: xEnd, percentile: 100 * (1 - 1 / xEnd), valueMs: maxMs });
   return { count, maxMs, points };
 }
