@@ -3,10 +3,13 @@
 // profile run for a short and a long duration, as users run it (bin/coachbench.js), against the
 // reference target in its own process. With CPU = fixed + perRequest × requests for both runs
 // of a pair, perRequest = ΔCPU / Δrequests and fixed = CPU(short) − perRequest × requests(short);
-// the medians over the pairs are reported. Also the CPU of `coachbench --version` (loading the
-// CLI and nothing else), with Node's compile cache and without it.
+// the medians over the pairs are reported. The short run is short (0.2 s, a few hundred
+// requests) so that the fixed cost hardly depends on the per-request estimate: 5 µs of error per
+// request moves it by ~2 ms, where a 2 s run of ~20,000 requests moved it by ~0.1 s. Also the
+// CPU of `coachbench --version` (loading the CLI and nothing else), with Node's compile cache
+// and without it.
 //
-//   npm run build && node bench/startup.js [--short 2] [--long 8] [--reps 3] [--bin path/to/bin/coachbench.js] [--label now] [--no-pin]
+//   npm run build && node bench/startup.js [--short 0.2] [--long 4] [--reps 5] [--bin path/to/bin/coachbench.js] [--label now] [--no-pin]
 //
 // --bin measures another build (a worktree of an older commit, say) against the same target:
 // the results file is bench/results/startup-<label>.json for any label but "now".
@@ -20,9 +23,9 @@ import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const SHORT = flag('short', 2);
-const LONG = flag('long', 8);
-const REPS = flag('reps', 3);
+const SHORT = flag('short', 0.2);
+const LONG = flag('long', 4);
+const REPS = flag('reps', 5);
 const bin = textFlag('bin', BIN);
 const label = textFlag('label', 'now');
 const CONNECTIONS = 16;
@@ -50,10 +53,11 @@ async function run(target, seconds) {
 /**
  * The floor under the fixed CPU: loading each package a closed-model run needs, alone, in a
  * fresh `node` with a warm compile cache (as bin/coachbench.js runs), median of 5. A run cannot
- * start for less than these together, whatever coachbench's own code does. ajv is measured
- * too: runs loaded it until their validators were compiled at build time.
+ * start for less than these together, whatever coachbench's own code does. Of autocannon a run
+ * loads only its connection class (src/drivers/throughput/autocannon-connections.ts). ajv is
+ * measured too: runs loaded it until their validators were compiled at build time.
  */
-const PACKAGES = ['undici', 'yargs', 'autocannon', 'hdr-histogram-js', 'ajv'];
+const PACKAGES = ['undici', 'yargs', 'autocannon/lib/httpClient.js', 'hdr-histogram-js', 'ajv'];
 async function nodeCpu(label, script) {
   const env = { NODE_COMPILE_CACHE: join(dir, 'compile-cache') };
   const runs = [];
