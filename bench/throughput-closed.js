@@ -8,7 +8,10 @@
 // coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is the bound on that.
 // Writes bench/results/throughput-closed.json.
 //
-//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin] [--label L]
+//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin] [--label L] [--compare-bin path/to/bin/coachbench.js]
+//
+// --compare-bin runs another build of coachbench (a worktree of an older commit, say) in the same
+// rotation, as the row `coachbenchCompared`: before and after side by side, the rulers between them.
 //
 // The machine may be shared: runs are short, the tools take turns in a rotating order within
 // each repetition, and the comparison is the median of the paired ratios (coachbench / tool in
@@ -16,7 +19,7 @@
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
-import { benchDir } from './lib/processes.js';
+import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 import { AUTOCANNON_CLI, autocannonCli, nodeClient, wrk, wrkStatus } from './lib/rulers.js';
 
@@ -26,6 +29,7 @@ const REPS = flag('reps', 3);
 const SIZES = flag('sizes', [1_024, 16_384, 262_144]);
 /** Results go to bench/results/throughput-closed.json, or throughput-closed-LABEL.json with --label. */
 const LABEL = textFlag('label');
+const COMPARE_BIN = textFlag('compare-bin');
 
 const begun = beginMeasurement();
 const dir = await benchDir('closed');
@@ -35,9 +39,9 @@ if (wrkTool.reason) console.log(`skipping wrk: ${wrkTool.reason}`);
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function coachbench(target, size) {
+async function coachbench(target, size, bin = BIN) {
   const profile = photoProfile(`bench-closed-${size}`, SECONDS, size, { model: 'closed', connections: CONNECTIONS });
-  return photoFigures(await runCoachbench({ dir, profile, targetUrl: target.url, fixturesPath: target.fixturesPath, cpu: GENERATOR_CPU }));
+  return photoFigures(await runCoachbench({ dir, profile, targetUrl: target.url, fixturesPath: target.fixturesPath, cpu: GENERATOR_CPU, bin }));
 }
 
 const target = await startPhotoTarget(dir);
@@ -48,6 +52,7 @@ try {
     const ruler = { dir, url: target.url, fixtures: target.fixtures, body, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
     const tools = [
       ['coachbench', () => coachbench(target, size)],
+      ...(COMPARE_BIN ? [['coachbenchCompared', () => coachbench(target, size, COMPARE_BIN)]] : []),
       ['autocannon', () => autocannonCli(ruler)],
       ...(wrkTool.version ? [['wrk', () => wrk(ruler)]] : []),
       ['nodeFloor', () => nodeClient('node-floor-client.js', ruler)],
@@ -86,6 +91,7 @@ try {
 
 await writeResults(LABEL ? `throughput-closed-${LABEL}` : 'throughput-closed', begun, {
   goal: 'coachbench run (closed model) within 5% of the throughput of autocannon CLI and wrk; generator CPU per request <= 1.5x wrk at 16 KiB, <= 1.2x at 256 KiB (issue 15)',
+  ...(COMPARE_BIN ? { coachbenchCompared: COMPARE_BIN } : {}),
   method: {
     coachbench: `bin/coachbench.js run with a profile of photoUpload only (model closed, ${CONNECTIONS} connections, one JPEG, filename part), ${SECONDS} s; numbers from its report.json`,
     autocannon: `node ${AUTOCANNON_CLI.replace(/.*node_modules/, 'node_modules')} -c ${CONNECTIONS} -d ${SECONDS} -m PATCH -F <same image, filename part> -j`,

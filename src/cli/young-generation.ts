@@ -9,12 +9,15 @@
  * (bench/results/open-error*.json, `gc`; docs/throughput.md). V8 reads the size once, when the
  * process starts, so `run` re-executes itself with the flag: process.execve keeps the PID, the
  * open descriptors and the signals, and costs one more Node start-up before anything loads.
+ * The young generation starts at the cap too: growing to it from V8's 1 MiB start took six more
+ * scavenges while the CLI loaded, ~10 ms of a run's fixed CPU (docs/throughput.md).
  */
 
 /** The cap, MiB per semi-space: the open model's p99 reached the bare client's at 8, for 0-10 % more CPU; 1, 2 and 4 did no better. */
 export const DRIVER_SEMI_SPACE_MIB = 8;
 
 const FLAG = '--max-semi-space-size';
+const START_FLAG = '--min-semi-space-size';
 
 /** The command a CLI argv names: its first word that is not an option. */
 function commandOf(args: readonly string[]): string | undefined {
@@ -32,7 +35,7 @@ export function relaunchArgv(current: Pick<NodeJS.Process, 'argv' | 'execArgv' |
   const [, script, ...args] = current.argv;
   if (script === undefined || commandOf(args) !== 'run') return null;
   if (setsFlag(current.execArgv) || setsFlag((current.env.NODE_OPTIONS ?? '').split(/\s+/))) return null;
-  return [current.execPath, `${FLAG}=${DRIVER_SEMI_SPACE_MIB}`, ...current.execArgv, script, ...args];
+  return [current.execPath, `${FLAG}=${DRIVER_SEMI_SPACE_MIB}`, `${START_FLAG}=${DRIVER_SEMI_SPACE_MIB}`, ...current.execArgv, script, ...args];
 }
 
 /**

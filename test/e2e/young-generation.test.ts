@@ -10,6 +10,8 @@ import { DRIVER_SEMI_SPACE_MIB, relaunchArgv } from '../../src/cli/young-generat
 import { BIN, childPids, commandLine, once, quickProfileFile, runBin, runIsUnderWay } from '../orchestration/bin-helpers.js';
 
 const CAP = `--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`;
+/** The young generation starts at the cap rather than growing to it. */
+const START = `--min-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`;
 
 interface Seen {
   code: number | null;
@@ -42,16 +44,18 @@ describe('the driver runs with its young generation capped', () => {
     const seen = await runAndLook(['--profile', profilePath, '--out', join(dir, 'workers'), '--workers', '2']);
     expect(seen.code).toBe(0);
     expect(seen.own).toContain(CAP);
+    expect(seen.own).toContain(START);
     expect(seen.own.slice(seen.own.indexOf(BIN))).toEqual([BIN, 'run', '--profile', profilePath, '--out', join(dir, 'workers'), '--workers', '2']);
     const workers = seen.children.filter((argv) => argv.some((arg) => arg.includes('worker')));
     expect(workers).toHaveLength(2);
-    for (const argv of workers) expect(argv).toContain(CAP);
+    for (const argv of workers) expect(argv).toEqual(expect.arrayContaining([CAP, START]));
   });
 
   it('leaves a size the user chose in NODE_OPTIONS alone', async () => {
     const seen = await runAndLook(['--profile', profilePath, '--out', join(dir, 'chosen')], { NODE_OPTIONS: '--max-semi-space-size=16' });
     expect(seen.code).toBe(0);
     expect(seen.own).not.toContain(CAP);
+    expect(seen.own).not.toContain(START);
     expect(seen.own.slice(-6)).toEqual([BIN, 'run', '--profile', profilePath, '--out', join(dir, 'chosen')]);
   });
 });
@@ -68,6 +72,7 @@ describe('relaunchArgv', () => {
     expect(relaunchArgv(proc(['run', '-p', 'smoke'], ['--enable-source-maps']))).toEqual([
       '/usr/bin/node',
       CAP,
+      START,
       '--enable-source-maps',
       '/x/bin/coachbench.js',
       'run',
