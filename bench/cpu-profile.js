@@ -4,12 +4,13 @@
 // core) runs for a short and a long duration; each run's main-thread samples are summed by
 // owner (a package, one of our dist/ folders, a Node module, V8's GC), and the two runs are
 // separated the way startup.js separates the whole process: per owner, perRequest = ΔCPU /
-// Δrequests and fixed = CPU(short) − perRequest × requests(short). So the summary says both
+// Δrequests and fixed = CPU(short) − perRequest × requests(short), the short run short enough
+// (0.2 s) that the fixed part hardly depends on the per-request estimate. So the summary says both
 // what start-up, probes and reports cost and what each answered request costs, and whose code
 // it is. Writes bench/results/cpu-profile.json (summaries; the .cpuprofile files are kept under
 // --keep DIR when given, for a flame graph in Chrome DevTools or speedscope).
 //
-//   npm run build && node bench/cpu-profile.js [--short 2] [--long 10] [--size 16384] [--keep DIR] [--no-pin]
+//   npm run build && node bench/cpu-profile.js [--short 0.2] [--long 4] [--size 16384] [--keep DIR] [--no-pin]
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
@@ -19,8 +20,8 @@ import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const SHORT = flag('short', 2);
-const LONG = flag('long', 10);
+const SHORT = flag('short', 0.2);
+const LONG = flag('long', 4);
 const SIZE = flag('size', 16_384);
 const KEEP = textFlag('keep');
 const CONNECTIONS = 16;
