@@ -1,79 +1,28 @@
 /**
- * The chat-stream soak: ramp participants up at the profile's rate, hold their streams while
- * messages and membership churn flow, then drain (let the last deliveries land) and close.
+ * The chat-stream scenario as the engine runs it. Its driver (chat-soak.ts and the stream,
+ * validation and delivery code under it) loads in `prepare`, before the run's clock starts,
+ * and only when the profile has chat streams: a throughput-only run skips loading it (~25 ms
+ * of CPU; docs/throughput.md, "Fixed CPU per run").
  */
-import { performance } from 'node:perf_hooks';
-import { type PlannedStage, valueAt } from '../../contract/profile/stage-plan.js';
-import { runOpenLoop } from '../../engine/open-loop.js';
-import { linearPacer } from '../../engine/pacer.js';
+import type { Profile } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
-import { StreamState } from '../../engine/sse-reader.js';
-import { ChatDriver } from './chat-driver.js';
-import { runMembershipChurn } from './membership-churn.js';
-import { runMessageInjector } from './message-injector.js';
-import { chatStreamOf } from './virtual-participant.js';
 
-/** How long an injected message may take to reach every stream before it counts as missing. */
-export const DELIVERY_WINDOW_MS = 5_000;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}
-
-/** Resolves once any participant's chat stream is open (or the run ends first). */
-async function firstOpenStream(driver: ChatDriver, signal: AbortSignal): Promise<number> {
-  while (!signal.aborted && !driver.participants.some((p) => chatStreamOf(p)?.state === StreamState.Open)) await sleep(20);
-  return performance.now();
-}
-
-/** How often the population is brought to plan: 1,000 opens/s arrive as ~10 per tick, not in bursts. */
-const POPULATION_TICK_MS = 10;
-/**
- * Most participants that join or leave in one tick (5,000/s): a step (a spike) of thousands is
- * spread over a few ticks, as each open or close costs the loop ~0.1 ms (docs/design.md §2.11).
- */
-const POPULATION_CHANGES_PER_TICK = 50;
-
-/** Keeps the online participants at the planned population until the run ends. */
-async function followPopulation(ctx: ScenarioContext, driver: ChatDriver, stages: readonly PlannedStage[]): Promise<void> {
-  while (!ctx.signal.aborted) {
-    // The small epsilon keeps a planned 1000 from reading 999.9999 after the float arithmetic.
-    driver.setPopulation(Math.floor(valueAt(stages, performance.now() - ctx.runStartMs) + 1e-9), POPULATION_CHANGES_PER_TICK);
-    await sleep(POPULATION_TICK_MS);
-  }
-}
+type ChatSoak = typeof import('./chat-soak.js');
 
 export function chatStreamsScenario(runTag: string): Scenario {
+  let soak: Promise<ChatSoak> | undefined;
+  const load = (): Promise<ChatSoak> => {
+    soak ??= import('./chat-soak.js');
+    return soak;
+  };
   return {
     name: 'chatStreams',
+    async prepare(profile: Profile): Promise<void> {
+      if (profile.chatStreams.enabled) await load();
+    },
     async run(ctx: ScenarioContext): Promise<void> {
-      const settings = ctx.profile.chatStreams;
-      if (!settings.enabled) return;
-      const driver = new ChatDriver(ctx, runTag, DELIVERY_WINDOW_MS);
-      driver.start();
-      const count = driver.participants.length;
-      const ramp = settings.stages
-        ? followPopulation(ctx, driver, settings.stages)
-        : runOpenLoop({
-            pacer: linearPacer({ startRatePerSec: settings.rampPerSec, endRatePerSec: settings.rampPerSec, durationMs: (count / settings.rampPerSec) * 1_000 }),
-            maxInFlight: Number.MAX_SAFE_INTEGER,
-            latenessMs: Number.MAX_SAFE_INTEGER,
-            startMs: performance.now(),
-            signal: ctx.signal,
-            fire: async (slot) => driver.startParticipant(slot),
-          });
-      // Messages and churn start with the first open session: before it, every slot would be unusable.
-      const traffic = firstOpenStream(driver, ctx.signal).then((startMs) =>
-        Promise.all([runMessageInjector(ctx, driver, startMs), runMembershipChurn(ctx, driver, startMs)]),
-      );
-      await Promise.all([ramp, traffic, aborted(ctx.signal)]);
-      driver.beginStop();
-      const drainUntil = performance.now() + DELIVERY_WINDOW_MS;
-      while (driver.tracker.unresolved > 0 && performance.now() < drainUntil) await sleep(50);
-      driver.closeAll();
+      if (!ctx.profile.chatStreams.enabled) return;
+      await (await load()).runChatStreams(ctx, runTag);
     },
   };
 }
