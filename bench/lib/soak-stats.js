@@ -23,7 +23,9 @@ export function soakStats(samples, fromMinute = 5, heaps = [], toMinute = Number
   const values = after.map((s) => s.rssBytes);
   const rssSlope = slope(after.map((s) => ({ x: s.minute, y: s.rssBytes })));
   const heapsAfter = heaps.filter((h) => h.minute >= fromMinute && h.minute <= toMinute);
-  const slopeFrom = (minute) => +(slope(after.filter((s) => s.minute >= minute).map((s) => ({ x: s.minute, y: s.rssBytes }))) / MiB).toFixed(4);
+  // From each start to the load's end, whatever the declared warm-up: where the plateau begins.
+  const slopeFrom = (minute) =>
+    +(slope(samples.filter((s) => s.minute >= minute && s.minute <= toMinute).map((s) => ({ x: s.minute, y: s.rssBytes }))) / MiB).toFixed(4);
   const heapSlope = slope(heapsAfter.map((h) => ({ x: h.minute, y: h.afterMiB })));
   return {
     rssAtFromMinuteBytes: at,
@@ -33,7 +35,7 @@ export function soakStats(samples, fromMinute = 5, heaps = [], toMinute = Number
     maxGrowthFromFromMinute: +((Math.max(...values) - at) / at).toFixed(4),
     maxDropFromFromMinute: +((at - Math.min(...values)) / at).toFixed(4),
     rssSlopeMiBPerMin: +(rssSlope / MiB).toFixed(4),
-    rssSlopeMiBPerMinFrom: Object.fromEntries([20, 30, 40].filter((m) => m < toMinute - 10).map((m) => [`minute${m}`, slopeFrom(m)])),
+    rssSlopeMiBPerMinFrom: Object.fromEntries([20, 30, 40, 60].filter((m) => m < toMinute - 10).map((m) => [`minute${m}`, slopeFrom(m)])),
     fullGcs: heapsAfter.length,
     heapAfterFullGcSlopeMiBPerMin: Number.isNaN(heapSlope) ? null : +heapSlope.toFixed(4),
     heapAfterFullGcFirstMiB: heapsAfter[0]?.afterMiB ?? null,
