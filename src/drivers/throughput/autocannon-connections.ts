@@ -10,6 +10,7 @@
  * at a deadline (exactly then, not at the runner's next 100 ms sample) or on abort.
  */
 import { performance } from 'node:perf_hooks';
+import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import AutocannonClient, { type ClientOptions, type ConnectionClient } from 'autocannon/lib/httpClient.js';
 
@@ -51,15 +52,21 @@ export function runConnections(settings: ConnectionSettings, events: ConnectionE
   };
   const clients: ConnectionClient[] = [];
   return new Promise<void>((resolve, reject) => {
-    const stop = (): void => {
+    const destroyAll = (): void => {
       clearTimeout(deadline);
       signal.removeEventListener('abort', stop);
       for (const client of clients) client.destroy();
+    };
+    const stop = (): void => {
+      destroyAll();
       resolve();
     };
     const deadline = setTimeout(stop, Math.max(0, endMs - performance.now()));
     signal.addEventListener('abort', stop, { once: true });
     try {
+      // TLS options Node refuses would throw inside a connection's constructor, after it set
+      // its timer: refuse them here, before any connection exists.
+      if (settings.tlsOptions) createSecureContext(settings.tlsOptions);
       for (let i = 0; i < settings.connections; i++) {
         const client = new AutocannonClient(options);
         client.on('response', (status: number, _bytes: number, latencyMs: number) => events.onAnswer(client, status, latencyMs));
@@ -68,7 +75,7 @@ export function runConnections(settings: ConnectionSettings, events: ConnectionE
         clients.push(client);
       }
     } catch (error) {
-      stop();
+      destroyAll();
       reject(error);
     }
   });

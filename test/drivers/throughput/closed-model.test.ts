@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runConnections } from '../../../src/drivers/throughput/autocannon-connections.js';
 import { sharedBodiesSupported } from '../../../src/drivers/throughput/autocannon-requests.js';
 import { runClosedModel } from '../../../src/drivers/throughput/closed-model.js';
 import { buildImageCorpus } from '../../../src/drivers/throughput/image-corpus.js';
@@ -145,6 +146,27 @@ describe('closed model (autocannon)', () => {
     expect(summary.requests).toBeGreaterThan(0);
     expect(summary.errors).toBe(summary.requests);
     expect(Object.keys(summary.errorsByKind)).toEqual(['net:ECONNREFUSED']);
+  });
+
+  it('rejects at once, with nothing left running, when a connection cannot even be attempted', async () => {
+    const started = performance.now();
+    const events = { onAnswer: () => undefined, onConnectionError: () => undefined, onTimeout: () => undefined };
+    const attempt = runConnections(
+      {
+        origin: 'https://127.0.0.1:9',
+        connections: 2,
+        timeoutMs: 1_000,
+        requests: [{}],
+        setupClient: () => undefined,
+        tlsOptions: { key: 'not a key', cert: 'not a cert' },
+      },
+      events,
+      performance.now() + 5_000,
+      new AbortController().signal,
+    );
+    await expect(attempt).rejects.toThrow();
+    // Not at the 5 s deadline: the deadline's timer was cleared with the connections.
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('counts a connection without an answer within the timeout as timeout:response, reconnects, and stops at the deadline', async () => {
