@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { quickProfile } from '../orchestration/run-helpers.js';
+import { failures, quickProfile } from '../orchestration/run-helpers.js';
 import { makeReport } from '../report/make-report.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
@@ -161,8 +161,9 @@ describe('coachbench run --target (e2e)', () => {
         env: { COACHBENCH_API_KEY: target.fixtures.apiKey },
       },
     );
-    expect(result.code, result.stderr).toBe(0);
     const text = await readFile(join(out, 'report.json'), 'utf8');
+    // --quiet prints nothing: a failing run says why through its report's failures.
+    expect(result.code, failures(JSON.parse(text) as Report).join('\n') || result.stderr).toBe(0);
     expect(text).not.toContain(target.fixtures.apiKey);
     expect(text).not.toContain(target.fixtures.coachToken);
     const report = JSON.parse(text) as Report;
