@@ -7,18 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createHistogram, decodeHistogram, encodeHistogram, type Histogram, summarizeHistogram } from '../../src/metrics/histogram.js';
 import { scanHistogram } from '../../src/metrics/histogram-scan.js';
 import { percentileCurve } from '../../src/report/hdr-curve.js';
-
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededRandom } from '../../src/util/seeded-random.js';
 
 const SHAPES: Record<string, (next: () => number) => number> = {
   'uniform 0..20 ms': (next) => Math.floor(next() * 20_000),
@@ -31,7 +20,8 @@ const SHAPES: Record<string, (next: () => number) => number> = {
 const PERCENTILES = [0, 0.1, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99, 99.999, 100, 100 * (1 - 1 / 37)];
 
 function filled(shape: (next: () => number) => number, count: number, seed: number): Histogram {
-  const next = random(seed);
+  // Seeded, so a failure names its data.
+  const next = seededRandom(seed);
   const histogram = createHistogram();
   for (let i = 0; i < count; i++) histogram.recordValue(shape(next));
   return histogram;
