@@ -55,6 +55,7 @@ function readHlog(text: string) {
 describe('histograms.hlog StartTime', () => {
   it('is when load starts, not when the run began preparing', async () => {
     const forwarder = await arrivalForwarder(target.url);
+    const runBeganMs = Date.now();
     try {
       const { report, outDir } = await runProfile(
         {
@@ -75,9 +76,18 @@ describe('histograms.hlog StartTime', () => {
       expect(report.scenarios.photoUpload).toMatchObject({ errors: 0 });
       const { startMs, intervals } = readHlog(await readFile(join(outDir, 'histograms.hlog'), 'utf8'));
       const firstUploadMs = forwarder.uploads[0]!;
-      // The first slot is at the clock's zero; it reaches the forwarder within one connection set-up.
+      // The first slot is at the clock's zero; it reaches the forwarder within one connection
+      // set-up. Preparing (probes, the request thread, fixtures) takes several round trips
+      // and a thread start before that: ~350 ms alone on one core against ~60 ms for the first
+      // upload's trip. A StartTime taken when the run began preparing reads the first upload
+      // at least the whole preparation after it. Both stretch on a busy machine (the whole
+      // suite on 2 cores took the first trip to 230 ms), so the trip is held against the
+      // preparation, which it is shorter than only when StartTime is the load's start.
+      const preparedMs = startMs - runBeganMs;
       expect(firstUploadMs - startMs).toBeGreaterThanOrEqual(-5);
-      expect(firstUploadMs - startMs).toBeLessThan(200);
+      expect(firstUploadMs - startMs, `first upload ${firstUploadMs - startMs} ms after StartTime, ${preparedMs} ms of preparing before it`).toBeLessThan(
+        preparedMs,
+      );
       expect(intervals.length).toBeGreaterThanOrEqual(2);
       for (const { startSec, endSec, count } of intervals.slice(0, -1)) {
         const arrived = forwarder.uploads.filter((ms) => ms >= startMs + startSec * 1_000 && ms < startMs + endSec * 1_000).length;
