@@ -7,8 +7,8 @@
 // (what `run --http 2` does), instead of HTTP/1.1 with a connection per stream.
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates } from 'node:tls';
-import { createParser } from 'eventsource-parser';
-import { Agent, Client, request } from 'undici';
+import { Agent, Client } from 'undici';
+import { holdStreams } from './lib/bare-streams.js';
 
 const [fixturesPath, url, streamsText, rampText, holdText, caPath] = process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8'));
@@ -24,41 +24,21 @@ const connectionOf = (participant) => {
   connections[participant] ??= new Client(url, { allowH2: true, h2Options: { useH2c: true }, pipelining: 100, bodyTimeout: 0 });
   return connections[participant];
 };
-let open = 0;
-let frames = 0;
-const bodies = [];
-
-async function openOne(i) {
-  const p = fixtures.participants[Math.floor(i / 2) % fixtures.participants.length];
-  const path = i % 2 === 0 ? `/api/v1/participants/${p.userId}/stream` : `/api/v1/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}/stream`;
-  const res = await request(`${url}${path}`, {
-    dispatcher: HTTP2 ? connectionOf(Math.floor(i / 2)) : dispatcher,
-    headers: { authorization: `Bearer ${p.token}`, 'x-api-key': fixtures.apiKey },
-    bodyTimeout: 0,
-    headersTimeout: 30_000,
-  });
-  const decoder = new TextDecoder();
-  const parser = createParser({ onEvent: () => frames++ });
-  res.body.on('data', (chunk) => parser.feed(decoder.decode(chunk, { stream: true })));
-  res.body.on('error', () => undefined);
-  bodies.push(res.body);
-  open++;
-}
-
 console.log('ready');
-const rampPerSec = Number(rampText);
-const start = performance.now();
-for (let i = 0; i < streams; i++) {
-  const due = start + (i / rampPerSec) * 1000;
-  const wait = due - performance.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  openOne(i).catch((e) => console.error('open failed', e.code ?? e.message));
-}
-const report = setInterval(() => console.log(`open ${open} frames ${frames}`), 5000);
+const held = holdStreams({
+  fixtures,
+  url,
+  streams,
+  rampPerSec: Number(rampText),
+  dispatcherOf: (participant) => (HTTP2 ? connectionOf(participant) : dispatcher),
+});
+await held.ramped;
+const { counts } = held;
+const report = setInterval(() => console.log(`open ${counts.open} frames ${counts.frames}`), 5000);
 await new Promise((r) => setTimeout(r, Number(holdText) * 1000));
 clearInterval(report);
-console.log(`done open ${open} frames ${frames}`);
-for (const body of bodies) body.destroy();
+console.log(`done open ${counts.open} frames ${counts.frames}`);
+held.close();
 await dispatcher.destroy();
 for (const connection of connections) await connection?.destroy();
 process.exit(0);

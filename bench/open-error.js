@@ -8,9 +8,11 @@
 // half chat-session) opened at --ramp-per-sec. The generator's error is its latency minus the
 // ruler's at p50, p99 and p99.9, over the ramp and over the steady state apart; its latencies
 // per window come from the run's histograms.hlog, the ruler's from its samples by arrival time.
-// Beside coachbench, without streams, bench/open-floor-client.js sends the same uploads at the
-// same rate with nothing but undici and a timer: its error is the floor on this machine (Node,
-// undici, loopback, nginx, the scheduler), and coachbench's error beyond it is coachbench's.
+// Beside coachbench, bench/open-floor-client.js sends the same uploads at the same rate with
+// nothing but undici and a timer: its error is the floor on this machine (Node, undici,
+// loopback, nginx, the scheduler), and coachbench's error beyond it is coachbench's. With
+// streams the floor client holds the same number of bare streams (parsed, unchecked) at the
+// same ramp, once on its one thread and once with its uploads on a thread of their own.
 // Target, ruler and nginx on CPU 0; coachbench (both its threads) and the floor client on CPU 1.
 // Both clients run with --trace-gc-nvp: each row has its GC pauses per isolate (bench/lib/gc-trace.js),
 // the generator's own stalls that a latency tail can be made of.
@@ -18,6 +20,7 @@
 //
 //   npm run build && node bench/open-error.js [--rate 2000] [--streams 5000] [--seconds 30] [--ramp-per-sec 1000]
 //     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--label before] [--no-pin] [--client-node-options '--max-semi-space-size=4']
+//     [--repeat 1]
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
@@ -38,6 +41,8 @@ const RAMP_PER_SEC = flag('ramp-per-sec', 1_000);
 const SIZE = flag('size', 2_048);
 const DELAY_MS = flag('delay', 20);
 const LABEL = textFlag('label');
+/** Rounds of every row, one after another (floor and coachbench alternate on the same target). */
+const REPEAT = flag('repeat', 1);
 const RUN_BIN = textFlag('bin', BIN);
 /** NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say. */
 const CLIENT_NODE_OPTIONS = textFlag('client-node-options');
@@ -97,8 +102,18 @@ function clientPercentiles(intervals, fromSec, toSec) {
 
 const minus = (a, b) => (a === null || b === null ? null : { p50: round(a.p50 - b.p50), p99: round(a.p99 - b.p99), p999: round(a.p999 - b.p999) });
 
+/**
+ * The windows judged apart, in seconds from the clock's zero: the ramp while streams open (and
+ * the ramp after its first second, when both clients run cold code at the full rate), then the
+ * steady state.
+ */
+function windowsFor(streams) {
+  if (streams === 0) return { firstSecond: [0, 1], steady: [SETTLE_SEC, SECONDS - 1] };
+  const rampSec = Math.ceil(streams / RAMP_PER_SEC);
+  return { firstSecond: [0, 1], ramp: [0, rampSec], rampAfterFirstSecond: [1, rampSec], steady: [rampSec + SETTLE_SEC, SECONDS - 1] };
+}
+
 async function measure(streams) {
-  const rampSec = streams > 0 ? streams / RAMP_PER_SEC : 0;
   const profile = {
     name: `open-error-${streams}-streams`,
     duration: `${SECONDS}s`,
@@ -126,10 +141,8 @@ async function measure(streams) {
   const nginxSamples = (await router.samples()).map(([endMs, ms]) => [endMs - ms, ms]);
   const inWindow = (samples, fromSec, toSec) =>
     samples.filter(([arrivalMs]) => arrivalMs >= startEpochMs + fromSec * 1_000 && arrivalMs < startEpochMs + toSec * 1_000);
-  const windows =
-    streams > 0 ? { ramp: [0, Math.ceil(rampSec)], steady: [Math.ceil(rampSec) + SETTLE_SEC, SECONDS - 1] } : { steady: [SETTLE_SEC, SECONDS - 1] };
   const byWindow = {};
-  for (const [name, [fromSec, toSec]] of Object.entries(windows)) {
+  for (const [name, [fromSec, toSec]] of Object.entries(windowsFor(streams))) {
     const client = clientPercentiles(intervals, fromSec, toSec);
     const rulerMs = percentilesOf(inWindow(rulerSamples, fromSec, toSec).map(([, us]) => us / 1_000));
     const nginxMs = percentilesOf(inWindow(nginxSamples, fromSec, toSec).map(([, ms]) => ms));
@@ -165,8 +178,11 @@ async function measure(streams) {
   return row;
 }
 
-/** The floor: bench/open-floor-client.js at the same rate and body, no streams, steady state only. */
-async function measureFloor() {
+/**
+ * The floor: bench/open-floor-client.js at the same rate and body, holding `streams` bare
+ * streams opened at the same ramp (on one thread, or with the uploads on a thread of their own).
+ */
+async function measureFloor(streams, threads) {
   const fixtures = JSON.parse(await readFile(fixturesPath, 'utf8'));
   const participant = fixtures.participants[0];
   const body = await photoBody(dir, SIZE);
@@ -179,11 +195,13 @@ async function measureFloor() {
   const samplesPath = join(dir, 'floor-samples.json');
   const client = new URL('./open-floor-client.js', import.meta.url).pathname;
   const path = `/api/v1/participants/${participant.userId}/profile_photo`;
+  const streamEnv =
+    streams > 0 ? { CB_STREAMS: String(streams), CB_STREAM_RAMP: String(RAMP_PER_SEC), CB_FIXTURES: fixturesPath, CB_THREADS: String(threads) } : {};
   const run = await runMeasured(
     process.execPath,
     [TRACE_GC, ...floorYoungGeneration, client, router.url, path, String(RATE), String(SECONDS), body.bodyPath, samplesPath],
     {
-      env: { ...clientEnv, CB_HEADERS: JSON.stringify(headers) },
+      env: { ...clientEnv, ...streamEnv, CB_HEADERS: JSON.stringify(headers) },
       cpu: GENERATOR_CPU,
       outFile: outFileIn(dir, 'open-floor'),
     },
@@ -196,19 +214,23 @@ async function measureFloor() {
       .findLast((line) => line.startsWith('{')),
   );
   const samples = JSON.parse(await readFile(samplesPath, 'utf8'));
-  const startEpochMs = Math.min(...samples.map(([intended]) => intended));
-  const [fromSec, toSec] = [SETTLE_SEC, SECONDS - 1];
-  const within = (list) => list.filter(([atMs]) => atMs >= startEpochMs + fromSec * 1_000 && atMs < startEpochMs + toSec * 1_000);
-  const floorMs = percentilesOf(within(samples).map(([, ms]) => ms));
   const rulerSamples = await (await fetch(`${ruler.match[1]}/ruler/samples`)).json();
-  const rulerMs = percentilesOf(within(rulerSamples).map(([, us]) => us / 1_000));
+  const within = (list, fromSec, toSec) =>
+    list.filter(([atMs]) => atMs >= summary.startEpochMs + fromSec * 1_000 && atMs < summary.startEpochMs + toSec * 1_000);
+  const byWindow = {};
+  for (const [name, [fromSec, toSec]] of Object.entries(windowsFor(streams))) {
+    const floorMs = percentilesOf(within(samples, fromSec, toSec).map(([, ms]) => ms));
+    const rulerMs = percentilesOf(within(rulerSamples, fromSec, toSec).map(([, us]) => us / 1_000));
+    byWindow[name] = { fromSec, toSec, floorMs, rulerMs, errorVsRulerMs: minus(floorMs, rulerMs) };
+  }
   const row = {
     client: 'floor',
-    streams: 0,
+    streams,
+    threads: streams > 0 ? threads : 1,
     ...summary,
     processCpuSeconds: round(run.cpuSeconds, 2),
     gc: gcSummary(run.output),
-    steady: { fromSec, toSec, floorMs, rulerMs, errorVsRulerMs: minus(floorMs, rulerMs) },
+    ...byWindow,
   };
   console.log(JSON.stringify(row));
   return row;
@@ -216,8 +238,11 @@ async function measureFloor() {
 
 const rows = [];
 try {
-  rows.push(await measureFloor());
-  for (const streams of new Set([0, STREAMS])) rows.push(await measure(streams));
+  for (let repetition = 1; repetition <= REPEAT; repetition++) {
+    rows.push({ repetition, ...(await measureFloor(0, 1)) });
+    if (STREAMS > 0) for (const threads of [1, 2]) rows.push({ repetition, ...(await measureFloor(STREAMS, threads)) });
+    for (const streams of new Set([0, STREAMS])) rows.push({ repetition, ...(await measure(streams)) });
+  }
 } finally {
   await router.stop();
   await stopProcess(ruler.child);
@@ -229,12 +254,12 @@ await writeResults(LABEL ? `open-error-${LABEL}` : 'open-error', begun, {
   method: {
     target: `nginx ${nginx.path} (1 worker) routes PATCH .../profile_photo to bench/ruler-sink.js (answers after ${DELAY_MS} ms, times itself per upload) and the rest to coachbench serve (${participants} participants, KEEP_ALIVE 15 s); all on CPU 0`,
     coachbench: `${RUN_BIN === BIN ? 'this checkout' : RUN_BIN}: bin/coachbench.js run --target <nginx>, open model ${RATE} uploads/s of one ${SIZE}-byte JPEG, ${SECONDS} s, on CPU 1 (taskset, every thread); with streams: ${STREAMS} streams opened at ${RAMP_PER_SEC}/s${CLIENT_NODE_OPTIONS ? `; both clients with NODE_OPTIONS=${CLIENT_NODE_OPTIONS}` : ''}`,
-    windows: `ramp: from the start to the last stream open; steady: ${SETTLE_SEC} s after that to 1 s before the end (without streams: ${SETTLE_SEC} s to 1 s before the end)`,
+    windows: `firstSecond: the first second of load (cold code in every client); ramp: from the start to the last stream open; rampAfterFirstSecond: the ramp without its first second; steady: ${SETTLE_SEC} s after the last stream open to 1 s before the end (without streams: ${SETTLE_SEC} s to 1 s before the end)`,
     coachbenchLatency:
       "from the run's histograms.hlog (photoLatency, interval histograms summed over the window): latency from each slot's intended start (coordinated-omission corrected)",
     rulerLatency:
       "the sink's own time per upload, from its request head parsed to its answer finished, by arrival time; nginx: $request_time (ms resolution) by arrival (its $msec minus $request_time)",
-    floor: `bench/open-floor-client.js on the generator's CPU, before coachbench's runs: the same ${SIZE}-byte upload at ${RATE}/s for ${SECONDS} s with undici request() on a 512-connection Pool and a timer per due slot, latency from the intended start, nothing else; steady window only; node ${floorYoungGeneration.join(' ') || `with NODE_OPTIONS=${CLIENT_NODE_OPTIONS}`}`,
+    floor: `bench/open-floor-client.js on the generator's CPU, before coachbench's runs in each round: the same ${SIZE}-byte upload at ${RATE}/s for ${SECONDS} s with undici request() on a 512-connection Pool and a timer per due slot, latency from the intended start, nothing else; with streams it also holds ${STREAMS} bare streams (undici + eventsource-parser parsing every frame, bench/lib/bare-streams.js) opened at ${RAMP_PER_SEC}/s, on its one thread (threads: 1) or with the uploads on a worker thread (threads: 2, as coachbench's request thread); node ${floorYoungGeneration.join(' ') || `with NODE_OPTIONS=${CLIENT_NODE_OPTIONS}`}`,
     error:
       "coachbench minus ruler at each percentile: what the generator, the loopback and nginx add (nginx's hop is included in the ruler error, not in the nginx error)",
   },
