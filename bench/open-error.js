@@ -218,8 +218,11 @@ async function measureFloor(streams, threads) {
   const within = (list, fromSec, toSec) =>
     list.filter(([atMs]) => atMs >= summary.startEpochMs + fromSec * 1_000 && atMs < summary.startEpochMs + toSec * 1_000);
   const byWindow = {};
+  // Binned by completion, as coachbench's histograms.hlog bins its answers: a late slot counts
+  // in the window its answer came back in, for both clients alike.
+  const completed = samples.map(([intendedMs, ms]) => [intendedMs + ms, ms]);
   for (const [name, [fromSec, toSec]] of Object.entries(windowsFor(streams))) {
-    const floorMs = percentilesOf(within(samples, fromSec, toSec).map(([, ms]) => ms));
+    const floorMs = percentilesOf(within(completed, fromSec, toSec).map(([, ms]) => ms));
     const rulerMs = percentilesOf(within(rulerSamples, fromSec, toSec).map(([, us]) => us / 1_000));
     byWindow[name] = { fromSec, toSec, floorMs, rulerMs, errorVsRulerMs: minus(floorMs, rulerMs) };
   }
@@ -259,6 +262,7 @@ await writeResults(LABEL ? `open-error-${LABEL}` : 'open-error', begun, {
       "from the run's histograms.hlog (photoLatency, interval histograms summed over the window): latency from each slot's intended start (coordinated-omission corrected)",
     rulerLatency:
       "the sink's own time per upload, from its request head parsed to its answer finished, by arrival time; nginx: $request_time (ms resolution) by arrival (its $msec minus $request_time)",
+    floorWindows: "the floor's latencies binned by when each answer completed (due time + latency), as coachbench's hlog intervals are",
     floor: `bench/open-floor-client.js on the generator's CPU, before coachbench's runs in each round: the same ${SIZE}-byte upload at ${RATE}/s for ${SECONDS} s with undici request() on a 512-connection Pool and a timer per due slot, latency from the intended start, nothing else; with streams it also holds ${STREAMS} bare streams (undici + eventsource-parser parsing every frame, bench/lib/bare-streams.js) opened at ${RAMP_PER_SEC}/s, on its one thread (threads: 1) or with the uploads on a worker thread (threads: 2, as coachbench's request thread); node ${floorYoungGeneration.join(' ') || `with NODE_OPTIONS=${CLIENT_NODE_OPTIONS}`}`,
     error:
       "coachbench minus ruler at each percentile: what the generator, the loopback and nginx add (nginx's hop is included in the ruler error, not in the nginx error)",
