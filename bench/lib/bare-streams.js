@@ -1,5 +1,5 @@
-// The least a client holding checked-stream load does: undici request() per stream and an
-// eventsource-parser per stream that parses every frame, nothing else. Shared by the rulers
+// The least any client holding the streams `coachbench run` checks does: undici request() per
+// stream and an eventsource-parser per stream that parses every frame, nothing else. Shared by the rulers
 // that hold coachbench against it: bench/bare-client.js (memory per stream) and
 // bench/open-floor-client.js (the open model's latency floor while streams are held).
 // Stream i is participant floor(i/2)'s main stream (i even) or its first chat session's (i odd),
