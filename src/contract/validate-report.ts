@@ -8,12 +8,13 @@ import { readFile } from 'node:fs/promises';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { ConfigError } from '../util/errors.js';
 import { parseJsonText } from '../util/json-text.js';
+import { PACKAGE_ROOT } from '../util/package-root.js';
 import { loadValidator, type ValidatorSpec } from '../util/precompiled-validator.js';
 import { printable } from '../util/printable.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './report.js';
 
-/** Where the schema lives; the same relative path holds from src/report and dist/report. */
-export const REPORT_SCHEMA_URL = new URL('../../schemas/report.schema.json', import.meta.url);
+/** Where the schema lives. */
+export const REPORT_SCHEMA_URL = new URL('schemas/report.schema.json', PACKAGE_ROOT);
 
 /** The report schema, every problem collected (the validator compiled at build time when it matches). */
 export function reportValidatorSpec(): ValidatorSpec {

@@ -11,9 +11,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Ajv, AnySchemaObject, Format, Options, ValidateFunction } from 'ajv';
-import { compiledSibling } from './compiled-sibling.js';
+import { PACKAGE_ROOT } from './package-root.js';
 
 export interface ValidatorSpec {
   /** The compiled module's file name: dist/validators/<name>.cjs. */
@@ -30,9 +30,9 @@ export interface ValidatorSpec {
 
 const require = createRequire(import.meta.url);
 
-/** Where the compiled validator of `name` lives, from src/ (under vitest) and from dist/ alike. */
+/** Where the compiled validator of `name` lives, whether this module runs from src/ (under vitest), dist/ or the bundle. */
 export function compiledValidatorPath(name: string): string {
-  return join(dirname(compiledSibling(import.meta.url, 'x.js')), '..', 'validators', `${name}.cjs`);
+  return fileURLToPath(new URL(`dist/validators/${name}.cjs`, PACKAGE_ROOT));
 }
 
 /** A hash of everything the compiled code depends on: dialect, options, schema, format names. */
