@@ -17,8 +17,8 @@ module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE || fileURLToPath(new 
 let cli;
 try {
   // Before the CLI loads: `run` re-executes itself with the driver's young generation capped.
-  (await import('../dist/cli/young-generation.js')).relaunchForRun();
-  cli = await import('../dist/cli/main.js');
+  (await import('../dist/bundle/young-generation.js')).relaunchForRun();
+  cli = await import('../dist/bundle/main.js');
 } catch (error) {
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND';
   process.stderr.write(

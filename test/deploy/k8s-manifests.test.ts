@@ -490,7 +490,7 @@ describe('deploy/Dockerfile', () => {
     expect(job.spec.template.spec.securityContext.runAsUser).toBe(1000);
   });
 
-  it("builds from what its build stage copies: the stage's files alone compile, validators included", async () => {
+  it("builds from what its build stage copies: the stage's files alone compile, validators and bundle included", async () => {
     // Without a container engine here, the build stage is replayed in a folder: the files its
     // COPY lines name (before `RUN npm run build`), this checkout's node_modules, the same command.
     const stage = (await dockerfile()).split(/^FROM .*$/m)[1] ?? '';
@@ -504,6 +504,7 @@ describe('deploy/Dockerfile', () => {
       const built = spawnSync('npm', ['run', 'build'], { cwd: dir, encoding: 'utf8' });
       expect(built.status, `${built.stdout}${built.stderr}`).toBe(0);
       expect(existsSync(join(dir, 'dist/validators/profile.cjs'))).toBe(true);
+      expect(existsSync(join(dir, 'dist/bundle/main.js'))).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -10,9 +10,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
-import { compiledSibling } from '../../util/compiled-sibling.js';
 import { ConfigError } from '../../util/errors.js';
 import { parseJsonText } from '../../util/json-text.js';
+import { PACKAGE_ROOT } from '../../util/package-root.js';
 import { loadValidator, type ValidatorSpec } from '../../util/precompiled-validator.js';
 import { printable } from '../../util/printable.js';
 import type { Profile } from './profile.js';
@@ -20,7 +20,6 @@ import type { ProfileFile } from './profile-file.js';
 import { formatProblem, formats } from './profile-formats.js';
 import { resolveProfile } from './resolve-profile.js';
 
-const PACKAGE_ROOT = new URL('../../../', import.meta.url);
 export const PROFILES_DIR = new URL('profiles/', PACKAGE_ROOT);
 const SCHEMA_URL = new URL('schemas/profile.schema.json', PACKAGE_ROOT);
 
@@ -32,7 +31,9 @@ export function profileValidatorSpec(): ValidatorSpec {
     // verbose: format errors carry the offending value, so that the parser can say what is wrong with it.
     options: { allErrors: true, strict: false, verbose: true },
     schema: JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as AnySchemaObject,
-    formats: { definitions: formats, compiledModule: compiledSibling(import.meta.url, 'profile-formats.js') },
+    // The bundle's entry of profile-formats.ts (scripts/bundle.js): the compiled validator then
+    // shares the CLI's instance of the module instead of loading dist/'s copy beside it.
+    formats: { definitions: formats, compiledModule: fileURLToPath(new URL('dist/bundle/profile-formats.js', PACKAGE_ROOT)) },
   };
 }
 

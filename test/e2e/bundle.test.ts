@@ -1,0 +1,57 @@
+/**
+ * `run` executes the bundle (scripts/bundle.js, docs/design.md "Build"): the CLI, its request
+ * thread and its worker processes load their code from dist/bundle/, and nothing from dist/'s
+ * unbundled modules or from node_modules but the runtime helpers of ajv's compiled validators.
+ * A module loaded beside the bundle (a require() that a bundle cannot follow, a worker entry
+ * not in the bundle) is one more module to load on every start.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { runBin } from '../orchestration/bin-helpers.js';
+import { quickProfile } from '../orchestration/run-helpers.js';
+
+const RECORDER = new URL('../support/record-loads.mjs', import.meta.url).pathname;
+
+/** Where each loaded file lies, relative to the package root. */
+const ALLOWED = [/^bin\/coachbench\.js$/, /^dist\/bundle\/[\w-]+\.js$/, /^dist\/validators\/[\w-]+\.cjs$/, /^node_modules\/ajv\/dist\/runtime\/\w+\.js$/];
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'coachbench-bundle-'));
+});
+
+describe('the bundle', () => {
+  it('is all that a run with worker processes loads', async () => {
+    const log = join(dir, 'loads.txt');
+    // Open-model uploads run on each worker's request thread.
+    const profile = join(dir, 'profile.json');
+    await writeFile(
+      profile,
+      JSON.stringify(quickProfile({ duration: '2s', photoUpload: { enabled: true, model: 'open', ratePerSec: 10, imageSizes: ['4KiB'] } })),
+    );
+    const result = await runBin(['run', '--profile', profile, '--workers', '2', '--out', join(dir, 'report')], {
+      env: { NODE_OPTIONS: `--import ${RECORDER}`, COACHBENCH_RECORD_LOADS: log },
+    });
+    expect(result.code, result.stderr).toBe(0);
+
+    const loads = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [pid, url] = line.split(' ') as [string, string];
+        return { pid, path: url.startsWith(PACKAGE_ROOT.href) ? url.slice(PACKAGE_ROOT.href.length) : url };
+      });
+    expect(loads.filter(({ path }) => !ALLOWED.some((allowed) => allowed.test(path))).map(({ path }) => path)).toEqual([]);
+
+    const processesLoading = (file: string): number => new Set(loads.filter(({ path }) => path === `dist/bundle/${file}`).map(({ pid }) => pid)).size;
+    expect(processesLoading('main.js')).toBe(1);
+    expect(processesLoading('driver-worker-main.js')).toBe(2);
+    expect(processesLoading('request-thread-main.js')).toBe(2);
+    // The compiled profile validator requires the bundle's formats module, not dist/'s copy.
+    expect(processesLoading('profile-formats.js')).toBe(1);
+  });
+});
