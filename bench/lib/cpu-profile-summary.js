@@ -2,9 +2,36 @@
 // package under node_modules, one of our dist/ folders, a Node built-in module, or V8 itself
 // (garbage collector, "(program)": compiling and runtime calls not charged to a function).
 // Native functions without a script (writev, a Buffer copy) are charged to the owner of the JS
-// that called them, so a socket write made by undici counts as undici's.
+// that called them, so a socket write made by undici counts as undici's. A frame in the CLI's
+// bundle (dist/bundle/, scripts/bundle.js) is charged where its source map says the code came
+// from: the dist/ module or the package it was bundled from.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const IDLE = '(idle)';
+
+/** Per bundle file URL: its source map, or null when it has none. */
+const sourceMaps = new Map();
+
+function sourceMapOf(url) {
+  if (!sourceMaps.has(url)) {
+    const mapPath = `${fileURLToPath(url)}.map`;
+    const map = existsSync(mapPath) ? new SourceMap(JSON.parse(readFileSync(mapPath, 'utf8'))) : null;
+    sourceMaps.set(url, map === null ? null : { map, base: pathToFileURL(mapPath) });
+  }
+  return sourceMaps.get(url);
+}
+
+/** A frame's URL and 0-based line in the code it was bundled from (itself when not bundled). */
+export function originalFrame({ url, lineNumber, columnNumber }) {
+  const mapped = url.startsWith('file:') && url.includes('/dist/bundle/') ? sourceMapOf(url) : null;
+  // findOrigin takes and gives 1-based positions; a profile's are 0-based.
+  const origin = mapped?.map.findOrigin(lineNumber + 1, columnNumber + 1);
+  if (!origin?.fileName) return { url, lineNumber };
+  return { url: new URL(origin.fileName, mapped.base).href, lineNumber: origin.lineNumber - 1 };
+}
 
 /** The owner of one script URL: "undici", "coachbench:metrics", "node:net", ... */
 export function ownerOfUrl(url) {
@@ -14,8 +41,9 @@ export function ownerOfUrl(url) {
   }
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (inModules) return inModules[1];
-  const ours = /\/(dist|bin|bench)\/(?:([^/]+)\/)?/.exec(url);
-  if (ours) return ours[2] && ours[1] === 'dist' ? `coachbench:${ours[2]}` : `coachbench:${ours[1]}`;
+  // src/ when a bundle's source map leads through dist/'s own maps back to the TypeScript.
+  const ours = /\/(dist|src|bin|bench)\/(?:([^/]+)\/)?/.exec(url);
+  if (ours) return ours[2] && (ours[1] === 'dist' || ours[1] === 'src') ? `coachbench:${ours[2]}` : `coachbench:${ours[1]}`;
   return url === '' ? 'native' : url;
 }
 
@@ -35,8 +63,10 @@ function selfMicros(profile) {
 export function summariseProfile(profile, window = null) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const ownerOf = new Map();
+  const frameOf = new Map(profile.nodes.map((n) => [n.id, originalFrame(n.callFrame)]));
   const visit = (node, inherited) => {
-    const { functionName, url } = node.callFrame;
+    const { functionName } = node.callFrame;
+    const { url } = frameOf.get(node.id);
     const own = url !== '' ? ownerOfUrl(url) : functionName.startsWith('(') ? functionName : inherited;
     ownerOf.set(node.id, own);
     for (const child of node.children ?? []) visit(byId.get(child), own);
@@ -64,11 +94,23 @@ export function summariseProfile(profile, window = null) {
     if (owner === IDLE) continue;
     busyUs += us;
     owners.set(owner, (owners.get(owner) ?? 0) + us);
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url === '' ? owner : `${url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${lineNumber + 1}`;
+    const { functionName } = node.callFrame;
+    const { url, lineNumber } = frameOf.get(id);
+    const where = url === '' ? owner : `${url.replace(/^.*\/(node_modules|dist|src)\//, '$1/')}:${lineNumber + 1}`;
     const key = `${functionName || '(anonymous)'} ${where}`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
-  const sorted = (map) => [...map].sort((a, b) => b[1] - a[1]);
   return { busyUs, owners: sorted(owners), functions: sorted(functions) };
+}
+
+const sorted = (map) => [...map].sort((a, b) => b[1] - a[1]);
+
+/** The sum of several summaries of one process (its profiles before and after a re-execution). */
+export function addSummaries(summaries) {
+  const add = (field) => {
+    const total = new Map();
+    for (const summary of summaries) for (const [key, us] of summary[field]) total.set(key, (total.get(key) ?? 0) + us);
+    return sorted(total);
+  };
+  return { busyUs: summaries.reduce((sum, { busyUs }) => sum + busyUs, 0), owners: add('owners'), functions: add('functions') };
 }
