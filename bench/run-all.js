@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 const BENCHES = [
   ['startup.js'],
   ['cpu-profile.js'],
+  ['stream-close.js'],
   ['throughput-closed.js'],
   ['throughput-open.js'],
   ['throughput-latency.js'],

@@ -162,3 +162,49 @@ describe('SseStream frame bound', () => {
     expect(stream.state).toBe(StreamState.Closed);
   });
 });
+
+describe('SseStream close', () => {
+  /** A server that counts requests and closed connections; it answers headers only when `answer` says so. */
+  async function closingServer(answer: boolean): Promise<{ requests: () => number; closed: () => number }> {
+    let requests = 0;
+    let closed = 0;
+    server = await startServer((req, res) => {
+      requests++;
+      req.socket.on('close', () => closed++);
+      if (answer) startSse(res);
+    });
+    return { requests: () => requests, closed: () => closed };
+  }
+
+  it('lets go of an open stream’s connection, and leaves stack traces on', async () => {
+    const seen = await closingServer(true);
+    const limit = Error.stackTraceLimit;
+    const host = recordingHost();
+    const stream = await openStream((server as TestServer).url, host, MiB);
+    await until(() => host.seen.events.length > 0, 5_000);
+    stream.close();
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('after close').stack?.split('\n').length).toBeGreaterThan(1);
+    await until(() => seen.closed() === 1, 5_000);
+    expect(stream.state).toBe(StreamState.Closed);
+    expect(host.seen.drops).toEqual([]);
+  });
+
+  it('lets go of a stream still waiting for its headers, and leaves stack traces on', async () => {
+    const seen = await closingServer(false);
+    const limit = Error.stackTraceLimit;
+    const host = recordingHost();
+    const stream = new SseStream('chat', 0, 's1');
+    const opening = stream.open(
+      { origin: (server as TestServer).url, path: '/stream', headers: {}, headersTimeoutMs: 5_000, localAddress: null, maxFrameBytes: MiB },
+      host,
+    );
+    await until(() => seen.requests() === 1, 5_000);
+    stream.close();
+    expect(Error.stackTraceLimit).toBe(limit);
+    await opening;
+    await until(() => seen.closed() === 1, 5_000);
+    expect(stream.state).toBe(StreamState.Closed);
+    expect(host.seen.drops).toEqual([]);
+  });
+});
