@@ -1,0 +1,65 @@
+// Benchmark: two builds of coachbench side by side on the closed model, for a change to the
+// engine or the build (the bundle, a new parser, a dependency bump): the photo profile of
+// startup.js (16 connections, one JPEG) for --seconds, this checkout and --bin in alternating
+// order against one reference target, --pairs times. Per run, throughput and CPU per request
+// from its report (during the load: report.generator.cpuPercent over the run) and from /proc
+// (the whole process, fixed cost included); medians per build, and the paired ratios, whose
+// median says more than the medians' ratio on a VM whose speed drifts between runs.
+//
+//   npm run build && node bench/ab-closed.js --bin path/to/bin/coachbench.js [--pairs 8] [--seconds 8] [--size 16384] [--label L] [--no-pin]
+import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { flag, textFlag } from './lib/flags.js';
+import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
+import { BIN, benchDir } from './lib/processes.js';
+import { beginMeasurement, writeResults } from './lib/results.js';
+
+const OTHER = textFlag('bin');
+if (OTHER === null) {
+  console.error('ab-closed: --bin path/to/bin/coachbench.js names the build to compare with');
+  process.exit(2);
+}
+const PAIRS = flag('pairs', 8);
+const SECONDS = flag('seconds', 8);
+const SIZE = flag('size', 16_384);
+const LABEL = textFlag('label');
+
+const begun = beginMeasurement();
+const dir = await benchDir('ab-closed');
+const target = await startPhotoTarget(dir);
+const builds = { thisCheckout: BIN, other: OTHER };
+const runs = { thisCheckout: [], other: [] };
+try {
+  for (let pair = 0; pair < PAIRS; pair++) {
+    for (const name of pair % 2 === 0 ? ['thisCheckout', 'other'] : ['other', 'thisCheckout']) {
+      const profile = photoProfile(`ab-closed-${name}`, SECONDS, SIZE, { model: 'closed', connections: 16 });
+      const figures = photoFigures(
+        await runCoachbench({ dir, profile, targetUrl: target.url, fixturesPath: target.fixturesPath, cpu: GENERATOR_CPU, bin: builds[name] }),
+      );
+      runs[name].push(figures);
+      console.log(
+        `pair ${pair + 1} ${name}: ${figures.perSec}/s, ${figures.loadCpuUsPerRequest} µs per request during load, ${figures.cpuUsPerRequest} whole process`,
+      );
+    }
+  }
+} finally {
+  await target.stop();
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const round = (value) => Math.round(value * 1_000) / 1_000;
+const FIELDS = ['perSec', 'loadCpuUsPerRequest', 'cpuUsPerRequest'];
+const medians = (figures) => Object.fromEntries(FIELDS.map((field) => [field, median(figures.map((f) => f[field]))]));
+const pairedRatios = Object.fromEntries(FIELDS.map((field) => [field, round(median(runs.thisCheckout.map((f, i) => f[field] / runs.other[i][field])))]));
+const result = {
+  method: {
+    run: `bin/coachbench.js run, photoUpload only (model closed, 16 connections, one ${SIZE} B JPEG), ${SECONDS} s, the two builds in alternating order, ${PAIRS} pairs`,
+    cpu: 'loadCpuUsPerRequest: report.generator.cpuPercent over the run, per request; cpuUsPerRequest: utime+stime of the process from /proc, start to exit, per request',
+    pinning: GENERATOR_CPU === null ? 'none (--no-pin)' : `target on CPU 0, coachbench on CPU ${GENERATOR_CPU} (taskset)`,
+  },
+  builds: { thisCheckout: 'this checkout', other: OTHER },
+  medians: { thisCheckout: medians(runs.thisCheckout), other: medians(runs.other) },
+  pairedRatiosThisCheckoutToOther: pairedRatios,
+  runs,
+};
+await writeResults(LABEL ? `ab-closed-${LABEL}` : 'ab-closed', begun, result);
+console.log(JSON.stringify({ medians: result.medians, pairedRatios }, null, 1));
