@@ -35,8 +35,9 @@ export interface TargetOptions {
   apiKey?: string;
   /**
    * Processes serving the port (node:cluster): 1 (default) serves in this process; N > 1 forks
-   * N workers from the compiled `dist/reference-service/cluster/service-worker-main.js` (run `npm run build`
-   * first when calling from src); `auto` = available cores. See docs/target.md "Workers".
+   * N workers from the compiled `service-worker-main.js` beside the calling module (the CLI's
+   * bundle, or dist/ when calling from src: run `npm run build` first); `auto` = available cores.
+   * See docs/target.md "Workers".
    */
   workers?: number | 'auto';
   /** `retry: <ms>` sent on every stream open (the client's reconnection time); default: none sent. */
