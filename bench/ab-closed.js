@@ -9,6 +9,7 @@
 //   npm run build && node bench/ab-closed.js --bin path/to/bin/coachbench.js [--pairs 8] [--seconds 8] [--size 16384] [--label L] [--no-pin]
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
+import { median } from './lib/median.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
@@ -45,7 +46,6 @@ try {
   await target.stop();
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value) => Math.round(value * 1_000) / 1_000;
 const FIELDS = ['perSec', 'loadCpuUsPerRequest', 'cpuUsPerRequest'];
 const medians = (figures) => Object.fromEntries(FIELDS.map((field) => [field, median(figures.map((f) => f[field]))]));

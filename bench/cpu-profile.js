@@ -11,10 +11,10 @@
 // --keep DIR when given, for a flame graph in Chrome DevTools or speedscope).
 //
 //   npm run build && node bench/cpu-profile.js [--short 0.2] [--long 4] [--size 16384] [--keep DIR] [--no-pin]
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { addSummaries, summariseProfile } from './lib/cpu-profile-summary.js';
+import { addSummaries, mainThreadProfiles, summariseProfile } from './lib/cpu-profile-summary.js';
 import { flag, textFlag } from './lib/flags.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
@@ -46,11 +46,8 @@ async function profiledRun(target, seconds) {
   });
   const photo = result.report.scenarios.photoUpload;
   if (photo.errors > 0) throw new Error(`${photo.errors} upload errors in a ${seconds} s run: the target is not healthy`);
-  // File names end in .<pid>.<thread>.<seq>.cpuprofile; the main thread is thread 0. `run`
-  // re-executes itself (src/cli/young-generation.ts), and the process before the re-execution
-  // writes its own profile under the same PID (or the same name, when both end within one
-  // second): its samples are part of the run's CPU, so the summaries are added up.
-  const files = (await readdir(profDir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f)).sort();
+  // The profile before run's re-execution, when there is one, is part of the run's CPU too: the summaries are added up.
+  const files = await mainThreadProfiles(profDir);
   if (files.length === 0 || files.length > 2) throw new Error(`expected one or two main-thread profiles in ${profDir}, found ${files.join(', ') || 'none'}`);
   if (KEEP) await cp(join(profDir, files.at(-1)), join(KEEP, `closed-${SIZE}-${seconds}s.cpuprofile`));
   const summaries = await Promise.all(files.map(async (file) => summariseProfile(JSON.parse(await readFile(join(profDir, file), 'utf8')))));

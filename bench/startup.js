@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
+import { median } from './lib/median.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
@@ -34,7 +35,6 @@ const SIZE = 16_384;
 const begun = beginMeasurement();
 const dir = await benchDir('startup');
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function versionCpu(env) {
   const result = await runMeasured(process.execPath, [bin, '--version'], { cpu: GENERATOR_CPU, env, outFile: outFileIn(dir, 'version') });

@@ -6,10 +6,12 @@
 // against the same target, one run of each in turn.
 //
 //   npm run build && node bench/stream-close.js [--streams 4000] [--reps 3] [--bin path/to/bin/coachbench.js] [--no-pin]
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCoachbench } from './lib/coachbench-run.js';
+import { mainThreadProfiles } from './lib/cpu-profile-summary.js';
 import { flag, textFlag } from './lib/flags.js';
+import { median } from './lib/median.js';
 import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
 import { BIN, benchDir, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
@@ -67,10 +69,7 @@ async function closeCost(bin) {
   const held = chat.peakConcurrent + chat.mainStreams.peakConcurrent;
   if (held !== STREAMS) throw new Error(`the run held ${held} streams, not ${STREAMS}`);
   // The main thread's profile of the process after run's re-execution (the last one written).
-  const file = (await readdir(profDir))
-    .filter((f) => /\.0\.\d+\.cpuprofile$/.test(f))
-    .sort()
-    .at(-1);
+  const file = (await mainThreadProfiles(profDir)).at(-1);
   const us = microsUnder(JSON.parse(await readFile(join(profDir, file), 'utf8')), FUNCTION);
   return { streams: held, closeAllMs: Math.round(us / 100) / 10, usPerStream: Math.round((us / held) * 10) / 10 };
 }
@@ -90,7 +89,6 @@ try {
   await stopProcess(serve.child);
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 await writeResults('stream-close', begun, {
   method: {
     run: `bin/coachbench.js run: ${STREAMS / 2} participants, each holding its main and one chat-session stream (${STREAMS} streams, opened at 1,000/s), 6 s, against coachbench serve (KEEP_ALIVE 15 s)`,

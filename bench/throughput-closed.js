@@ -18,6 +18,7 @@
 // the same repetition).
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
+import { median } from './lib/median.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
@@ -37,7 +38,6 @@ const wrkTool = wrkStatus();
 if (wrkTool.reason) console.log(`skipping wrk: ${wrkTool.reason}`);
 
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function coachbench(target, size, bin = BIN) {
   const profile = photoProfile(`bench-closed-${size}`, SECONDS, size, { model: 'closed', connections: CONNECTIONS });

@@ -7,10 +7,21 @@
 // from: the dist/ module or the package it was bundled from.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { SourceMap } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const IDLE = '(idle)';
+
+/**
+ * The main thread's profiles in `dir`, oldest first: file names end in
+ * .<pid>.<thread>.<seq>.cpuprofile, the main thread being thread 0. `run` re-executes itself
+ * (src/cli/young-generation.ts), and the process before the re-execution writes its own profile
+ * under the same PID (or the same name, when both end within one second), so there are one or two.
+ */
+export async function mainThreadProfiles(dir) {
+  return (await readdir(dir)).filter((file) => /\.0\.\d+\.cpuprofile$/.test(file)).sort();
+}
 
 /** Per bundle file URL: its source map, or null when it has none. */
 const sourceMaps = new Map();
