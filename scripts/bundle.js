@@ -5,7 +5,7 @@
 // 0.25-0.33 s (docs/design.md, "Build"; docs/throughput.md, "Fixed CPU per run").
 //
 //   node scripts/bundle.js
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -50,6 +50,5 @@ const result = await build({
   logLevel: 'warning',
 });
 if (result.errors.length > 0 || result.warnings.length > 0) process.exit(1);
-await writeFile(`${outdir}/meta.json`, JSON.stringify(result.metafile));
 const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
 console.log(`bundle: ${Object.keys(ENTRIES).length} entries, ${outputs.length} files in ${relative(process.cwd(), outdir)}/`);
