@@ -1,11 +1,26 @@
 #!/usr/bin/env node
 // The one place that calls process.exit: src/cli/main.ts returns the exit code (docs/design.md §2.9).
 
+import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /** 4: a defect in coachbench itself (src/util/errors.ts ExitCode.internal). */
 const INTERNAL = 4;
+/** 2: something the user gave is wrong, here the Node that runs coachbench (src/util/errors.ts ExitCode.usage). */
+const USAGE = 2;
+
+// Before anything else loads: on an older Node, the packages (undici first) fail at import with
+// errors that say nothing of the cause (docs/design.md §2.10). package.json `engines.node` is the
+// one home of the minimum, `>=MAJOR.MINOR[.PATCH]` (test/e2e/node-guard.test.ts holds it to that form).
+const minimum = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/.exec(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node.trim());
+const running = process.versions.node.split('.').map(Number);
+const wanted = minimum.slice(1).map((part) => Number(part ?? 0));
+const older = wanted.findIndex((part, i) => running[i] !== part);
+if (older !== -1 && running[older] < wanted[older]) {
+  process.stderr.write(`coachbench needs Node >= ${minimum.slice(1).filter(Boolean).join('.')}; this is ${process.version}\n`);
+  process.exit(USAGE);
+}
 
 // Node's on-disk compile cache (Node >= 22.1): later runs skip compiling the CLI and its
 // dependencies, ~0.1-0.2 s of CPU each (bench/results/startup.json). It lives beside the
