@@ -9,6 +9,12 @@ export interface EncodedMetrics {
   peaks: Record<string, number>;
   /** HDR compressed base64 histograms of integer microseconds. */
   histograms: Record<string, string>;
+  /**
+   * The exact largest value (µs) of each histogram. The HDR encoding keeps bucket counts only,
+   * so a decoded histogram's max is its top bucket's upper edge; carried beside it, a merge's
+   * max is the largest max of its parts, never above all of them (report.json 1.6.0).
+   */
+  maxima?: Record<string, number>;
   /** A few human-readable failure samples per key (bounded, redacted by the writer). */
   samples: Record<string, string[]>;
 }

@@ -47,6 +47,16 @@ export function decodeHistogram(base64: string): Histogram {
   return fresh;
 }
 
+/**
+ * Lowers a histogram's max to `exactUs`, the exact largest value its parts recorded, which lies
+ * in its top bucket (a decoded histogram's max is that bucket's upper edge). The JS
+ * histograms built here keep `maxValue` as a plain field; the typing only marks it read-only.
+ */
+export function settleMax(histogram: Histogram, exactUs: number): void {
+  if (exactUs > histogram.maxValue) return;
+  (histogram as { maxValue: number }).maxValue = exactUs;
+}
+
 const round3 = (value: number): number => Math.round(value * 1_000) / 1_000;
 
 /** The report summary of a histogram of microseconds, expressed in milliseconds. */

@@ -6,7 +6,7 @@
  * shards, histograms add bucket by bucket).
  */
 import type { EncodedMetrics } from '../contract/encoded-metrics.js';
-import { createHistogram, decodeHistogram, encodeHistogram, type Histogram } from './histogram.js';
+import { createHistogram, decodeHistogram, encodeHistogram, type Histogram, settleMax } from './histogram.js';
 
 const MAX_SAMPLES_PER_KEY = 5;
 
@@ -97,17 +97,29 @@ export class MetricSet {
       if (concurrent && !isTimeExtent(name)) this.peaks.set(name, (this.peaks.get(name) ?? 0) + value);
       else this.peak(name, value);
     }
-    for (const [name, base64] of Object.entries(encoded.histograms)) this.histogram(name).add(decodeHistogram(base64));
+    for (const [name, base64] of Object.entries(encoded.histograms)) {
+      const histogram = this.histogram(name);
+      const before = histogram.totalCount > 0 ? histogram.maxValue : 0;
+      histogram.add(decodeHistogram(base64));
+      // Back from the top bucket's edge to the exact max, which lies in that same bucket.
+      const exact = encoded.maxima?.[name];
+      if (exact !== undefined) settleMax(histogram, Math.max(before, exact));
+    }
     for (const [key, list] of Object.entries(encoded.samples)) for (const text of list) this.sample(key, text);
   }
 
   encode(): EncodedMetrics {
     const histograms: Record<string, string> = {};
-    for (const [name, histogram] of this.histograms) histograms[name] = encodeHistogram(histogram);
+    const maxima: Record<string, number> = {};
+    for (const [name, histogram] of this.histograms) {
+      histograms[name] = encodeHistogram(histogram);
+      if (histogram.totalCount > 0) maxima[name] = histogram.maxValue;
+    }
     return {
       counters: Object.fromEntries(this.counters),
       peaks: Object.fromEntries(this.peaks),
       histograms,
+      maxima,
       samples: Object.fromEntries(this.samples),
     };
   }

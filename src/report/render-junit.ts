@@ -69,6 +69,21 @@ function properties(report: Report): string {
   return ['    <properties>', ...lines, '    </properties>'].join('\n');
 }
 
+/*
+ * A fail verdict that no check or threshold explains (a merge missing a shard or holding an
+ * interrupted one, a worker that died under the `fail` policy) is one more failed testcase:
+ * a CI that reads only junit.xml must not show such a run green.
+ */
+function runCase(report: Report): string | null {
+  if (report.verdict !== 'fail' || report.checks.some((c) => c.status === 'fail') || report.thresholds.some((t) => t.status === 'fail')) return null;
+  const reason = report.warnings.find((warning) => /verdict is fail/.test(warning)) ?? 'the run failed outside its checks and thresholds (see its warnings)';
+  return [
+    `    <testcase name="verdict" classname="coachbench.run" time="${seconds(report.durationMs)}">`,
+    `      <failure type="run" message="${escapeXml(reason)}">${escapeXml(report.warnings.join('\n'))}</failure>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
 function suite(name: string, report: Report, counts: { tests: number; failures: number; skipped: number }, body: string[]): string {
   const head = `  <testsuite name="${name}" tests="${counts.tests}" failures="${counts.failures}" errors="0" skipped="${counts.skipped}" time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`;
   return [head, ...body, '  </testsuite>'].join('\n');
@@ -79,13 +94,16 @@ export function renderJunit(report: Report): string {
   const noEvidence = new Set(report.verdict === 'incomplete' ? checksWithoutEvidence(report).map((check) => check.id) : []);
   const tally = checkTally(report);
   // Core checks without evidence count as failures here, not skips (see the file comment).
-  const checks = { ...tally, failed: tally.failed + noEvidence.size, skipped: tally.skipped - noEvidence.size };
+  const verdictCase = runCase(report);
+  const extra = verdictCase === null ? 0 : 1;
+  const checks = { total: tally.total + extra, failed: tally.failed + noEvidence.size + extra, skipped: tally.skipped - noEvidence.size };
   const thresholds = thresholdTally(report);
   const warnings = report.warnings.length ? [`    <system-err>${escapeXml(report.warnings.join('\n'))}</system-err>`] : [];
   const suites = [
     suite('coachbench.checks', report, { tests: checks.total, failures: checks.failed, skipped: checks.skipped }, [
       properties(report),
       ...report.checks.map((check) => checkCase(report, check, noEvidence)),
+      ...(verdictCase === null ? [] : [verdictCase]),
       ...warnings,
     ]),
   ];

@@ -61,7 +61,7 @@ function shardWarnings(plan: MergePlan): string[] {
   if (overlap) notes.push(overlap);
   for (const shard of plan.shards) {
     const label = shardLabel(shard);
-    if (shard.report.interrupted) notes.push(`[${label}] was interrupted: its figures cover only the part that ran`);
+    if (shard.report.interrupted) notes.push(`[${label}] was interrupted: its figures cover only the part that ran, so the merged verdict is fail`);
     for (const warning of shard.report.warnings) notes.push(`[${label}] ${warning}`);
     if (failedOutsideChecks(shard.report))
       notes.push(`[${label}] failed for a reason outside its checks and thresholds (see its warnings), so the merged verdict is fail`);
@@ -95,7 +95,7 @@ function combineChecks(merged: CheckResult[], shards: readonly ShardSource[]): C
  * the same order; they go into `mergedFrom` and into messages. Refuses, with one
  * ConfigError, reports that are not shards of one run (see planMerge). A merge missing
  * shards goes ahead, says so first among the warnings, and its verdict is fail; so is the
- * verdict when a shard failed for a reason outside its checks (a dead worker).
+ * verdict when a shard was interrupted or failed for a reason outside its checks (a dead worker).
  * Per-process `workers` details stay in the shard reports.
  */
 /**
@@ -181,7 +181,8 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
   const starts = shardStarts(plan.shards.map((s) => s.report));
   if (starts) report.shardStarts = starts;
-  const failedOutside = plan.missing.length > 0 || shardReports.some(failedOutsideChecks);
+  // An interrupted shard stopped before its load was done: the run as planned did not happen.
+  const failedOutside = plan.missing.length > 0 || shardReports.some((r) => r.interrupted || failedOutsideChecks(r));
   report.verdict = failedOutside ? 'fail' : judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
   return report;
 }

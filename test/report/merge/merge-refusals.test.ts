@@ -221,6 +221,10 @@ describe('merge warns but goes on', () => {
       ['a.json', 'b.json'],
     );
     expect(merged.interrupted).toBe(true);
-    expect(merged.warnings).toEqual(['[shard 1/2] was interrupted: its figures cover only the part that ran', '[shard 1/2] worker 1 died (SIGKILL)']);
+    expect(merged.warnings).toEqual([
+      '[shard 1/2] was interrupted: its figures cover only the part that ran, so the merged verdict is fail',
+      '[shard 1/2] worker 1 died (SIGKILL)',
+    ]);
+    expect(merged.verdict).toBe('fail');
   });
 });

@@ -11,6 +11,8 @@ import { MetricSet } from '../../../src/metrics/metric-set.js';
 import { GENERATOR } from '../../../src/metrics/names.js';
 import { buildReport } from '../../../src/report/build-report.js';
 import { mergeReports } from '../../../src/report/merge/merge-reports.js';
+import { renderJunit } from '../../../src/report/render-junit.js';
+import { renderMarkdown } from '../../../src/report/render-markdown.js';
 import { type ShardBench, type ShardRun, shardBench } from './shard-runs.js';
 
 let bench: ShardBench;
@@ -85,6 +87,40 @@ describe('merged verdict', () => {
     expect(check.detail).toMatch(/^failed in shard 0\/4 \(saturated\.json\): event-loop delay p99/);
     expect(merged.generator.saturated).toBe(true);
     expect(merged.verdict).toBe('fail');
+  });
+});
+
+describe('merged verdict of an interrupted shard', () => {
+  it('is fail, in report.json, junit.xml and summary.md alike', () => {
+    const [first, ...rest] = healthy as [ShardRun, ...ShardRun[]];
+    expect(merge(healthy).verdict).toBe('pass');
+    const interrupted = { ...first.report, interrupted: true };
+    const merged = mergeReports([interrupted, ...rest.map((r) => r.report)], ['stopped.json', ...rest.map((r) => r.path)]);
+    expect(merged.interrupted).toBe(true);
+    expect(merged.verdict).toBe('fail');
+    expect(merged.warnings.join('\n')).toMatch(/\[shard 0\/4\] was interrupted: .*merged verdict is fail/);
+    const junit = renderJunit(merged);
+    expect(junit).toMatch(/<testsuites [^>]*failures="1"/);
+    expect(junit).toMatch(/<testcase name="verdict" classname="coachbench.run"[^>]*>\s*<failure type="run" message="\[shard 0\/4\] was interrupted/);
+    expect(renderMarkdown(merged)).not.toMatch(/PASS/);
+  });
+});
+
+describe('merged histogram max', () => {
+  it("is the largest of the shards' exact maxima, not the top bucket's edge", () => {
+    // Values whose bucket edges lie above them: 1,087,679 µs sits in a 512 µs bucket.
+    const values = [1_087_679, 1_000_003, 2_345];
+    const shards = values.map((value, i) => {
+      const metrics = MetricSet.decode(healthy[i]!.report.metrics);
+      metrics.histogram(GENERATOR.loopDelayUs).recordValue(value);
+      return rebuild(healthy[i]!.report, metrics);
+    });
+    expect(shards[0]!.generator.eventLoopDelayMs.max).toBe(1_087.679);
+    const merged = mergeReports(shards, ['a.json', 'b.json', 'c.json']);
+    expect(merged.generator.eventLoopDelayMs.max).toBe(1_087.679);
+    // Without the exact maxima (a report before 1.6.0) the edge is all there is.
+    const old = shards.map((r) => ({ ...r, metrics: { ...r.metrics, maxima: undefined } }));
+    expect(mergeReports(old, ['a.json', 'b.json', 'c.json']).generator.eventLoopDelayMs.max).toBeGreaterThan(1_087.679);
   });
 });
 
