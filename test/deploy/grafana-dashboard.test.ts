@@ -14,8 +14,8 @@ import { EXPORTED, seriesNames } from '../../src/metrics/exported-metrics.js';
 
 const DASHBOARD = new URL('../../deploy/grafana/coachbench-dashboard.json', import.meta.url).pathname;
 const PROMTOOL = '/usr/bin/promtool';
-/** Grafana's placeholder for the data source picked at import (`__inputs`). */
-const DATASOURCE_INPUT = ['$', '{DS_PROMETHEUS}'].join('');
+/** The dashboard's data source variable: filled by the picker, on import and under file provisioning alike. */
+const DATASOURCE_VARIABLE = ['$', '{datasource}'].join('');
 
 interface Panel {
   title: string;
@@ -48,9 +48,28 @@ describe('the Grafana dashboard', () => {
     }
   });
 
-  it('takes its data source from an import input, never a fixed uid', async () => {
-    const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as { panels: Panel[] };
-    for (const panel of dashboard.panels) expect(panel.datasource?.uid, panel.title).toBe(DATASOURCE_INPUT);
+  it('takes its data source from a variable, never a fixed uid or an import-only input', async () => {
+    const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as {
+      panels: Panel[];
+      __inputs?: unknown;
+      templating: { list: { name: string; type: string }[] };
+    };
+    // `__inputs` is filled only by the import dialog; a provisioned file would keep the placeholder.
+    expect(dashboard.__inputs).toBeUndefined();
+    expect(dashboard.templating.list.find((v) => v.name === 'datasource')?.type).toBe('datasource');
+    for (const panel of dashboard.panels) expect(panel.datasource?.uid, panel.title).toBe(DATASOURCE_VARIABLE);
+  });
+
+  it('scopes every series to the namespace and run picked (PodMonitor labels)', async () => {
+    const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as { templating: { list: { name: string }[] } };
+    expect(dashboard.templating.list.map((v) => v.name)).toEqual(['datasource', 'namespace', 'run']);
+    for (const { panel, expr } of await expressions()) {
+      for (const series of expr.matchAll(/\bcoachbench_[a-z0-9_]+(\{[^}]*\})?/g)) {
+        expect(series[1] ?? '', `${panel}: ${expr}`).toMatch(/namespace=~"\$namespace", run=~"\$run"/);
+      }
+    }
+    const monitor = await readFile(new URL('../../deploy/k8s/podmonitor.yaml', import.meta.url), 'utf8');
+    expect(monitor).toMatch(/targetLabel: run/);
   });
 
   it.skipIf(!existsSync(PROMTOOL))(`parses as PromQL (promtool check rules)${existsSync(PROMTOOL) ? '' : ` (SKIPPED: no ${PROMTOOL})`}`, async () => {

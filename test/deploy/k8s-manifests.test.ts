@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseLiveOutputFlags } from '../../src/orchestration/outputs/output-config.js';
@@ -331,14 +331,70 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
     await writeFile(join(reports, 'r1', `shard-${i}`, 'report.json'), '{}');
   };
 
-  it('waits for the shards as long as their deadline, the same N as the shards Job', () => {
+  it('waits for the same N as the shards Job, reading the profile and start instant they run', () => {
     const env = envOf(merge);
     expect(env.find((e) => e.name === 'COACHBENCH_SHARDS')?.value).toBe(String(shardCount()));
-    const waitSeconds = Number(env.find((e) => e.name === 'COACHBENCH_MERGE_WAIT_SECONDS')?.value);
-    const shardDeadline = (job.spec as { activeDeadlineSeconds?: number }).activeDeadlineSeconds ?? 0;
-    expect(waitSeconds).toBeGreaterThan(shardDeadline);
-    expect((merge.spec as { activeDeadlineSeconds?: number }).activeDeadlineSeconds).toBeGreaterThan(waitSeconds);
+    expect(env.find((e) => e.name === 'COACHBENCH_PROFILE')?.valueFrom?.configMapKeyRef).toEqual({ name: 'coachbench-run', key: 'profile' });
+    expect(env.find((e) => e.name === 'COACHBENCH_START_AT')?.valueFrom?.configMapKeyRef).toMatchObject({ name: 'coachbench-run', key: 'start-at' });
+    expect(env.find((e) => e.name === 'COACHBENCH_MERGE_WAIT_SECONDS')).toBeUndefined();
     expect(kustomization.resources).toContain('merge-job.yaml');
+  });
+
+  it("waits no longer than the profile's duration, the time to start-at and the margin (coachbench plan)", async () => {
+    const reports = await mkdtemp(join(tmpdir(), 'coachbench-k8s-reports-'));
+    await writeShard(reports, 0);
+    // A coachbench that plans 2 s and records the merge it is asked for.
+    const bin = await mkdtemp(join(tmpdir(), 'coachbench-k8s-plan-'));
+    await writeFile(
+      join(bin, 'coachbench'),
+      `#!/bin/sh\nif [ "$1" = plan ]; then echo '{ "durationMs": 1500, "scenarios": [] }'; exit 0; fi\nprintf "%s\\n" "$@" > "$STUB_ARGS"\nexit 1\n`,
+    );
+    await chmod(join(bin, 'coachbench'), 0o755);
+    const started = performance.now();
+    const result = spawnSync('sh', ['-c', scriptOf(merge).replaceAll('/reports', reports)], {
+      env: {
+        PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+        STUB_ARGS: join(bin, 'args'),
+        COACHBENCH_RUN_ID: 'r1',
+        COACHBENCH_SHARDS: '2',
+        COACHBENCH_PROFILE: 'release',
+        COACHBENCH_START_AT: new Date(Date.now() + 1_000).toISOString(),
+        COACHBENCH_MERGE_MARGIN_SECONDS: '1',
+        COACHBENCH_MERGE_POLL_SECONDS: '1',
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    // 2 s of profile + 1 s to the start instant + 1 s of margin: 4 s, not the shards' 10 h deadline.
+    expect(result.stderr).toMatch(/waiting up to 4s for 2 shards of r1/);
+    expect(result.stderr).toMatch(/after 4s still no report from: shard-1; merging what exists/);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(result.status).toBe(1);
+  }, 30_000);
+
+  it('stops waiting at once for a shard that ended without a report, naming it and its exit code', async () => {
+    const reports = await mkdtemp(join(tmpdir(), 'coachbench-k8s-reports-'));
+    // The shard script, with coachbench exiting 2 before writing anything.
+    const shard = run(scriptOf(job).replaceAll('/reports', reports), shardEnv(1), 2);
+    expect(shard.code).toBe(2);
+    expect(readFileSync(join(reports, 'r1', 'shard-1.exit'), 'utf8').trim()).toBe('2');
+    for (const i of [0, 2]) await writeShard(reports, i);
+    const started = performance.now();
+    const merged = run(scriptOf(merge).replaceAll('/reports', reports), mergeEnv(3_600), 1);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(merged.stderr).toMatch(/ended without a report: shard-1 \(exit 2\); merging what exists/);
+    expect(merged.args).toEqual(['merge', ...[0, 2].map((i) => join(reports, 'r1', `shard-${i}`, 'report.json')), '--out', join(reports, 'r1', 'merged')]);
+    // A shard that wrote its report leaves no marker, whatever its exit code.
+    await mkdir(join(reports, 'r1', 'shard-3'), { recursive: true });
+    await writeFile(join(reports, 'r1', 'shard-3', 'report.json'), '{}');
+    run(
+      scriptOf(job)
+        .replaceAll('/reports', reports)
+        .replace(/if \[ -e "\$out\/report\.json" \]; then[\s\S]*?fi\n/, ''),
+      shardEnv(3),
+      1,
+    );
+    expect(existsSync(join(reports, 'r1', 'shard-3.exit'))).toBe(false);
   });
 
   it('merges every shard report of the run id once all are there, and refuses when there is none', async () => {
@@ -351,7 +407,7 @@ describe('deploy/k8s shell wiring (run with a stub coachbench)', () => {
     for (const i of [0, 1, 2]) await writeShard(reports, i);
     const { code, args, stderr } = run(script, mergeEnv(60), 1);
     expect(code).toBe(1);
-    expect(stderr).not.toMatch(/waiting/);
+    expect(stderr).not.toMatch(/waiting for/);
     expect(args).toEqual(['merge', ...[0, 1, 2].map((i) => join(reports, 'r1', `shard-${i}`, 'report.json')), '--out', join(reports, 'r1', 'merged')]);
   });
 
@@ -484,8 +540,13 @@ describe('deploy/Dockerfile', () => {
   it('builds with npm ci, ships production dependencies only, and runs as a non-root user', async () => {
     const text = await dockerfile();
     expect(text).toMatch(/^FROM node:\S+ AS build$/m);
-    expect(text).toMatch(/^RUN npm ci --omit=dev/m);
+    expect(text).toMatch(/^ {4}npm ci --omit=dev/m);
     expect(text).toMatch(/^USER 1000:1000$/m);
+    // The report folder the default `run` writes to belongs to that user (issue 28: EACCES).
+    expect(text).toMatch(/chown 1000:1000 \/app\/reports/);
+    // The CA bundle a build may need arrives as a secret, never as a layer.
+    expect(text).not.toMatch(/^(COPY|ADD) .*ca-certificates/m);
+    expect(text.match(/--mount=type=secret,id=npm-ca/g)).toHaveLength(2);
     expect(containerOf(job).image).toBe(containerOf(merge).image);
     expect(job.spec.template.spec.securityContext.runAsUser).toBe(1000);
   });
