@@ -54,26 +54,26 @@ export interface MetricDecl {
   doc: string;
 }
 
-type Options = Partial<Pick<MetricDecl, 'report' | 'since' | 'export' | 'failsCheck'>> & { doc: string };
+type Options = Partial<Pick<MetricDecl, 'since' | 'export' | 'failsCheck'>> & { report?: string; doc: string };
 
 /** A counter; `direction` says whether more of it is worse (`lower` is better) or just load (`info`). */
-export const counter = <const N extends string>(name: N, direction: MetricDirection, options: Options, unit: MetricUnit = 'count') =>
+export const counter = <const N extends string, const O extends Options>(name: N, direction: MetricDirection, options: O, unit: MetricUnit = 'count') =>
   ({ name, measure: 'counter', unit, direction, ...options }) as const satisfies MetricDecl;
 
 /** A peak gauge (the largest value any interval or shard saw). */
-export const peak = <const N extends string>(name: N, unit: MetricUnit, options: Options) =>
+export const peak = <const N extends string, const O extends Options>(name: N, unit: MetricUnit, options: O) =>
   ({ name, measure: 'peak', unit, direction: 'info', ...options }) as const satisfies MetricDecl;
 
 /** An HDR histogram of µs; report.json shows it in ms with count, min, mean, p50 … max and the HDR data. */
-export const histogram = <const N extends string>(name: N, direction: MetricDirection, options: Options) =>
+export const histogram = <const N extends string, const O extends Options>(name: N, direction: MetricDirection, options: O) =>
   ({ name, measure: 'histogram', unit: 'ms', direction, ...options }) as const satisfies MetricDecl;
 
 /** Counters under `prefix` (ending in a dot), shown as a record of counts keyed by the rest of their name. */
-export const family = <const N extends `${string}.`>(prefix: N, direction: MetricDirection, options: Options) =>
+export const family = <const N extends `${string}.`, const O extends Options>(prefix: N, direction: MetricDirection, options: O) =>
   ({ name: prefix, measure: 'family', unit: 'count', direction, ...options }) as const satisfies MetricDecl;
 
 /** A report figure with no MetricSet name of its own (a rate, a ratio, a setting). */
-export const figure = (report: string, unit: MetricUnit, direction: MetricDirection, options: Omit<Options, 'report'>) =>
+export const figure = <const R extends string>(report: R, unit: MetricUnit, direction: MetricDirection, options: Omit<Options, 'report'>) =>
   ({ measure: 'figure', unit, direction, report, ...options }) as const satisfies MetricDecl;
 
 /** Metrics counted under one MetricSet prefix (`chat.`, `photoUpload.`). */
@@ -107,3 +107,6 @@ export function under(g: MetricGroup, prefix: string): (key: number | string) =>
   if (!g.metrics.some((decl) => decl.measure === 'family' && decl.name === prefix)) throw new Error(`no family ${g.prefix}${prefix} in the registry`);
   return (key) => `${g.prefix}${prefix}${key}`;
 }
+
+/** The report paths a list of declarations shows (a type: the registry test holds it to the TypeScript contract). */
+export type ReportPathsOf<M extends readonly MetricDecl[]> = M[number] extends infer D ? (D extends { report: infer R extends string } ? R : never) : never;
