@@ -130,14 +130,17 @@ function walk(value: unknown, keys: readonly string[]): unknown {
 /** What a metric is read from: a report, or the same summaries of a window while the run goes on. */
 export type MetricSource = Pick<Report, 'scenarios' | 'generator' | 'auth'>;
 
+const SECTIONS = new Map(REGISTRY.map((section) => [section.root, section]));
+
 /**
- * The object a root names: a scenario summary (null when the scenario was off), the generator,
- * or the renewal counts (null when the run renewed nothing and the report left them out).
+ * The object a root names, where the registry says it sits in report.json: a scenario summary
+ * (null when the scenario was off), the generator, or the renewal counts (null when the run
+ * renewed nothing and the report left them out).
  */
 export function metricRootObject(report: MetricSource, root: MetricRoot): object | null {
-  if (root === 'generator') return report.generator;
-  if (root === 'auth') return report.auth ?? null;
-  return report.scenarios[root];
+  const path = SECTIONS.get(root)?.reportPath ?? root;
+  const scope = walk(report, path.split('.'));
+  return scope !== null && typeof scope === 'object' ? scope : null;
 }
 
 /**
@@ -149,7 +152,7 @@ export function metricRootObject(report: MetricSource, root: MetricRoot): object
 export function readMetric(report: MetricSource, ref: MetricRef): number | null {
   const scope = metricRootObject(report, ref.root);
   // No auth section: nothing was renewed or refused, so every renewal count is zero.
-  if (scope === null) return ref.root === 'auth' && ref.kind === 'scalar' ? 0 : null;
+  if (scope === null) return SECTIONS.get(ref.root)?.absentMeansZero && ref.kind === 'scalar' ? 0 : null;
   const value = walk(scope, ref.field.split('.'));
   if (ref.kind === 'scalar') {
     if (typeof value === 'boolean') return value ? 1 : 0;

@@ -18,6 +18,8 @@ export interface RegistrySection {
   root: MetricRoot;
   /** Where the root sits in report.json. */
   reportPath: string;
+  /** The section is left out of a run that had nothing to count in it; its counts then read as 0. */
+  absentMeansZero?: true;
   groups: readonly MetricGroup[];
 }
 
@@ -26,7 +28,7 @@ export const REGISTRY: readonly RegistrySection[] = [
   { root: 'photoUpload', reportPath: 'scenarios.photoUpload', groups: [PHOTO_UPLOAD] },
   { root: 'tagLink', reportPath: 'scenarios.tagLink', groups: [TAG_LINK] },
   { root: 'generator', reportPath: 'generator', groups: [GENERATOR_METRICS] },
-  { root: 'auth', reportPath: 'auth', groups: [AUTH_METRICS] },
+  { root: 'auth', reportPath: 'auth', absentMeansZero: true, groups: [AUTH_METRICS] },
 ];
 
 /** Groups with no report root: counted and read inside a run, never shown as metrics. */
