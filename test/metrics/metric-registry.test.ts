@@ -68,12 +68,25 @@ function schemaKind(leaf: Schema): string {
   return `not a metric (${JSON.stringify(leaf)})`;
 }
 
+/** The schema of a registry metric's field, for the failure message of a metric missing from the schema. */
+function schemaFragment(decl: MetricDecl): Schema & { minimum?: number; description?: string } {
+  const description = decl.since === undefined ? {} : { description: `Since ${decl.since} (optional): ${decl.doc}.` };
+  if (decl.measure === 'histogram') return { $ref: '#/$defs/histogram', ...description };
+  if (decl.measure === 'family') return { $ref: '#/$defs/counts', ...description };
+  if (decl.unit === 'flag') return { type: 'boolean', ...description };
+  const integer = decl.unit === 'count' && decl.measure !== 'figure';
+  return { type: integer ? 'integer' : 'number', minimum: 0, ...description };
+}
+
 describe('the registry against schemas/report.schema.json', () => {
   for (const { root, reportPath } of REGISTRY) {
     it(`${root}: the same fields, of the same kind, optional exactly where the registry says since when`, () => {
       const fromSchema = leaves(rootSchema(reportPath)).filter(({ path }) => !(NOT_METRICS[root] as readonly string[]).includes(path));
       const fromRegistry = REPORT_METRICS.filter((metric) => metric.root === root);
-      expect(fromSchema.map(({ path }) => path).sort()).toEqual(fromRegistry.map(({ field }) => field).sort());
+      const inSchema = new Set(fromSchema.map(({ path }) => path));
+      const missing = fromRegistry.filter(({ field }) => !inSchema.has(field)).map(({ field, decl }) => `"${field}": ${JSON.stringify(schemaFragment(decl))}`);
+      expect(missing, `add to ${reportPath}'s properties in schemas/report.schema.json (and the field to src/contract/report.ts)`).toEqual([]);
+      expect(fromSchema.map(({ path }) => path).sort(), 'fields of the schema that the registry does not declare').toEqual(fromRegistry.map(({ field }) => field).sort());
       for (const { field, decl } of fromRegistry) {
         const { leaf, required } = fromSchema.find(({ path }) => path === field)!;
         expect(schemaKind(leaf), field).toBe(decl.unit === 'flag' ? 'flag' : fieldKind(decl));
