@@ -6,7 +6,7 @@
 import { CHAT_EVENTS, CHAT_OPENING, MAIN_STREAMS } from './registry/chat-metrics.js';
 import { AUTH_METRICS, GENERATOR_METRICS } from './registry/generator-metrics.js';
 import { group, namesOf, under } from './registry/metric-decl.js';
-import { type ThroughputScenario, throughputShared } from './registry/throughput-metrics.js';
+import { type ThroughputScenario, TRANSPORT, throughputShared } from './registry/throughput-metrics.js';
 
 export type { ThroughputScenario } from './registry/throughput-metrics.js';
 
@@ -28,9 +28,10 @@ export function throughputNames(scenario: ThroughputScenario) {
   return THROUGHPUT_NAMES[scenario];
 }
 
+const connection = under(TRANSPORT, 'connections.');
 /** Connections by the driver that opened them and the protocol they speak (report.json transport.protocols). */
-export const CONNECTIONS_PREFIX = 'transport.connections.';
-export const connectionsName = (driver: 'requests' | 'streams' | 'closedModel', protocol: string): string => `${CONNECTIONS_PREFIX}${driver}.${protocol}`;
+export const CONNECTIONS_PREFIX = connection('');
+export const connectionsName = (driver: 'requests' | 'streams' | 'closedModel', protocol: string): string => connection(`${driver}.${protocol}`);
 
 /** Bearer-token renewal (engine/auth/credentials.ts, docs/design.md §2.13). */
 export const AUTH = namesOf(AUTH_METRICS);

@@ -8,7 +8,7 @@
 import { CHAT_STREAMS_GROUPS } from './chat-metrics.js';
 import { AUTH_METRICS, GENERATOR_METRICS } from './generator-metrics.js';
 import type { MetricDecl, MetricGroup } from './metric-decl.js';
-import { PHOTO_UPLOAD, PROBES, TAG_LINK } from './throughput-metrics.js';
+import { PHOTO_UPLOAD, PROBES, TAG_LINK, TRANSPORT } from './throughput-metrics.js';
 
 export type MetricRoot = 'chatStreams' | 'photoUpload' | 'tagLink' | 'generator' | 'auth';
 export type FieldKind = 'scalar' | 'histogram' | 'record';
@@ -32,7 +32,7 @@ export const REGISTRY: readonly RegistrySection[] = [
 ];
 
 /** Groups with no report root: counted and read inside a run, never shown as metrics. */
-export const INTERNAL_GROUPS: readonly MetricGroup[] = [PROBES];
+export const INTERNAL_GROUPS: readonly MetricGroup[] = [PROBES, TRANSPORT];
 
 /** One declared metric with where it was declared. */
 export interface RegisteredMetric {

@@ -1,6 +1,7 @@
 /**
  * The photo-upload and tag-link scenarios' metrics (report.json `scenarios.photoUpload`,
- * `scenarios.tagLink`), counted under `<scenario>.`, and the probes' counters.
+ * `scenarios.tagLink`), counted under `<scenario>.`, the probes' counters, and the
+ * connections every driver opens.
  */
 import { counter, family, figure, group, histogram, peak } from './metric-decl.js';
 
@@ -67,4 +68,11 @@ export const PROBES = group('probes.', [
   counter('requests', 'info', { doc: 'probe requests sent (not load: never counted in photoUpload or tagLink requests)' }),
   counter('ran', 'info', { doc: '1 when the probes ran; the probe log is in the samples under `probes`' }),
   counter('cutAtEnd', 'info', { doc: 'probe requests still unanswered when the drain after the end ran out' }),
+]);
+
+/** Connections by the driver that opened them (requests, streams, closedModel) and the protocol they speak. */
+export const TRANSPORT = group('transport.', [
+  family('connections.', 'info', {
+    doc: "connections opened, keyed `<driver>.<protocol>` (h2, h2c, http/1.1): report.json's transport.protocols (docs/design.md §2.14)",
+  }),
 ]);
