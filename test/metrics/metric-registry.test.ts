@@ -86,7 +86,9 @@ describe('the registry against schemas/report.schema.json', () => {
       const inSchema = new Set(fromSchema.map(({ path }) => path));
       const missing = fromRegistry.filter(({ field }) => !inSchema.has(field)).map(({ field, decl }) => `"${field}": ${JSON.stringify(schemaFragment(decl))}`);
       expect(missing, `add to ${reportPath}'s properties in schemas/report.schema.json (and the field to src/contract/report.ts)`).toEqual([]);
-      expect(fromSchema.map(({ path }) => path).sort(), 'fields of the schema that the registry does not declare').toEqual(fromRegistry.map(({ field }) => field).sort());
+      expect(fromSchema.map(({ path }) => path).sort(), 'fields of the schema that the registry does not declare').toEqual(
+        fromRegistry.map(({ field }) => field).sort(),
+      );
       for (const { field, decl } of fromRegistry) {
         const { leaf, required } = fromSchema.find(({ path }) => path === field)!;
         expect(schemaKind(leaf), field).toBe(decl.unit === 'flag' ? 'flag' : fieldKind(decl));
