@@ -3,22 +3,13 @@ import type { AuthSummary, CheckResult } from '../contract/report.js';
 import { fail, passOnEvidence, skip } from './checks/check-result.js';
 import { summarizeHistogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
-import { AUTH } from './names.js';
+import { AUTH_METRICS } from './registry/generator-metrics.js';
+import { reportFields } from './registry/report-fields.js';
 
 /** The renewal counts of a run; null when nothing was ever renewed or refused (the section is then left out). */
 export function buildAuthSummary(total: MetricSet): AuthSummary | null {
-  const c = (name: string): number => total.count(name);
-  const summary: AuthSummary = {
-    refreshes: c(AUTH.refreshes),
-    refreshMs: summarizeHistogram(total.histogram(AUTH.refreshUs)),
-    refreshFailures: c(AUTH.refreshFailures),
-    waited: c(AUTH.waited),
-    resent: c(AUTH.resent),
-    staleAnswers: c(AUTH.staleAnswers),
-    rejectedAfterRefresh: c(AUTH.rejectedAfterRefresh),
-    fixturesReloads: c(AUTH.fixturesReloads),
-    fixturesReloadFailures: c(AUTH.fixturesReloadFailures),
-  };
+  // The registry test holds these fields to AuthSummary, path for path.
+  const summary = reportFields(total, [AUTH_METRICS], {}, (name) => summarizeHistogram(total.histogram(name))) as unknown as AuthSummary;
   const { refreshMs: _histogram, ...counts } = summary;
   return Object.values(counts).some((n) => n > 0) ? summary : null;
 }

@@ -1,12 +1,16 @@
 /**
  * Derives report.json's `scenarios.chatStreams` from the run's total MetricSet. Pure: the
- * same function serves a single run, the parent of workers, and `coachbench merge`.
+ * same function serves a single run, the parent of workers, and `coachbench merge`. The
+ * metric fields are the registry's (src/metrics/registry/chat-metrics.ts); this adds the
+ * figures from the settings and the failure samples.
  */
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import type { ChatStreamsSummary } from '../contract/report.js';
 import { summarizeHistogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
-import { CHAT, MAIN } from './names.js';
+import { CHAT } from './names.js';
+import { CHAT_STREAMS_GROUPS } from './registry/chat-metrics.js';
+import { reportFields } from './registry/report-fields.js';
 
 export interface ChatSummarySettings {
   participants: number;
@@ -23,61 +27,12 @@ export function countersUnder(metrics: MetricSet, prefix: string): Record<string
 }
 
 export function buildChatSummary(total: MetricSet, settings: ChatSummarySettings): ChatStreamsSummary {
-  const c = (name: string): number => total.count(name);
-  const h = (name: string) => summarizeHistogram(total.histogram(name));
-  return {
+  const figures = {
     participants: settings.participants,
-    opened: c(CHAT.opened),
-    openFailed: c(CHAT.openFailed),
-    openFailures: countersUnder(total, 'chat.openFailed.'),
-    dropped: c(CHAT.dropped),
-    drops: countersUnder(total, 'chat.dropped.'),
-    reopened: c(CHAT.reopened),
-    switches: c(CHAT.switches),
-    leftByPlan: c(CHAT.leftByPlan),
-    resume: {
-      reconnects: c(CHAT.reconnects),
-      reconnectDelayMs: h(CHAT.reconnectDelayUs),
-      resumed: c(CHAT.resumes),
-      eventsRecovered: c(CHAT.resumeRecovered),
-      lost: c(CHAT.resumeLost),
-      duplicated: c(CHAT.resumeDuplicated),
-      notResumable: c(CHAT.notResumable),
-    },
-    stalled: c(CHAT.stalled),
-    peakConcurrent: total.peakOf(CHAT.open),
-    mainStreams: {
-      opened: c(MAIN.opened),
-      openFailed: c(MAIN.openFailed),
-      dropped: c(MAIN.dropped),
-      peakConcurrent: total.peakOf(MAIN.open),
-      events: countersUnder(total, 'main.events.'),
-    },
-    events: countersUnder(total, 'chat.events.'),
-    keepAliveGapMs: h(CHAT.keepAliveGapUs),
-    firstKeepAliveMs: h(CHAT.firstKeepAliveUs),
-    worstGapMs: h(CHAT.worstGapUs),
-    eventLatencyMs: h(CHAT.eventLatencyUs),
-    openLatencyMs: h(CHAT.openLatencyUs),
     expectedKeepAliveMs: settings.keepAlive.intervalMs,
     keepAliveToleranceMs: settings.keepAlive.toleranceMs,
-    keepAliveViolations: c(CHAT.keepAliveViolations),
-    firstKeepAliveLate: c(CHAT.firstKeepAliveLate),
-    firstKeepAliveEarly: c(CHAT.firstKeepAliveEarly),
-    streamsPastStallWindow: c(CHAT.streamsPastStallWindow),
-    isolationViolations: c(CHAT.isolationViolations),
-    schemaViolations: c(CHAT.schemaViolations),
-    schemaViolationKinds: countersUnder(total, 'chat.schema.'),
-    messagesSent: c(CHAT.messagesSent),
-    messagesFailed: c(CHAT.messagesFailed),
-    messagesLateSlots: c(CHAT.messagesLateSlots),
-    messagesDroppedSlots: c(CHAT.messagesDroppedSlots),
-    deliveriesExpected: c(CHAT.deliveriesExpected),
-    deliveriesReceived: c(CHAT.deliveriesReceived),
-    deliveriesMissing: c(CHAT.deliveriesMissing),
-    duplicates: c(CHAT.duplicates),
-    membershipOps: c(CHAT.membershipOps),
-    membershipOpsFailed: c(CHAT.membershipOpsFailed),
-    samples: [...total.samplesOf(CHAT.samples)],
   };
+  // The registry test holds these fields to ChatStreamsSummary, path for path.
+  const measured = reportFields(total, CHAT_STREAMS_GROUPS, figures, (name) => summarizeHistogram(total.histogram(name)));
+  return { ...measured, samples: [...total.samplesOf(CHAT.samples)] } as unknown as ChatStreamsSummary;
 }

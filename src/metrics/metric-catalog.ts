@@ -1,18 +1,17 @@
 /**
  * The addressable metrics of a Report: one table that thresholds parse against (so a
- * typo fails at config time, exit 2, not after an hour of soak) and that compare walks
- * (so every metric has a unit and a better/worse direction in exactly one place).
+ * typo fails at config time, exit 2, not after an hour of soak) and that compare and trend
+ * walk (so every metric has a unit and a better/worse direction in exactly one place, the
+ * registry).
  */
 import type { HistogramSummary, Report } from '../contract/report.js';
 import { closestName } from './closest-name.js';
 import { percentileMs } from './histogram.js';
+import type { MetricDirection, MetricUnit } from './registry/metric-decl.js';
+import { type FieldKind, fieldKind, type MetricRoot, REGISTRY, REPORT_METRICS } from './registry/metric-registry.js';
 
-/** `ratio` is a fraction (0.01 = 1 %); `percent` is already in percent (cpuPercent). */
-export type MetricUnit = 'ms' | 'count' | 'ratio' | 'perSec' | 'percent' | 'bytes' | 'flag' | 'seconds';
-/** Which way is worse: `info` metrics describe the load or the driver and never regress. */
-export type MetricDirection = 'lower' | 'higher' | 'info';
-export type MetricRoot = 'chatStreams' | 'photoUpload' | 'tagLink' | 'generator' | 'auth';
-export type FieldKind = 'scalar' | 'histogram' | 'record';
+export type { MetricDirection, MetricUnit } from './registry/metric-decl.js';
+export type { FieldKind, MetricRoot } from './registry/metric-registry.js';
 
 export interface FieldDef {
   kind: FieldKind;
@@ -21,110 +20,17 @@ export interface FieldDef {
   direction: MetricDirection;
 }
 
-const scalar = (unit: MetricUnit, direction: MetricDirection): FieldDef => ({ kind: 'scalar', unit, direction });
-const histogram = (direction: MetricDirection = 'lower'): FieldDef => ({ kind: 'histogram', unit: 'ms', direction });
-const record = (direction: MetricDirection): FieldDef => ({ kind: 'record', unit: 'count', direction });
-const info = scalar('count', 'info');
-const bad = scalar('count', 'lower');
+function catalogOf(): Record<MetricRoot, Record<string, FieldDef>> {
+  const catalog = Object.fromEntries(REGISTRY.map(({ root }) => [root, {}])) as Record<MetricRoot, Record<string, FieldDef>>;
+  for (const { root, field, decl } of REPORT_METRICS) catalog[root][field] = { kind: fieldKind(decl), unit: decl.unit, direction: decl.direction };
+  return catalog;
+}
 
-const THROUGHPUT_FIELDS: Record<string, FieldDef> = {
-  requests: info,
-  errors: bad,
-  errorRate: scalar('ratio', 'lower'),
-  errorsByKind: record('lower'),
-  statusCodes: record('info'),
-  throughputPerSec: scalar('perSec', 'higher'),
-  requestedRatePerSec: scalar('perSec', 'info'),
-  // Late starts are the driver's scheduler falling behind (generator health), not the target.
-  lateSlots: info,
-  droppedSlots: bad,
-  latencyMs: histogram(),
-  serviceTimeMs: histogram(),
-  activeSeconds: scalar('seconds', 'info'),
-};
-
-/** Keys may hold dots (`mainStreams.opened`): they are paths inside the scenario object. */
-export const METRIC_CATALOG: Readonly<Record<MetricRoot, Readonly<Record<string, FieldDef>>>> = {
-  chatStreams: {
-    participants: info,
-    opened: info,
-    openFailed: bad,
-    openFailures: record('lower'),
-    dropped: bad,
-    drops: record('lower'),
-    reopened: info,
-    switches: info,
-    leftByPlan: info,
-    'resume.reconnects': info,
-    'resume.reconnectDelayMs': histogram('info'),
-    'resume.resumed': info,
-    'resume.eventsRecovered': info,
-    'resume.lost': bad,
-    'resume.duplicated': bad,
-    'resume.notResumable': info,
-    stalled: bad,
-    peakConcurrent: info,
-    'mainStreams.opened': info,
-    'mainStreams.openFailed': bad,
-    'mainStreams.dropped': bad,
-    'mainStreams.peakConcurrent': info,
-    'mainStreams.events': record('info'),
-    events: record('info'),
-    keepAliveGapMs: histogram(),
-    // Its spread follows the target's timer phase at open, not its speed; stream.keepalive.cadence judges it.
-    firstKeepAliveMs: histogram('info'),
-    worstGapMs: histogram(),
-    eventLatencyMs: histogram(),
-    openLatencyMs: histogram(),
-    expectedKeepAliveMs: scalar('ms', 'info'),
-    keepAliveToleranceMs: scalar('ms', 'info'),
-    keepAliveViolations: bad,
-    firstKeepAliveLate: bad,
-    firstKeepAliveEarly: bad,
-    streamsPastStallWindow: info,
-    isolationViolations: bad,
-    schemaViolations: bad,
-    schemaViolationKinds: record('lower'),
-    messagesSent: info,
-    messagesFailed: bad,
-    messagesLateSlots: info,
-    messagesDroppedSlots: bad,
-    deliveriesExpected: info,
-    deliveriesReceived: info,
-    deliveriesMissing: bad,
-    duplicates: bad,
-    membershipOps: info,
-    membershipOpsFailed: bad,
-  },
-  photoUpload: { ...THROUGHPUT_FIELDS, overrideRequests: info, bytesSent: scalar('bytes', 'info') },
-  tagLink: { ...THROUGHPUT_FIELDS, tagsCreated: info, existingReturned: bad },
-  generator: {
-    eventLoopDelayMs: histogram('info'),
-    requestLoopDelayMs: histogram('info'),
-    cpuPercent: scalar('percent', 'info'),
-    rssBytes: scalar('bytes', 'info'),
-    peakRssBytes: scalar('bytes', 'info'),
-    saturated: scalar('flag', 'lower'),
-    maxEventLoopDelayP99Ms: scalar('ms', 'info'),
-    processes: info,
-    'behind.intervals': bad,
-    'behind.seconds': scalar('seconds', 'lower'),
-    'behind.share': scalar('ratio', 'lower'),
-  },
-  // Bearer-token renewal (report.json `auth`, docs/design.md §2.13): a soak can hold its run to
-  // `auth.refreshFailures == 0` or `auth.refreshMs.p99 < 2000`.
-  auth: {
-    refreshes: info,
-    refreshMs: histogram(),
-    refreshFailures: bad,
-    waited: info,
-    resent: info,
-    staleAnswers: info,
-    rejectedAfterRefresh: bad,
-    fixturesReloads: info,
-    fixturesReloadFailures: bad,
-  },
-};
+/**
+ * Every report metric by root, derived from the registry (src/metrics/registry/). Keys may
+ * hold dots (`mainStreams.opened`): they are paths inside the scenario object.
+ */
+export const METRIC_CATALOG: Readonly<Record<MetricRoot, Readonly<Record<string, FieldDef>>>> = catalogOf();
 
 export const METRIC_ROOTS = Object.keys(METRIC_CATALOG) as MetricRoot[];
 
@@ -224,14 +130,17 @@ function walk(value: unknown, keys: readonly string[]): unknown {
 /** What a metric is read from: a report, or the same summaries of a window while the run goes on. */
 export type MetricSource = Pick<Report, 'scenarios' | 'generator' | 'auth'>;
 
+const SECTIONS = new Map(REGISTRY.map((section) => [section.root, section]));
+
 /**
- * The object a root names: a scenario summary (null when the scenario was off), the generator,
- * or the renewal counts (null when the run renewed nothing and the report left them out).
+ * The object a root names, where the registry says it sits in report.json: a scenario summary
+ * (null when the scenario was off), the generator, or the renewal counts (null when the run
+ * renewed nothing and the report left them out).
  */
 export function metricRootObject(report: MetricSource, root: MetricRoot): object | null {
-  if (root === 'generator') return report.generator;
-  if (root === 'auth') return report.auth ?? null;
-  return report.scenarios[root];
+  const path = SECTIONS.get(root)?.reportPath ?? root;
+  const scope = walk(report, path.split('.'));
+  return scope !== null && typeof scope === 'object' ? scope : null;
 }
 
 /**
@@ -243,7 +152,7 @@ export function metricRootObject(report: MetricSource, root: MetricRoot): object
 export function readMetric(report: MetricSource, ref: MetricRef): number | null {
   const scope = metricRootObject(report, ref.root);
   // No auth section: nothing was renewed or refused, so every renewal count is zero.
-  if (scope === null) return ref.root === 'auth' && ref.kind === 'scalar' ? 0 : null;
+  if (scope === null) return SECTIONS.get(ref.root)?.absentMeansZero && ref.kind === 'scalar' ? 0 : null;
   const value = walk(scope, ref.field.split('.'));
   if (ref.kind === 'scalar') {
     if (typeof value === 'boolean') return value ? 1 : 0;

@@ -1,0 +1,152 @@
+/**
+ * The chat and main streams' metrics (report.json `scenarios.chatStreams`), in the order the
+ * report, compare and the docs list them. Main-stream counters live under `main.`.
+ */
+import { counter, family, figure, group, histogram, peak } from './metric-decl.js';
+
+const chat = { stream: 'chat' } as const;
+const main = { stream: 'main' } as const;
+
+/** `chat.` metrics listed before the main streams'. */
+export const CHAT_OPENING = group('chat.', [
+  figure('participants', 'count', 'info', { doc: 'participants planned (each holds a main stream and one chat-session stream)' }),
+  counter('opened', 'info', {
+    report: 'opened',
+    export: { family: 'streamsOpened', labels: chat },
+    doc: 'chat-session stream opens answered 200 text/event-stream (switches and reopens included)',
+  }),
+  counter('openFailed', 'lower', { report: 'openFailed', failsCheck: 'stream.open', doc: 'chat-session stream opens that failed' }),
+  family('openFailed.', 'lower', {
+    report: 'openFailures',
+    export: { family: 'streamFailures', labels: { phase: 'open' }, keyLabel: 'code', failureCodesOnly: true },
+    doc: 'failed opens (chat and main streams) by failure code',
+  }),
+  counter('dropped', 'lower', { report: 'dropped', failsCheck: 'stream.open', doc: 'chat-session streams the target cut' }),
+  family('dropped.', 'lower', {
+    report: 'drops',
+    export: { family: 'streamFailures', labels: { phase: 'drop' }, keyLabel: 'code', failureCodesOnly: true },
+    doc: 'streams (chat and main) the target cut, by failure code',
+  }),
+  counter('reopened', 'info', { report: 'reopened', doc: 'chat-session streams opened again after a drop' }),
+  counter('switches', 'info', { report: 'switches', doc: 'participants that moved to another chat session' }),
+  counter('leftByPlan', 'info', {
+    report: 'leftByPlan',
+    since: '1.3.0',
+    doc: 'streams closed because their participant left as the population plan ramped down; never failures',
+  }),
+  counter('reconnects', 'info', { report: 'resume.reconnects', since: '1.3.0', doc: 'first reopens after a drop (chat and main streams)' }),
+  histogram('reconnectDelayUs', 'info', {
+    report: 'resume.reconnectDelayMs',
+    since: '1.3.0',
+    doc: "from a drop to the reopen request: the target's `retry:`, else the backoff",
+  }),
+  counter('resumes', 'info', { report: 'resume.resumed', since: '1.3.0', doc: 'reconnects answered 200 that were sent with Last-Event-ID' }),
+  counter('resumeRecovered', 'info', {
+    report: 'resume.eventsRecovered',
+    since: '1.3.0',
+    doc: 'events received on a resumed stream before its first KEEP_ALIVE (the replay)',
+  }),
+  counter('resumeLost', 'lower', { report: 'resume.lost', since: '1.3.0', doc: 'events the target should have replayed and did not' }),
+  counter('resumeDuplicated', 'lower', { report: 'resume.duplicated', since: '1.3.0', doc: 'events a resumed stream got again' }),
+  counter('notResumable', 'info', {
+    report: 'resume.notResumable',
+    since: '1.3.0',
+    doc: 'reconnects after a drop of a stream that never carried an event id: nothing to resume from',
+  }),
+  counter('stalled', 'lower', { report: 'stalled', failsCheck: 'stream.stall', doc: 'streams silent for longer than the stall window' }),
+  peak('open', 'count', { report: 'peakConcurrent', doc: 'chat-session streams open at once, at the peak' }),
+]);
+
+export const MAIN_STREAMS = group('main.', [
+  counter('opened', 'info', { report: 'mainStreams.opened', export: { family: 'streamsOpened', labels: main }, doc: 'main stream opens answered 200' }),
+  counter('openFailed', 'lower', { report: 'mainStreams.openFailed', failsCheck: 'stream.open', doc: 'main stream opens that failed' }),
+  counter('dropped', 'lower', { report: 'mainStreams.dropped', failsCheck: 'stream.open', doc: 'main streams the target cut' }),
+  peak('open', 'count', { report: 'mainStreams.peakConcurrent', doc: 'main streams open at once, at the peak' }),
+  family('events.', 'info', {
+    report: 'mainStreams.events',
+    export: { family: 'events', labels: main, keyLabel: 'type' },
+    doc: 'events seen on main streams, by eventType',
+  }),
+]);
+
+/** `chat.` metrics listed after the main streams'. */
+export const CHAT_EVENTS = group('chat.', [
+  family('events.', 'info', {
+    report: 'events',
+    export: { family: 'events', labels: chat, keyLabel: 'type' },
+    doc: 'events seen on chat-session streams, by eventType (`<invalid>` for unparseable frames)',
+  }),
+  counter('keepAlives', 'info', { doc: 'KEEP_ALIVE events received (the time series counts them per interval)' }),
+  histogram('keepAliveGapUs', 'lower', {
+    report: 'keepAliveGapMs',
+    export: { family: 'keepAliveGap', labels: {} },
+    doc: 'gap between two KEEP_ALIVEs on one stream',
+  }),
+  // Its spread follows the target's timer phase at open, not its speed; stream.keepalive.cadence judges it.
+  histogram('firstKeepAliveUs', 'info', { report: 'firstKeepAliveMs', doc: 'from the open to the first KEEP_ALIVE' }),
+  histogram('worstGapUs', 'lower', { report: 'worstGapMs', doc: "each stream's worst KEEP_ALIVE gap, one value per stream lifetime" }),
+  histogram('eventLatencyUs', 'lower', {
+    report: 'eventLatencyMs',
+    export: { family: 'eventDelivery', labels: {} },
+    doc: "a chat message's delivery latency, from its post to its arrival on a stream",
+  }),
+  histogram('openLatencyUs', 'lower', { report: 'openLatencyMs', doc: 'from the open request to the 200 text/event-stream answer' }),
+  figure('expectedKeepAliveMs', 'ms', 'info', { doc: 'the KEEP_ALIVE interval the streams were judged against' }),
+  figure('keepAliveToleranceMs', 'ms', 'info', { doc: 'how far a KEEP_ALIVE gap may stray from the interval' }),
+  counter('keepAliveViolations', 'lower', {
+    report: 'keepAliveViolations',
+    failsCheck: 'stream.keepalive.cadence',
+    doc: 'KEEP_ALIVE gaps beyond interval + tolerance',
+  }),
+  counter('keepAliveViolationsBehind', 'info', { doc: 'of keepAliveViolations, those in intervals a driver fell behind in (counted by the collector)' }),
+  counter('firstKeepAliveLate', 'lower', {
+    report: 'firstKeepAliveLate',
+    failsCheck: 'stream.keepalive.cadence',
+    doc: 'first KEEP_ALIVEs later than interval + tolerance after the open',
+  }),
+  counter('firstKeepAliveEarly', 'lower', {
+    report: 'firstKeepAliveEarly',
+    since: '1.1.0',
+    failsCheck: 'stream.keepalive.cadence',
+    doc: 'first KEEP_ALIVEs earlier than interval - tolerance after the open',
+  }),
+  counter('streamsPastStallWindow', 'info', {
+    report: 'streamsPastStallWindow',
+    since: '1.1.0',
+    doc: "streams (chat and main) that lived longer than the stall window: stream.stall's evidence",
+  }),
+  counter('isolationViolations', 'lower', {
+    report: 'isolationViolations',
+    failsCheck: 'stream.session.isolation',
+    doc: "events of another chat session on a participant's stream",
+  }),
+  counter('schemaViolations', 'lower', { report: 'schemaViolations', failsCheck: 'stream.event.schema', doc: 'events that do not fit the event schema' }),
+  family('schema.', 'lower', {
+    report: 'schemaViolationKinds',
+    doc: 'schemaViolations by kind: invalid-json, unknown-event-type, member-payload, decision-payload, message-payload',
+  }),
+  counter('messagesSent', 'info', {
+    report: 'messagesSent',
+    export: { family: 'messagesSent', labels: {} },
+    doc: 'chat messages posted by the message injector',
+  }),
+  counter('messagesFailed', 'lower', { report: 'messagesFailed', doc: 'chat message posts that failed' }),
+  counter('messagesLateSlots', 'info', { report: 'messagesLateSlots', doc: 'message posts started later than their slot by more than the lateness bound' }),
+  counter('messagesDroppedSlots', 'lower', { report: 'messagesDroppedSlots', doc: 'message slots never started because the concurrency bound was reached' }),
+  counter('deliveriesExpected', 'info', {
+    report: 'deliveriesExpected',
+    doc: 'message arrivals expected: each posted message times the streams of its session',
+  }),
+  counter('deliveriesReceived', 'info', { report: 'deliveriesReceived', doc: 'message arrivals seen' }),
+  counter('deliveriesMissing', 'lower', {
+    report: 'deliveriesMissing',
+    failsCheck: 'stream.message.delivery',
+    doc: 'expected arrivals that never came',
+  }),
+  counter('duplicates', 'lower', { report: 'duplicates', failsCheck: 'stream.message.delivery', doc: 'messages that arrived twice on one stream' }),
+  counter('membershipOps', 'info', { report: 'membershipOps', doc: 'membership changes (join, leave) sent' }),
+  counter('membershipOpsFailed', 'lower', { report: 'membershipOpsFailed', doc: 'membership changes that failed' }),
+]);
+
+/** report.json `scenarios.chatStreams`, in report order. */
+export const CHAT_STREAMS_GROUPS = [CHAT_OPENING, MAIN_STREAMS, CHAT_EVENTS] as const;

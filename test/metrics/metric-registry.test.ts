@@ -1,0 +1,170 @@
+/**
+ * The metric registry (src/metrics/registry/) against everything that restates it: the report
+ * schema (every registry metric is in schemas/report.schema.json with a matching type and
+ * required-ness, and every numeric field of a metric root is in the registry), the TypeScript
+ * contract (checked by `npm run typecheck`: expectTypeOf below fails to compile when a report
+ * path is in one and not the other), and the live exports (every route names an exported
+ * metric of the right type and its labels).
+ */
+import { readFile } from 'node:fs/promises';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { AuthSummary, ChatStreamsSummary, GeneratorSummary, HistogramSummary, PhotoUploadSummary, TagLinkSummary } from '../../src/contract/report.js';
+import { EXPORTED, exportedCountsOf, HISTOGRAM_SOURCES } from '../../src/metrics/exported-metrics.js';
+import type { CHAT_STREAMS_GROUPS } from '../../src/metrics/registry/chat-metrics.js';
+import type { AUTH_METRICS, GENERATOR_METRICS } from '../../src/metrics/registry/generator-metrics.js';
+import type { MetricDecl, ReportPathsOf } from '../../src/metrics/registry/metric-decl.js';
+import { fieldKind, type MetricRoot, REGISTERED, REGISTRY, REPORT_METRICS } from '../../src/metrics/registry/metric-registry.js';
+import type { PHOTO_UPLOAD, TAG_LINK } from '../../src/metrics/registry/throughput-metrics.js';
+
+/** Fields of a metric root that are not metrics: what they are instead. */
+const NOT_METRICS = {
+  chatStreams: ['samples'], // redacted failure samples for people
+  photoUpload: ['model'], // the workload model, open or closed
+  tagLink: ['model'],
+  generator: ['behind.maxShare'], // a setting: the share behind.share is held to
+  auth: [],
+} as const satisfies Record<MetricRoot, readonly string[]>;
+
+type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; allOf?: Schema[]; oneOf?: Schema[] };
+
+const schema = JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as Schema & { $defs: Record<string, Schema> };
+
+/** Follows `$ref`, a nullable `oneOf` and an `allOf` of object parts into one object schema. */
+function objectSchema(node: Schema): Schema {
+  if (node.$ref) return objectSchema(schema.$defs[node.$ref.replace('#/$defs/', '')] as Schema);
+  if (node.oneOf) return objectSchema(node.oneOf.find((part) => part.type !== 'null') as Schema);
+  if (node.allOf) {
+    const parts = node.allOf.map(objectSchema);
+    return {
+      type: 'object',
+      properties: Object.assign({}, ...parts.map((part) => part.properties)),
+      required: parts.flatMap((part) => part.required ?? []),
+    };
+  }
+  return node;
+}
+
+function rootSchema(reportPath: string): Schema {
+  return objectSchema(reportPath.split('.').reduce<Schema>((node, key) => objectSchema(node).properties?.[key] as Schema, schema));
+}
+
+/** Every leaf of an object schema: its dotted path, its schema, and whether each segment on the way is required. */
+function leaves(node: Schema, prefix = '', required = true): { path: string; leaf: Schema; required: boolean }[] {
+  return Object.entries(node.properties ?? {}).flatMap(([key, child]) => {
+    const path = `${prefix}${key}`;
+    const isRequired = required && (node.required ?? []).includes(key);
+    const resolved = child.$ref ? child : objectSchema(child);
+    return resolved.type === 'object' && resolved.properties ? leaves(resolved, `${path}.`, isRequired) : [{ path, leaf: child, required: isRequired }];
+  });
+}
+
+/** What a schema leaf holds, in the registry's words. */
+function schemaKind(leaf: Schema): string {
+  if (leaf.$ref === '#/$defs/histogram') return 'histogram';
+  if (leaf.$ref === '#/$defs/counts' || leaf.$ref === '#/$defs/failureCounts') return 'record';
+  const types = [leaf.type ?? []].flat();
+  if (types.includes('boolean')) return 'flag';
+  if (types.includes('integer') || types.includes('number')) return 'scalar';
+  return `not a metric (${JSON.stringify(leaf)})`;
+}
+
+/** The schema of a registry metric's field, for the failure message of a metric missing from the schema. */
+function schemaFragment(decl: MetricDecl): Schema & { minimum?: number; description?: string } {
+  const description = decl.since === undefined ? {} : { description: `Since ${decl.since} (optional): ${decl.doc}.` };
+  if (decl.measure === 'histogram') return { $ref: '#/$defs/histogram', ...description };
+  if (decl.measure === 'family') return { $ref: '#/$defs/counts', ...description };
+  if (decl.unit === 'flag') return { type: 'boolean', ...description };
+  const integer = decl.unit === 'count' && decl.measure !== 'figure';
+  return { type: integer ? 'integer' : 'number', minimum: 0, ...description };
+}
+
+describe('the registry against schemas/report.schema.json', () => {
+  for (const { root, reportPath } of REGISTRY) {
+    it(`${root}: the same fields, of the same kind, optional exactly where the registry says since when`, () => {
+      const fromSchema = leaves(rootSchema(reportPath)).filter(({ path }) => !(NOT_METRICS[root] as readonly string[]).includes(path));
+      const fromRegistry = REPORT_METRICS.filter((metric) => metric.root === root);
+      const inSchema = new Set(fromSchema.map(({ path }) => path));
+      const missing = fromRegistry.filter(({ field }) => !inSchema.has(field)).map(({ field, decl }) => `"${field}": ${JSON.stringify(schemaFragment(decl))}`);
+      expect(missing, `add to ${reportPath}'s properties in schemas/report.schema.json (and the field to src/contract/report.ts)`).toEqual([]);
+      expect(fromSchema.map(({ path }) => path).sort(), 'fields of the schema that the registry does not declare').toEqual(
+        fromRegistry.map(({ field }) => field).sort(),
+      );
+      for (const { field, decl } of fromRegistry) {
+        const { leaf, required } = fromSchema.find(({ path }) => path === field)!;
+        expect(schemaKind(leaf), field).toBe(decl.unit === 'flag' ? 'flag' : fieldKind(decl));
+        expect(required, `${field}: required in the schema unless the registry gives a "since"`).toBe(decl.since === undefined);
+      }
+    });
+  }
+});
+
+/** Dotted paths of a contract type's metric fields: numbers, flags, histograms and count records. */
+type PathsOf<T, P extends string = ''> = { [K in keyof T & string]-?: PathOf<NonNullable<T[K]>, `${P}${K}`> }[keyof T & string];
+type PathOf<V, Path extends string> = V extends HistogramSummary
+  ? Path
+  : V extends number | boolean
+    ? Path
+    : V extends readonly unknown[]
+      ? never
+      : V extends object
+        ? string extends keyof V
+          ? Path
+          : PathsOf<V, `${Path}.`>
+        : never;
+
+describe('the registry against the TypeScript contract (src/contract/report.ts)', () => {
+  it('every report path of the registry is a metric field of the contract, and every metric field is in the registry', () => {
+    type Registry<M extends readonly MetricDecl[]> = ReportPathsOf<M>;
+    type Contract<T, R extends MetricRoot> = Exclude<PathsOf<T>, (typeof NOT_METRICS)[R][number]>;
+    expectTypeOf<Registry<(typeof CHAT_STREAMS_GROUPS)[number]['metrics']>>().toEqualTypeOf<Contract<ChatStreamsSummary, 'chatStreams'>>();
+    expectTypeOf<Registry<typeof PHOTO_UPLOAD.metrics>>().toEqualTypeOf<Contract<PhotoUploadSummary, 'photoUpload'>>();
+    expectTypeOf<Registry<typeof TAG_LINK.metrics>>().toEqualTypeOf<Contract<TagLinkSummary, 'tagLink'>>();
+    expectTypeOf<Registry<typeof GENERATOR_METRICS.metrics>>().toEqualTypeOf<Contract<GeneratorSummary, 'generator'>>();
+    expectTypeOf<Registry<typeof AUTH_METRICS.metrics>>().toEqualTypeOf<Contract<AuthSummary, 'auth'>>();
+    // The runtime half: the registry's report paths are unique within each root.
+    for (const { root } of REGISTRY) {
+      const fields = REPORT_METRICS.filter((metric) => metric.root === root).map(({ field }) => field);
+      expect(new Set(fields).size, root).toBe(fields.length);
+    }
+  });
+});
+
+describe('the registry itself', () => {
+  it('names each MetricSet metric once', () => {
+    const names = REGISTERED.flatMap(({ name }) => (name === null ? [] : [name]));
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it('says what every metric is, in one line', () => {
+    for (const { decl, name } of REGISTERED) {
+      expect(decl.doc.trim(), name ?? decl.report).not.toBe('');
+      expect(decl.doc, name ?? decl.report).not.toMatch(/\n/);
+    }
+  });
+
+  it('routes each exported metric to a series of the right type, with exactly its labels', () => {
+    for (const { decl, name } of REGISTERED) {
+      if (!decl.export) continue;
+      const exported = EXPORTED[decl.export.family];
+      const labels = [...Object.keys(decl.export.labels), ...(decl.export.keyLabel ? [decl.export.keyLabel] : [])].sort();
+      expect(labels, `${name} → ${exported.name}`).toEqual([...exported.labels].sort());
+      expect(exported.kind, `${name} → ${exported.name}`).toBe(decl.measure === 'histogram' ? 'histogram' : 'counter');
+    }
+  });
+
+  it('feeds every exported histogram from a registry histogram, and every counter route from a declared metric', () => {
+    const fedHistograms = new Set(HISTOGRAM_SOURCES.map(({ key }) => key));
+    for (const [key, exported] of Object.entries(EXPORTED)) {
+      if (exported.kind === 'histogram') expect(fedHistograms.has(key as keyof typeof EXPORTED), key).toBe(true);
+    }
+    expect(exportedCountsOf('chat.events.KEEP_ALIVE')).toEqual([{ key: 'events', labels: { stream: 'chat', type: 'KEEP_ALIVE' } }]);
+    for (const { decl, name } of REGISTERED) {
+      if (decl.measure !== 'counter' || name === null) continue;
+      const expected = [
+        ...(decl.failsCheck ? [{ key: 'checkFailures', labels: { check: decl.failsCheck } }] : []),
+        ...(decl.export ? [{ key: decl.export.family, labels: decl.export.labels }] : []),
+      ];
+      expect(exportedCountsOf(name), name).toEqual(expected);
+    }
+  });
+});
