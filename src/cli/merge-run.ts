@@ -14,10 +14,16 @@ export interface MergeFlags {
   quiet?: boolean;
 }
 
-/** Reads every file before failing, so one run of the command names every bad file. */
+/**
+ * Reads every file before failing, so one run of the command names every bad file. Only the
+ * files' own problems (ConfigError, each naming its file) are the user's; anything else is a
+ * defect and stays one (exit 4), rather than a nameless exit 2.
+ */
 async function loadAll(paths: readonly string[]): Promise<Report[]> {
   const results = await Promise.allSettled(paths.map((path) => readReportFile(path)));
-  const problems = results.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : []));
+  const defect = results.find((r) => r.status === 'rejected' && !(r.reason instanceof ConfigError));
+  if (defect) throw (defect as PromiseRejectedResult).reason;
+  const problems = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as ConfigError).message] : []));
   if (problems.length > 0) throw new ConfigError(problems.join('; '));
   return results.map((r) => (r as PromiseFulfilledResult<Report>).value);
 }

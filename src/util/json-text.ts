@@ -1,10 +1,12 @@
 /**
  * JSON read from a user's file: strict JSON for reports and fixtures, JSONC (comments and
  * trailing commas) for profiles. A syntax error is one ConfigError line with
- * file:line:column, what is wrong, and a short printable excerpt of the text there.
+ * file:line:column, what is wrong, and a short printable excerpt of the text there; so is
+ * nesting deeper than MAX_JSON_DEPTH, checked before any parser recurses into it.
  */
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { ConfigError } from './errors.js';
+import { MAX_JSON_DEPTH, tooDeepAt } from './json-depth.js';
 import { printable } from './printable.js';
 
 const PROBLEMS: Partial<Record<ReturnType<typeof printParseErrorCode>, string>> = {
@@ -51,9 +53,15 @@ function describe(text: string, error: ParseError, source: string, kind: string)
 /**
  * Parses `text` read from `source` (a path, for the message). `jsonc` allows comments and
  * trailing commas. A leading byte-order mark is ignored. Throws a one-line ConfigError.
+ * Files are read through read-json-file.ts, which checks their size and UTF-8 first.
  */
 export function parseJsonText(text: string, source: string, options: { jsonc: boolean }): unknown {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const tooDeep = tooDeepAt(body);
+  if (tooDeep !== -1) {
+    const { line, column } = lineAndColumn(body, tooDeep);
+    throw new ConfigError(`${source}:${line}:${column}: nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays, the most coachbench reads`);
+  }
   if (!options.jsonc) {
     // JSON.parse is several times faster on a large report; the JSONC parser only explains a failure.
     try {
