@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Report } from '../contract/report.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
 import { prepareOutputDir } from '../orchestration/output-dir.js';
+import { lockRunFolder } from '../orchestration/run-folder-lock.js';
 import { mergeReports } from '../report/merge/merge-reports.js';
 import { writeReportFiles } from '../report/write-report.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
@@ -42,7 +43,13 @@ export async function runMerge(flags: MergeFlags): Promise<number> {
   const report = mergeReports(reports, paths);
   // Only once the shards are known to merge: a refused merge leaves no folder behind.
   await prepareOutputDir(flags.out);
-  await writeReportFiles(flags.out, report);
+  // The merged report.json must not land over a run still writing that folder, nor another merge.
+  const lock = await lockRunFolder(flags.out);
+  try {
+    await writeReportFiles(flags.out, report);
+  } finally {
+    await lock.release();
+  }
   // A shard that was cut short leaves the run incomplete: never a pass. Not 130 either,
   // which says that this process was interrupted (docs/design.md §2.9).
   const exitCode = report.verdict === 'pass' && !report.interrupted ? ExitCode.ok : ExitCode.failed;
