@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises';
 import { formatBytes } from './bytes.js';
 import { ConfigError } from './errors.js';
-import { lineAndColumn, parseJsonText } from './json-text.js';
+import { jsonProblem, lineAndColumn, parseJsonText } from './json-text.js';
 import { decodeUtf8 } from './utf8.js';
 
 const MIB = 1024 * 1024;
@@ -80,6 +80,10 @@ export async function readJsonFile(path: string, spec: JsonFileSpec): Promise<un
   if ('problem' in decoded) {
     const { offset, byte } = decoded.problem;
     const before = new TextDecoder().decode(read.bytes.subarray(0, offset));
+    // The file's first problem is the one to name: a binary file is not JSON from its first
+    // byte (`\x7fELF...`), which says more than its first byte that is not UTF-8.
+    const earlier = jsonProblem(new TextDecoder().decode(read.bytes), spec.source, { jsonc: spec.jsonc });
+    if (earlier !== null && earlier.offset < before.length) throw earlier.error;
     const { line, column } = lineAndColumn(before, before.length);
     const hex = `0x${byte.toString(16).padStart(2, '0')}`;
     throw new ConfigError(`${spec.source}:${line}:${column}: not valid UTF-8: byte ${hex} at byte offset ${offset} (save the file as UTF-8)`);

@@ -58,6 +58,15 @@ describe('readJsonFile', () => {
     expect(await refusal(path)).toBe(`${path}:2:18: not valid UTF-8: byte 0xff at byte offset ${offset} (save the file as UTF-8)`);
   });
 
+  it('names the first problem of the file: a syntax error before the bad byte, else the bad byte', async () => {
+    const elf = await save('elf.json', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0xd0, 0xff]));
+    expect(await refusal(elf)).toMatch(
+      new RegExp(`^${elf}:1:1: not valid JSON \\(comments and trailing commas are allowed\\): unexpected character at "\\\\x7fELF`),
+    );
+    const later = await save('bad-byte-then-syntax.json', Buffer.concat([Buffer.from('{"a": "'), Buffer.from([0xff]), Buffer.from('", }}}')]));
+    expect(await refusal(later, { jsonc: false })).toBe(`${later}:1:8: not valid UTF-8: byte 0xff at byte offset 7 (save the file as UTF-8)`);
+  });
+
   it('refuses a file larger than its kind may be, without reading it', async () => {
     const path = await save('big.json', `{"name": "${'x'.repeat(2_000)}"}`);
     expect(await refusal(path, { maxBytes: 1_024 })).toBe(`${path}: 2KiB, larger than a profile may be (1KiB)`);
