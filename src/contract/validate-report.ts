@@ -111,8 +111,8 @@ function checkHdrPayloads(data: unknown, path: string, decodeHdr: (base64: strin
 
 /**
  * Reads and validates a report.json. Throws a one-line ConfigError naming the file when
- * it cannot be read, is too large, not UTF-8, nested too deeply or not JSON, breaks the schema, or (with `decodeHdr`) holds an HDR
- * payload that does not decode.
+ * it cannot be read, is too large, is not UTF-8, nests too deeply, is not JSON, breaks the
+ * schema, or (with `decodeHdr`) holds an HDR payload that does not decode.
  */
 export async function loadReport(path: string, options: LoadReportOptions = {}): Promise<Report> {
   const data = await readJsonFile(path, { kind: 'report', source: path, jsonc: false, unreadable: (code) => `${path}: cannot read report (${code})` });

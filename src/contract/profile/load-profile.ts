@@ -1,9 +1,9 @@
 /**
  * Finds, reads and validates a profile: a built-in name (profiles/<name>.json) or a file.
  * Profiles are JSONC (comments and trailing commas allowed), read through read-json-file.ts
- * (size, UTF-8 and nesting checked first). Schema validation collects
- * every problem and fails once with one line (exit 2); a duration is checked by the same
- * parser as the flags (util/duration.ts), so its message is the parser's.
+ * (size, UTF-8 and nesting checked first). Schema validation collects every problem and
+ * fails once with one line (exit 2); a duration is checked by the same parser as the flags
+ * (util/duration.ts), so its message is the parser's.
  */
 
 import { existsSync, readFileSync } from 'node:fs';

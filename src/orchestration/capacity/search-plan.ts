@@ -70,7 +70,7 @@ export function parseSearch(raw: Record<string, unknown>, where: string): Search
 }
 
 /** The most steps a search can take: the geometric climb from start to max, then the refinements. */
-export function maxSteps(settings: SearchSettings): number {
+function maxSteps(settings: SearchSettings): number {
   return 1 + Math.ceil(Math.log(settings.max / settings.start) / Math.log(settings.factor)) + settings.refineSteps;
 }
 
