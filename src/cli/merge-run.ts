@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Report } from '../contract/report.js';
 import { describeOutcome } from '../orchestration/outcome-line.js';
 import { prepareOutputDir } from '../orchestration/output-dir.js';
+import { lockRunFolder } from '../orchestration/run-folder-lock.js';
 import { mergeReports } from '../report/merge/merge-reports.js';
 import { writeReportFiles } from '../report/write-report.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
@@ -14,10 +15,16 @@ export interface MergeFlags {
   quiet?: boolean;
 }
 
-/** Reads every file before failing, so one run of the command names every bad file. */
+/**
+ * Reads every file before failing, so one run of the command names every bad file. Only the
+ * files' own problems (ConfigError, each naming its file) are the user's; anything else is a
+ * defect and stays one (exit 4), rather than a nameless exit 2.
+ */
 async function loadAll(paths: readonly string[]): Promise<Report[]> {
   const results = await Promise.allSettled(paths.map((path) => readReportFile(path)));
-  const problems = results.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : []));
+  const defect = results.find((r) => r.status === 'rejected' && !(r.reason instanceof ConfigError));
+  if (defect) throw (defect as PromiseRejectedResult).reason;
+  const problems = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as ConfigError).message] : []));
   if (problems.length > 0) throw new ConfigError(problems.join('; '));
   return results.map((r) => (r as PromiseFulfilledResult<Report>).value);
 }
@@ -36,7 +43,13 @@ export async function runMerge(flags: MergeFlags): Promise<number> {
   const report = mergeReports(reports, paths);
   // Only once the shards are known to merge: a refused merge leaves no folder behind.
   await prepareOutputDir(flags.out);
-  await writeReportFiles(flags.out, report);
+  // The merged report.json must not land over a run still writing that folder, nor another merge.
+  const lock = await lockRunFolder(flags.out);
+  try {
+    await writeReportFiles(flags.out, report);
+  } finally {
+    await lock.release();
+  }
   // A shard that was cut short leaves the run incomplete: never a pass. Not 130 either,
   // which says that this process was interrupted (docs/design.md §2.9).
   const exitCode = report.verdict === 'pass' && !report.interrupted ? ExitCode.ok : ExitCode.failed;

@@ -4,13 +4,12 @@
  * failing halfway as if coachbench itself were broken.
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { ConfigError } from '../util/errors.js';
-import { parseJsonText } from '../util/json-text.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 import { loadValidator, type ValidatorSpec } from '../util/precompiled-validator.js';
 import { printable } from '../util/printable.js';
+import { readJsonFile } from '../util/read-json-file.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './report.js';
 
 /** Where the schema lives. */
@@ -112,18 +111,11 @@ function checkHdrPayloads(data: unknown, path: string, decodeHdr: (base64: strin
 
 /**
  * Reads and validates a report.json. Throws a one-line ConfigError naming the file when
- * it cannot be read, is not JSON, breaks the schema, or (with `decodeHdr`) holds an HDR
- * payload that does not decode.
+ * it cannot be read, is too large, is not UTF-8, nests too deeply, is not JSON, breaks the
+ * schema, or (with `decodeHdr`) holds an HDR payload that does not decode.
  */
 export async function loadReport(path: string, options: LoadReportOptions = {}): Promise<Report> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new ConfigError(`${path}: cannot read report (${code})`);
-  }
-  const data = parseJsonText(text, path, { jsonc: false });
+  const data = await readJsonFile(path, { kind: 'report', source: path, jsonc: false, unreadable: (code) => `${path}: cannot read report (${code})` });
   const { valid, errors } = validateReport(data);
   if (!valid) {
     const more = errors.length > MAX_ERRORS_SHOWN ? ` (+${errors.length - MAX_ERRORS_SHOWN} more)` : '';

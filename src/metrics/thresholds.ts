@@ -95,8 +95,11 @@ function scanNumber(s: Scanner, fault: Fault): number {
   const start = s.pos;
   const match = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(s.text.slice(s.pos));
   if (!match) fault(start, `expected a number, found ${s.atEnd() ? 'end of expression' : `"${s.peek()}"`}`);
+  const value = Number(match[0]);
+  // `1e400` reads as Infinity: a limit no value could break (or meet) is a mistake, not a threshold.
+  if (!Number.isFinite(value)) fault(start, `${match[0]} is too large a number`);
   s.pos += match[0].length;
-  return Number(match[0]);
+  return value;
 }
 
 /** `[5m]` right after the path: a duration with its unit, more than 0. */

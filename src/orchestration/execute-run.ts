@@ -8,6 +8,7 @@ import { runCapacitySearch } from './capacity/capacity-search.js';
 import { prepareOutputDir } from './output-dir.js';
 import { startLiveOutputs } from './outputs/start-outputs.js';
 import type { RunConfig } from './run-config.js';
+import { lockRunFolder, type RunFolderLock } from './run-folder-lock.js';
 import { defaultRunId, type RunOutcome, runSession } from './run-session.js';
 import { preflight, resolveTarget } from './run-target.js';
 import { onStopSignal, type StopSignal } from './signals.js';
@@ -38,9 +39,13 @@ export async function executeRun(
     stoppedBy = signal;
     stop.abort();
   });
+  let folderLock: RunFolderLock | null = null;
   try {
     const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
-    await prepareOutputDir(outDir, config.outDir === null ? 'report folder' : '--out');
+    const flag = config.outDir === null ? 'report folder' : '--out';
+    await prepareOutputDir(outDir, flag);
+    // Before the target: a folder another run is writing is exit 2 with nothing started.
+    folderLock = await lockRunFolder(outDir, flag);
     // Before the target: a port that cannot be had is exit 2 with nothing started.
     const outputs = await startLiveOutputs(config.outputs, {
       say: (text) => (config.quiet ? undefined : stderr.write(`coachbench: ${text}\n`)),
@@ -59,6 +64,7 @@ export async function executeRun(
       await outputs.close();
     }
   } finally {
+    await folderLock?.release();
     removeSignalHandler();
   }
 }

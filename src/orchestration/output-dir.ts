@@ -1,7 +1,8 @@
 /**
  * Checks the report folder before any load starts (docs/design.md §2, §5): a run that cannot
  * keep its report must not run at all. Creates the folder and proves it writable; anything
- * else is one ConfigError line naming the path and why (exit 2).
+ * else is one ConfigError line naming the path and why (exit 2). A run then claims the
+ * folder for itself with run-folder-lock.ts.
  */
 import { realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';

@@ -47,4 +47,15 @@ describe('capacity search plan', () => {
     expect(() => parseSearch({ variable: 'chatStreams.nope', start: 0, slos: [] }, 'p.json')).toThrow(/variable.*slos.*start.*max/);
     expect(() => parseSearch({ variable: 'chatStreams.participants', start: 10, max: 100, slos: ['chatStreams.bogus < 1'] }, 'p.json')).toThrow(/bogus/);
   });
+
+  it("refuses a max beyond the variable's own maximum, and a search that could outlast 7d", () => {
+    const slos = ['chatStreams.dropped == 0'];
+    expect(() => parseSearch({ variable: 'chatStreams.messageRatePerSec', start: 1, max: 1e6, slos }, 'p.json')).toThrow(
+      'p.json.search.max: 1000000 is more than chatStreams.messageRatePerSec may be (100000)',
+    );
+    expect(() => parseSearch({ variable: 'chatStreams.participants', start: 1, max: 1e6, factor: 1.05, stepDuration: '1h', slos }, 'p.json')).toThrow(
+      /^p\.json\.search: up to 287 steps of 3600s could last longer than the maximum, 7d/,
+    );
+    expect(parseSearch({ variable: 'chatStreams.participants', start: 250, max: 9_000, stepDuration: '20s', slos }, 'p.json').max).toBe(9_000);
+  });
 });

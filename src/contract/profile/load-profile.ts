@@ -1,20 +1,21 @@
 /**
  * Finds, reads and validates a profile: a built-in name (profiles/<name>.json) or a file.
- * Profiles are JSONC (comments and trailing commas allowed). Schema validation collects
- * every problem and fails once with one line (exit 2); a duration is checked by the same
- * parser as the flags (util/duration.ts), so its message is the parser's.
+ * Profiles are JSONC (comments and trailing commas allowed), read through read-json-file.ts
+ * (size, UTF-8 and nesting checked first). Schema validation collects every problem and
+ * fails once with one line (exit 2); a duration is checked by the same parser as the flags
+ * (util/duration.ts), so its message is the parser's.
  */
 
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { ConfigError } from '../../util/errors.js';
-import { parseJsonText } from '../../util/json-text.js';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
 import { loadValidator, type ValidatorSpec } from '../../util/precompiled-validator.js';
 import { printable } from '../../util/printable.js';
+import { readJsonFile } from '../../util/read-json-file.js';
 import type { Profile } from './profile.js';
 import type { ProfileFile } from './profile-file.js';
 import { formatProblem, formats } from './profile-formats.js';
@@ -78,13 +79,7 @@ export async function loadProfile(nameOrFile: string): Promise<Profile> {
   const path = profilePath(nameOrFile);
   const profilesDir = fileURLToPath(PROFILES_DIR);
   const source = path.startsWith(profilesDir) ? `profiles/${path.slice(profilesDir.length)}` : path;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`profile ${source}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
-  }
-  const data = parseJsonText(text, source, { jsonc: true });
+  const data = await readJsonFile(path, { kind: 'profile', source, jsonc: true, unreadable: (code) => `profile ${source}: cannot read (${code})` });
   return withPathsFrom(dirname(path), resolveProfile(validateProfileFile(data, source), source));
 }
 

@@ -2,12 +2,13 @@
  * Fills every default and converts human units, turning a validated ProfileFile into a
  * Profile. Pure: no I/O. Defaults are the ones a first run against the embedded target needs.
  */
-import { parseBytes } from '../../util/bytes.js';
+import { formatBytes, parseBytes } from '../../util/bytes.js';
 import { parseDuration } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
 import { printable } from '../../util/printable.js';
 import type { AbortRule, Profile, ThroughputSettings } from './profile.js';
 import type { ProfileFile, StageFile } from './profile-file.js';
+import { MAX_FRAME_BYTES_LIMIT, MAX_IMAGE_BYTES, MAX_IMAGE_CORPUS_BYTES, MAX_TOLERANCE_PERCENT } from './profile-limits.js';
 import { type PlannedStage, peakOf, planStages, stagesEndMs, stageWindows } from './stage-plan.js';
 
 export const DEFAULT_KEEPALIVE_MS = 15_000;
@@ -23,9 +24,32 @@ export function resolveTolerance(text: string | number | undefined, expectedMs: 
   if (typeof text === 'string' && text.trim().endsWith('%')) {
     const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text.trim())?.[1];
     if (percent === undefined) throw new ConfigError(`${where}: "${printable(text)}" is not a percentage (e.g. 10%)`);
+    if (Number(percent) > MAX_TOLERANCE_PERCENT) throw new ConfigError(`${where}: ${percent}% is more than the maximum, ${MAX_TOLERANCE_PERCENT}%`);
     return Math.round((expectedMs * Number(percent)) / 100);
   }
   return parseDuration(text, where);
+}
+
+/** A size as written (`2MiB`, bytes), at most `max`: text escapes the schema's `maximum`. */
+function sizeOf(text: string | number, where: string, max: number): number {
+  const bytes = parseBytes(text, where);
+  if (!(bytes <= max))
+    throw new ConfigError(`${where}: ${Number.isFinite(bytes) ? formatBytes(bytes) : printable(String(text))} is larger than the maximum, ${formatBytes(max)}`);
+  return bytes;
+}
+
+/** The images a photo upload builds before the run: every size in every format, bounded in all. */
+function imageSizes(photo: NonNullable<ProfileFile['photoUpload']>, formats: number, at: (field: string) => string): number[] {
+  const sizes = (photo.imageSizes ?? ['16KiB', '256KiB', '2MiB']).map((s, i) => sizeOf(s, at(`photoUpload.imageSizes[${i}]`), MAX_IMAGE_BYTES));
+  const total = sizes.reduce((sum, size) => sum + size, 0) * formats;
+  if (total > MAX_IMAGE_CORPUS_BYTES) {
+    throw new ConfigError(
+      at(
+        `photoUpload.imageSizes: ${formatBytes(total)} of images in all (each size in each of ${formats} formats), more than the maximum, ${formatBytes(MAX_IMAGE_CORPUS_BYTES)}`,
+      ),
+    );
+  }
+  return sizes;
 }
 
 /** Written stages resolved, or null when there are none; `replaced` are the fields stages stand in for. */
@@ -122,12 +146,12 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       reopenMaxMs: parseDuration(chat.reopenMax ?? '10s', at('chatStreams.reopenMax')),
       messageRatePerSec: chat.messageRatePerSec ?? 10,
       churnRatePerSec: chat.churnRatePerSec ?? 1,
-      maxFrameBytes: parseBytes(chat.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, at('chatStreams.maxFrameBytes')),
+      maxFrameBytes: sizeOf(chat.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, at('chatStreams.maxFrameBytes'), MAX_FRAME_BYTES_LIMIT),
       stages: chatStages,
     },
     photoUpload: {
       ...photoUpload,
-      imageSizes: (photo.imageSizes ?? ['16KiB', '256KiB', '2MiB']).map((s, i) => parseBytes(s, at(`photoUpload.imageSizes[${i}]`))),
+      imageSizes: imageSizes(photo, (photo.formats ?? ['jpeg', 'png', 'webp']).length, at),
       formats: photo.formats ?? ['jpeg', 'png', 'webp'],
       overrideShare: photo.overrideShare ?? 0.2,
     },

@@ -6,7 +6,10 @@
  * for photo upload and tag link. Pure: the driver, `coachbench plan`, the report's planned
  * shape and per-stage thresholds all read the same numbers from here.
  */
+import { MAX_DURATION_MS, MAX_DURATION_TEXT } from '../../util/duration.js';
 import { ConfigError } from '../../util/errors.js';
+
+const DAY_MS = 86_400_000;
 
 /** The scenarios that can have stages, and what their value means. */
 export const STAGED_SCENARIOS = ['chatStreams', 'photoUpload', 'tagLink'] as const;
@@ -49,6 +52,9 @@ export function planStages(specs: readonly StageSpec[], where: string, startValu
   });
   const total = stages.at(-1)!.endMs;
   if (total <= 0) throw new ConfigError(`${where}: the stages must last longer than 0s in all`);
+  // Each stage is at most 7d, so their sum could not be bounded by the duration parser alone.
+  if (total > MAX_DURATION_MS)
+    throw new ConfigError(`${where}: the stages last ${+(total / DAY_MS).toFixed(2)}d in all, longer than the maximum, ${MAX_DURATION_TEXT}`);
   const names = new Set<string>();
   for (const stage of stages) {
     if (!stage.named) continue;

@@ -4,8 +4,9 @@
  * the last load that held and the first that broke, `refineSteps` times.
  */
 
+import { SEARCH_VARIABLE_MAXIMA } from '../../contract/profile/profile-limits.js';
 import { parseThresholds } from '../../metrics/thresholds.js';
-import { parseDuration } from '../../util/duration.js';
+import { MAX_DURATION_MS, MAX_DURATION_TEXT, parseDuration } from '../../util/duration.js';
 import { ConfigError, ProblemList } from '../../util/errors.js';
 
 /** Profile fields a search can vary, with the unit shown on the curve's load axis. */
@@ -63,8 +64,26 @@ export function parseSearch(raw: Record<string, unknown>, where: string): Search
   };
   problems.throwIfAny('invalid capacity search');
   if (settings.max < settings.start) throw new ConfigError(`${where}.search.max: must be at least start`);
+  checkBounds(settings, where);
   parseThresholds(settings.slos, `${where}.search.slos`);
   return settings;
+}
+
+/** The most steps a search can take: the geometric climb from start to max, then the refinements. */
+function maxSteps(settings: SearchSettings): number {
+  return 1 + Math.ceil(Math.log(settings.max / settings.start) / Math.log(settings.factor)) + settings.refineSteps;
+}
+
+/** A search may not set its variable beyond the profile's own maximum, nor run longer than any run may (docs/design.md §2.5). */
+function checkBounds(settings: SearchSettings, where: string): void {
+  const limit = SEARCH_VARIABLE_MAXIMA[settings.variable];
+  if (settings.max > limit) throw new ConfigError(`${where}.search.max: ${settings.max} is more than ${settings.variable} may be (${limit})`);
+  const longestMs = maxSteps(settings) * settings.stepDurationMs;
+  if (longestMs > MAX_DURATION_MS) {
+    throw new ConfigError(
+      `${where}.search: up to ${maxSteps(settings)} steps of ${settings.stepDurationMs / 1_000}s could last longer than the maximum, ${MAX_DURATION_TEXT}; shorten stepDuration or narrow start..max`,
+    );
+  }
 }
 
 /** Participants are whole; rates keep one decimal. */

@@ -5,9 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
+import { RUN_LOCK_FILE } from '../../../src/orchestration/run-folder-lock.js';
 import { type ShardBench, shardBench } from './shard-runs.js';
 
 const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
@@ -64,6 +66,19 @@ describe('coachbench merge (e2e)', () => {
     expect(report.mergedFrom).toEqual([shard0, shard1]);
     const [a, b] = await Promise.all([readReport(dirname(shard0)), readReport(dirname(shard1))]);
     expect(report.scenarios.chatStreams!.opened).toBe(a.scenarios.chatStreams!.opened + b.scenarios.chatStreams!.opened);
+  });
+
+  it('refuses (exit 2) an --out a live run is writing, leaving that folder as it was', async () => {
+    const out = join(bench.dir, 'in-use');
+    await mkdir(out, { recursive: true });
+    // This test process stands in for the run: a live PID on this host.
+    await writeFile(join(out, RUN_LOCK_FILE), `${process.pid}\n${hostname()}\n`);
+    const result = await coachbench(['merge', shard0, shard1, '--out', out]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      `coachbench: --out ${out}: in use by another coachbench run (PID ${process.pid}); give another --out, or delete ${join(out, RUN_LOCK_FILE)} if no run is using the folder`,
+    );
+    expect(await exists(join(out, 'report.json'))).toBe(false);
   });
 
   it('exits 1 with the report written when a shard is missing', async () => {

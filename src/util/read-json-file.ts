@@ -1,0 +1,92 @@
+/**
+ * The one reader of coachbench's own JSON input files: profiles, fixtures files and
+ * report.json (docs/design.md §2.5). Before anything parses or validates the text, the file
+ * must be no larger than its kind's limit, valid UTF-8, and nest no deeper than
+ * MAX_JSON_DEPTH; each refusal is one ConfigError line (exit 2) naming the file and, where
+ * the problem sits at a place, file:line:column.
+ */
+import { open } from 'node:fs/promises';
+import { formatBytes } from './bytes.js';
+import { ConfigError } from './errors.js';
+import { jsonProblem, lineAndColumn, parseJsonText } from './json-text.js';
+import { decodeUtf8 } from './utf8.js';
+
+const MIB = 1024 * 1024;
+
+/**
+ * The largest file of each kind. A profile is written by hand; a fixtures file holds about
+ * 200 bytes per participant (1,000,000 participants fit); a report keeps its time series to
+ * 720 points, so even a week's run stays far below its limit. Each is well under V8's longest string.
+ */
+export const JSON_FILE_MAX_BYTES = {
+  profile: 1 * MIB,
+  fixtures: 256 * MIB,
+  report: 256 * MIB,
+} as const;
+export type JsonFileKind = keyof typeof JSON_FILE_MAX_BYTES;
+
+const KIND_NAMES: Record<JsonFileKind, string> = { profile: 'a profile', fixtures: 'a fixtures file', report: 'a report' };
+
+export interface JsonFileSpec {
+  kind: JsonFileKind;
+  /** The file as messages name it (`profiles/smoke.json`, or the path given). */
+  source: string;
+  /** The whole message when the file cannot be read, given the system's code (ENOENT, EISDIR, ...). */
+  unreadable: (code: string) => string;
+  /** Comments and trailing commas allowed (profiles). */
+  jsonc: boolean;
+  /** Overrides the kind's limit (tests). */
+  maxBytes?: number;
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** At most `limit + 1` bytes of the file: enough to know it is too large, whatever it is (a pipe, /dev/zero). */
+async function readBounded(path: string, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
+  const handle = await open(path, 'r');
+  try {
+    const stats = await handle.stat();
+    // A regular file says its size: a huge one is refused unread.
+    if (stats.isFile() && stats.size > limit) return { bytes: new Uint8Array(0), size: stats.size };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total <= limit) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    return { bytes: Buffer.concat(chunks, total), size: total };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads, checks and parses a JSON input file; every refusal is one ConfigError line naming it. */
+export async function readJsonFile(path: string, spec: JsonFileSpec): Promise<unknown> {
+  const limit = spec.maxBytes ?? JSON_FILE_MAX_BYTES[spec.kind];
+  let read: { bytes: Uint8Array; size: number };
+  try {
+    read = await readBounded(path, limit);
+  } catch (error) {
+    throw new ConfigError(spec.unreadable((error as NodeJS.ErrnoException).code ?? 'unreadable'));
+  }
+  if (read.size > limit) {
+    const size = read.bytes.length === 0 ? formatBytes(read.size) : `more than ${formatBytes(limit)}`;
+    throw new ConfigError(`${spec.source}: ${size}, larger than ${KIND_NAMES[spec.kind]} may be (${formatBytes(limit)})`);
+  }
+  const decoded = decodeUtf8(read.bytes);
+  if ('problem' in decoded) {
+    const { offset, byte } = decoded.problem;
+    const before = new TextDecoder().decode(read.bytes.subarray(0, offset));
+    // The file's first problem is the one to name: a binary file is not JSON from its first
+    // byte (`\x7fELF...`), which says more than its first byte that is not UTF-8.
+    const earlier = jsonProblem(new TextDecoder().decode(read.bytes), spec.source, { jsonc: spec.jsonc });
+    if (earlier !== null && earlier.offset < before.length) throw earlier.error;
+    const { line, column } = lineAndColumn(before, before.length);
+    const hex = `0x${byte.toString(16).padStart(2, '0')}`;
+    throw new ConfigError(`${spec.source}:${line}:${column}: not valid UTF-8: byte ${hex} at byte offset ${offset} (save the file as UTF-8)`);
+  }
+  return parseJsonText(decoded.text, spec.source, { jsonc: spec.jsonc });
+}
