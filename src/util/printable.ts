@@ -1,10 +1,18 @@
 /**
- * Bad input is quoted in error lines, and bad input can be anything: a binary file, a
- * terminal escape sequence. Everything quoted, and every error line, goes through here.
+ * The one printable path: everything coachbench writes to a terminal (error lines, the
+ * closing lines of a run, compare and trend, progress messages, file names) and every
+ * report view a terminal may `cat` passes through here, because any of it can quote a
+ * target, a report file or a flag, and any of those can hold a terminal escape sequence
+ * (docs/design.md §2.10).
  */
 
-/** Control, format, unassigned and private-use characters, and the line and paragraph separators. */
+/**
+ * Control (C0, DEL, C1), format (bidi controls U+202A–U+202E, U+2066–U+2069, U+200E/F,
+ * U+061C, zero-width characters), unassigned, private-use and surrogate characters, and the
+ * line and paragraph separators.
+ */
 const INVISIBLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
 
 /** The longest excerpt of someone's input an error line quotes. */
 export const EXCERPT_CHARS = 60;
@@ -29,7 +37,35 @@ export function printable(text: string, maxChars: number = EXCERPT_CHARS): strin
   return out;
 }
 
-/** A whole message made safe for a terminal: invisible characters escaped, nothing cut, quotes kept. */
-export function escapeInvisible(text: string): string {
-  return text.replace(new RegExp(INVISIBLE.source, 'gu'), escapeChar);
+/**
+ * `text` with every invisible character escaped (`\x1b`, `\x0a`, `\u{202e}`), nothing cut,
+ * quotes kept, except the characters in `keep` (e.g. `'\n'` for a text of several lines).
+ * A field quoted inside a line goes through here with nothing kept, so that it cannot end
+ * the line and forge the next one.
+ */
+export function escapeInvisible(text: string, keep = ''): string {
+  return text.replace(INVISIBLE_ALL, (char) => (keep.includes(char) ? char : escapeChar(char)));
+}
+
+/**
+ * What may be written to stdout or stderr: `text` with its line breaks kept and every other
+ * invisible character escaped. Every write to a terminal goes through here
+ * (test/architecture/terminal-writes.test.ts holds src/ to it).
+ */
+export function terminalText(text: string): string {
+  return escapeInvisible(text, '\n');
+}
+
+/**
+ * `value` as JSON a terminal may show (`plan --json`, `cat report.json`): JSON.stringify
+ * escapes C0 controls but leaves DEL, C1 and bidi controls raw, so those become `\u`
+ * escapes too, which any JSON reader turns back into the same string.
+ */
+export function printableJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(INVISIBLE_ALL, (char) => {
+    if (char === '\n') return char;
+    let out = '';
+    for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
 }
