@@ -79,6 +79,21 @@ export function secretsSnapshot(): string[] {
   return [...secrets.keys()];
 }
 
+/**
+ * The start of `text`, masked, long enough that its first `maxChars` characters hold no piece
+ * of a secret: for an excerpt of a large text (an SSE frame, a photoUrl) that is cut after
+ * masking, since a token cut in two first would no longer be found. Every mask (`***`) stands
+ * for a whole secret, so `maxChars` characters of the result cover at most `maxChars / 3`
+ * secrets and `maxChars` other characters of `text`; one more secret's length covers one
+ * that straddles the end.
+ */
+export function redactedStart(text: string, maxChars: number): string {
+  let longest = participantTokens.longest;
+  for (const secret of secrets.keys()) longest = Math.max(longest, secret.length);
+  const needed = maxChars + (Math.ceil(maxChars / 3) + 1) * longest;
+  return redact(text.length <= needed ? text : text.slice(0, needed));
+}
+
 /** `text` with every registered secret, participant token and bearer token in an authorization header replaced by `***`. */
 export function redact(text: string): string {
   let out = text;

@@ -43,6 +43,9 @@ export class SubstringSet {
   private readonly members = new Set<string>();
   private readonly filter = new Uint8Array((1 << FILTER_BITS) / 8);
 
+  /** Length of the longest string in the set (0 when empty). */
+  longest = 0;
+
   /** How many strings are in the set. */
   get size(): number {
     return this.members.size;
@@ -52,6 +55,7 @@ export class SubstringSet {
   add(text: string): void {
     if (text.length < WINDOW || this.members.has(text)) return;
     this.members.add(text);
+    this.longest = Math.max(this.longest, text.length);
     const windows = text.length - WINDOW + 1;
     const step = Math.max(1, Math.floor(windows / OFFSETS_TRIED));
     let bestOffset = 0;

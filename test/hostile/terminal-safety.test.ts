@@ -27,19 +27,22 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\
 
 const KEEP_ALIVE = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 
-/** Streams get a KEEP_ALIVE every 500 ms; a photo upload gets a photoUrl with escapes and the caller's token; anything else a 400 with a hostile media type. */
+const bearerOf = (req: IncomingMessage): string => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? 'none';
+
+/** Streams get an invalid frame echoing the token, then a KEEP_ALIVE every 500 ms; a photo upload gets a photoUrl with escapes and the caller's token; anything else a 400 with a hostile media type. */
 function hostileEcho(req: IncomingMessage, res: ServerResponse): void {
   if (req.method === 'OPTIONS') return void res.writeHead(204, GOOD_HEADERS).end();
   if (req.method === 'GET' && /\/stream$/.test(req.url ?? '')) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-    res.flushHeaders();
+    // A frame that is no event, with the caller's token where the sample's 80-character excerpt ends.
+    res.write(`data: ${'x'.repeat(70)}${bearerOf(req)}${'y'.repeat(40)}\n\n`);
     const timer = setInterval(() => res.write(KEEP_ALIVE), 500);
     res.on('close', () => clearInterval(timer));
     return;
   }
   req.resume();
   req.on('end', () => {
-    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? 'none';
+    const token = bearerOf(req);
     if (req.method === 'PATCH') {
       const body = JSON.stringify({ userId: 'p', photoUrl: `${HOSTILE}https://x/${token}.txt` });
       res.writeHead(200, { ...GOOD_HEADERS, 'content-type': 'application/json' }).end(body);
@@ -91,11 +94,13 @@ describe('a target that answers with terminal escapes and echoes tokens', () => 
     const outputs: Record<string, string> = { stderr: run.stderr, stdout: run.stdout };
     for (const file of files) outputs[file] = await readFile(join(dir, 'out', file), 'utf8');
     for (const [name, text] of Object.entries(outputs)) {
-      for (const token of TOKENS) expect(text.includes(token), `${token} in ${name}`).toBe(false);
+      // Not even a piece of one: the stream's excerpt was cut in the middle of a token.
+      for (const token of TOKENS) expect(text.includes(token.slice(0, 8)), `${token} in ${name}`).toBe(false);
       expect(RAW_CONTROL.exec(text)?.[0], name).toBeUndefined();
     }
     // The photoUrl was seen and masked, not dropped: the evidence still names what was wrong.
     expect(report.checks.find((check) => check.id === 'photo.upload')?.detail).toMatch(/https:\/\/x\/\*\*\*\.txt/);
+    expect(report.scenarios.chatStreams?.samples.join('\n')).toContain(`"${'x'.repeat(70)}***`);
   });
 });
 

@@ -5,7 +5,7 @@
  * cannot be part of a word, so it is masked even where it is glued to other text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redact, registerParticipantTokens, registerSecret, secretsSnapshot } from '../../src/util/redact.js';
+import { redact, redactedStart, registerParticipantTokens, registerSecret, secretsSnapshot } from '../../src/util/redact.js';
 
 // Secrets chosen to collide with ordinary words and with each other's surroundings.
 const API_KEY = 'ak_5f2e9c0d1b7a4e3f';
@@ -137,5 +137,27 @@ describe('participant tokens holding any character', () => {
   it('masks nothing else', () => {
     const text = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwLTMifQ.other a/b/c/d/e/g pad=== jéton-ünï-✓';
     expect(redact(text)).toBe(text);
+  });
+});
+
+describe('redactedStart: an excerpt masked before it is cut', () => {
+  const token = `cut/${'k'.repeat(60)}+end=`;
+  beforeAll(() => registerParticipantTokens([token]));
+
+  it('masks a token that straddles the cut, so no piece of it is left', () => {
+    const text = `${'a'.repeat(70)}${token}${'z'.repeat(10_000)}`;
+    expect(redactedStart(text, 80).slice(0, 80)).toBe(`${'a'.repeat(70)}***${'z'.repeat(7)}`);
+    expect(text.slice(0, 80)).not.toContain('***');
+  });
+
+  it('still does when masks before it pull text from far beyond the cut into the excerpt', () => {
+    const text = `${`${token} `.repeat(26)}${'b'.repeat(2)}${token}${'z'.repeat(10_000)}`;
+    const excerpt = redactedStart(text, 80).slice(0, 80);
+    expect(excerpt).not.toMatch(/cut\/|kkkk/);
+    expect(excerpt.startsWith('*** *** ')).toBe(true);
+  });
+
+  it('returns a short text whole, masked', () => {
+    expect(redactedStart(`x ${token} y`, 80)).toBe('x *** y');
   });
 });
