@@ -12,6 +12,7 @@ import { profileValidatorSpec } from '../contract/profile/load-profile.js';
 import { reportValidatorSpec } from '../contract/validate-report.js';
 import { EVENT_VALIDATOR_SPECS } from '../drivers/chat/event-validator.js';
 import { ajvFor, compiledValidatorPath, specHash, type ValidatorSpec } from '../util/precompiled-validator.js';
+import { terminalText } from '../util/printable.js';
 
 const SPECS: ValidatorSpec[] = [profileValidatorSpec(), reportValidatorSpec(), ...Object.values(EVENT_VALIDATOR_SPECS)];
 
@@ -25,4 +26,6 @@ for (const spec of SPECS) {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${source}\nmodule.exports.schemaHash = ${JSON.stringify(specHash(spec))};\n`);
 }
-console.log(`build-validators: ${SPECS.length} validators compiled to ${relative(process.cwd(), dirname(compiledValidatorPath('x')))}/`);
+process.stdout.write(
+  terminalText(`build-validators: ${SPECS.length} validators compiled to ${relative(process.cwd(), dirname(compiledValidatorPath('x')))}/\n`),
+);

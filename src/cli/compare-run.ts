@@ -6,6 +6,7 @@ import { renderCompareHtml } from '../report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../report/compare/render-compare-text.js';
 import { ExitCode } from '../util/errors.js';
+import { escapeInvisible, terminalText } from '../util/printable.js';
 import { readReportFile } from './read-report.js';
 import { parseFloors, parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
 
@@ -30,8 +31,8 @@ export async function runCompare(flags: CompareFlags): Promise<number> {
   const [baseline, candidate] = await Promise.all([readReportFile(flags.baseline), readReportFile(flags.candidate)]);
   if (flags.strict) assertComparable(baseline, candidate);
   const comparison = compareReports(baseline, candidate, options);
-  for (const warning of comparison.warnings) process.stderr.write(`coachbench compare: warning: ${warning}\n`);
-  process.stdout.write(renderCompareText(comparison, { all: flags.all ?? false }));
+  for (const warning of comparison.warnings) process.stderr.write(terminalText(`coachbench compare: warning: ${escapeInvisible(warning)}\n`));
+  process.stdout.write(terminalText(renderCompareText(comparison, { all: flags.all ?? false })));
   if (flags.markdown) await writeFile(flags.markdown, renderCompareMarkdown(comparison));
   if (flags.html) await writeFile(flags.html, renderCompareHtml(comparison, baseline, candidate));
   return comparison.regressions.length > 0 ? ExitCode.failed : ExitCode.ok;

@@ -5,7 +5,7 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, ExitCode } from '../util/errors.js';
-import { escapeInvisible } from '../util/printable.js';
+import { escapeInvisible, terminalText } from '../util/printable.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
@@ -44,7 +44,7 @@ export function describeError(error: unknown): string {
 export function describeInternalError(error: unknown): string {
   const line = `coachbench: internal error: ${describeError(error)}; please report it`;
   if (process.env.COACHBENCH_DEBUG !== '1') return `${line} (COACHBENCH_DEBUG=1 adds the stack)`;
-  const stack = error instanceof Error && error.stack ? redact(error.stack) : '';
+  const stack = error instanceof Error && error.stack ? terminalText(redact(error.stack)) : '';
   return `${line}\n${stack}`;
 }
 
@@ -100,7 +100,7 @@ export async function main(argv: string[], commands: readonly CliCommand[] = COM
   if (!asksForHelp(argv)) skipHelpCache(parser);
   if (argv.length === 0) {
     // A usage error like any other, but the whole help says more than one line could.
-    process.stderr.write(`${await parser.getHelp()}\n\ncoachbench: name a command (coachbench run runs the smoke profile)\n`);
+    process.stderr.write(terminalText(`${await parser.getHelp()}\n\ncoachbench: name a command (coachbench run runs the smoke profile)\n`));
     return ExitCode.usage;
   }
   try {
@@ -108,10 +108,10 @@ export async function main(argv: string[], commands: readonly CliCommand[] = COM
   } catch (error) {
     const code = (error as { exitCode?: unknown }).exitCode;
     if (typeof code === 'number' && EXPECTED_FAILURE_CODES.has(code)) {
-      process.stderr.write(`coachbench: ${describeError(error)}\n`);
+      process.stderr.write(terminalText(`coachbench: ${describeError(error)}\n`));
       return code;
     }
-    process.stderr.write(`${describeInternalError(error)}\n`);
+    process.stderr.write(terminalText(`${describeInternalError(error)}\n`));
     return ExitCode.internal;
   }
   return exitCode;

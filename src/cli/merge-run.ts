@@ -7,6 +7,7 @@ import { lockRunFolder } from '../orchestration/run-folder-lock.js';
 import { mergeReports } from '../report/merge/merge-reports.js';
 import { writeReportFiles } from '../report/write-report.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
+import { escapeInvisible, terminalText } from '../util/printable.js';
 import { readReportFile } from './read-report.js';
 
 export interface MergeFlags {
@@ -54,9 +55,11 @@ export async function runMerge(flags: MergeFlags): Promise<number> {
   // which says that this process was interrupted (docs/design.md §2.9).
   const exitCode = report.verdict === 'pass' && !report.interrupted ? ExitCode.ok : ExitCode.failed;
   if (!flags.quiet) {
-    const notes = report.warnings.map((warning) => `  ! ${warning}`);
+    const notes = report.warnings.map((warning) => `  ! ${escapeInvisible(warning)}`);
     process.stderr.write(
-      `merged ${reports.length} shard report${reports.length === 1 ? '' : 's'}\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`,
+      terminalText(
+        `merged ${reports.length} shard report${reports.length === 1 ? '' : 's'}\n${[...notes, describeOutcome({ exitCode, report, outDir: flags.out })].join('\n')}\n`,
+      ),
     );
   }
   return exitCode;

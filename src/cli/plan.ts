@@ -5,6 +5,7 @@ import { runPlanOf } from '../contract/profile/run-plan.js';
 import { populationShare } from '../orchestration/profile-share.js';
 import { parseShard } from '../orchestration/run-config.js';
 import { renderPlanText } from '../report/render-plan.js';
+import { printableJson, terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 import { textOption } from './flag-values.js';
 
@@ -30,14 +31,14 @@ export const planCommand = defineCommand<PlanFlags>({
     const plan = runPlanOf(profile);
     const shard = flags.shard === undefined ? null : parseShard(flags.shard);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+      process.stdout.write(`${printableJson(plan)}\n`);
       return 0;
     }
     const share = shard && {
       label: `shard ${shard.index}/${shard.count}`,
       of: (scenario: string, value: number): number => (scenario === 'chatStreams' ? populationShare(value, shard.index, shard.count) : value / shard.count),
     };
-    process.stdout.write(renderPlanText(plan, profile.source, share ?? undefined));
+    process.stdout.write(terminalText(renderPlanText(plan, profile.source, share ?? undefined)));
     return 0;
   },
 });

@@ -2,6 +2,7 @@
 
 import { builtInProfiles, loadProfile } from '../contract/profile/load-profile.js';
 import { formatDuration } from '../util/duration.js';
+import { terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 
 export const profilesCommand = defineCommand({
@@ -19,7 +20,7 @@ export const profilesCommand = defineCommand({
       ]
         .filter(Boolean)
         .join(', ');
-      process.stdout.write(`${name.padEnd(14)} ${formatDuration(profile.durationMs).padEnd(8)} ${load}\n  ${profile.description}\n`);
+      process.stdout.write(terminalText(`${name.padEnd(14)} ${formatDuration(profile.durationMs).padEnd(8)} ${load}\n  ${profile.description}\n`));
     }
     return 0;
   },

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { type ViewKind, viewPathsIn } from '../report/report-views.js';
 import { writeViews } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
+import { escapeInvisible, terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 import { textOption } from './flag-values.js';
 import { readReportFile } from './read-report.js';
@@ -42,7 +43,7 @@ export const reportCommand = defineCommand<ReportFlags>({
   run: async (flags) => {
     const report = await readReportFile(flags.report);
     const written = await writeViews(report, reportTargets(flags));
-    for (const path of written) process.stdout.write(`wrote ${path}\n`);
+    for (const path of written) process.stdout.write(terminalText(`wrote ${escapeInvisible(path)}\n`));
     return ExitCode.ok;
   },
 });

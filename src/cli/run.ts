@@ -5,6 +5,7 @@ import { describeOutcome } from '../orchestration/outcome-line.js';
 import { MAX_RUN_WORKERS, type RunFlags, resolveRunConfig } from '../orchestration/run-config.js';
 import { MAX_DURATION_TEXT } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
+import { terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 import { repeatableOption, textOption } from './flag-values.js';
 
@@ -109,7 +110,7 @@ export const runCommand = defineCommand<RunFlags>({
   run: async (flags) => {
     const config = await resolveRunConfig(flags, process.env);
     const outcome = await executeRun(config);
-    if (!config.quiet) process.stderr.write(`${describeOutcome(outcome)}\n`);
+    if (!config.quiet) process.stderr.write(terminalText(`${describeOutcome(outcome)}\n`));
     return outcome.exitCode;
   },
 });

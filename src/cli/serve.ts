@@ -6,6 +6,7 @@
 import { DEFAULT_SERVE_PORT } from '../reference-service/serve-defaults.js';
 import type { ServeFlags } from '../reference-service/serve-main.js';
 import { MAX_WORKERS } from '../reference-service/target-config.js';
+import { terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 import { integerOption, repeatableOption, textOption } from './flag-values.js';
 
@@ -67,7 +68,7 @@ export const serveCommand = defineCommand<ServeFlags>({
     try {
       // Loaded when serving, not by every command's start (main.ts registers them all).
       const { serveUntil } = await import('../reference-service/serve-main.js');
-      return await serveUntil(flags, controller.signal, (line) => process.stdout.write(`${line}\n`));
+      return await serveUntil(flags, controller.signal, (line) => process.stdout.write(terminalText(`${line}\n`)));
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

@@ -8,6 +8,7 @@ import type { Trend } from '../report/trend/trend-model.js';
 import { describeRun, regressionSentence, trendVerdict } from '../report/trend/trend-words.js';
 import { writeTrendFiles } from '../report/trend/write-trend.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
+import { escapeInvisible, terminalText } from '../util/printable.js';
 import { describeSystemError, systemErrorCode } from '../util/system-error.js';
 import { parseFloors, parseRegressionLimit } from './regression-limit.js';
 
@@ -72,6 +73,8 @@ export async function runTrend(flags: TrendFlags): Promise<number> {
     throw new ConfigError(`--out ${outDir}: ${describeSystemError(error)}`);
   });
   const lines = summaryLines(trend, outDir);
-  process.stdout.write(`${(flags.quiet ? lines.filter((line) => line.startsWith('REGRESSION')) : lines).join('\n')}\n`);
+  // Each line escaped whole: a run id or file name holding a line break cannot forge a REGRESSION line.
+  const shown = (flags.quiet ? lines.filter((line) => line.startsWith('REGRESSION')) : lines).map((line) => escapeInvisible(line));
+  process.stdout.write(terminalText(`${shown.join('\n')}\n`));
   return flags['fail-on-regression'] && trend.regressions.length > 0 ? ExitCode.failed : ExitCode.ok;
 }

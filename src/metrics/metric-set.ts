@@ -6,6 +6,7 @@
  * shards, histograms add bucket by bucket).
  */
 import type { EncodedMetrics } from '../contract/encoded-metrics.js';
+import { redact } from '../util/redact.js';
 import { createHistogram, decodeHistogram, encodeHistogram, type Histogram, settleMax } from './histogram.js';
 
 const MAX_SAMPLES_PER_KEY = 5;
@@ -54,11 +55,14 @@ export class MetricSet {
     return this.histograms.has(name);
   }
 
-  /** Keeps the first few samples of `key` (e.g. the first failures of a check). */
+  /**
+   * Keeps the first few samples of `key` (e.g. the first failures of a check), masked
+   * (util/redact.ts): every sample any driver takes passes here, and only the few kept pay.
+   */
   sample(key: string, text: string): void {
     const list = this.samples.get(key) ?? [];
     if (list.length >= MAX_SAMPLES_PER_KEY) return;
-    list.push(text);
+    list.push(redact(text));
     this.samples.set(key, list);
   }
 

@@ -4,6 +4,7 @@
  * code of docs/design.md §2; never exits.
  */
 import { join } from 'node:path';
+import { terminalText } from '../util/printable.js';
 import { runCapacitySearch } from './capacity/capacity-search.js';
 import { prepareOutputDir } from './output-dir.js';
 import { startLiveOutputs } from './outputs/start-outputs.js';
@@ -48,8 +49,8 @@ export async function executeRun(
     folderLock = await lockRunFolder(outDir, flag);
     // Before the target: a port that cannot be had is exit 2 with nothing started.
     const outputs = await startLiveOutputs(config.outputs, {
-      say: (text) => (config.quiet ? undefined : stderr.write(`coachbench: ${text}\n`)),
-      warn: (text) => stderr.write(`coachbench: warning: ${text}\n`),
+      say: (text) => (config.quiet ? undefined : stderr.write(terminalText(`coachbench: ${text}\n`))),
+      warn: (text) => stderr.write(terminalText(`coachbench: warning: ${text}\n`)),
     });
     try {
       const target = await resolveTarget(config);

@@ -9,6 +9,7 @@ import type { TimeseriesPoint } from '../contract/report.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { CHAT, throughputNames } from '../metrics/names.js';
 import { formatDuration } from '../util/duration.js';
+import { terminalText } from '../util/printable.js';
 
 const PLAIN_EVERY_SEC = 5;
 
@@ -53,7 +54,7 @@ export class Progress {
 
   update(point: TimeseriesPoint, total: MetricSet): void {
     if (this.options.quiet) return;
-    const text = this.line(point, total);
+    const text = terminalText(this.line(point, total));
     if (this.tty) {
       const width = this.options.stream.columns || 120;
       this.options.stream.write(`\r${text.slice(0, width - 1).padEnd(Math.min(width - 1, text.length + 4))}`);
@@ -68,7 +69,7 @@ export class Progress {
   say(message: string): void {
     if (this.options.quiet) return;
     this.done();
-    this.options.stream.write(`${message}\n`);
+    this.options.stream.write(terminalText(`${message}\n`));
   }
 
   done(): void {

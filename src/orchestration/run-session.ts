@@ -18,6 +18,7 @@ import { buildReport } from '../report/build-report.js';
 import { describeAbort } from '../report/describe-abort.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
+import { escapeInvisible, terminalText } from '../util/printable.js';
 import { secretsSnapshot } from '../util/redact.js';
 import { describeSystemError } from '../util/system-error.js';
 import type { LiveOutputs } from './outputs/live-outputs.js';
@@ -122,7 +123,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   const warn = (text: string): void => {
     warnings.push(text);
     progress.done();
-    stderr.write(`coachbench: warning: ${text}\n`);
+    stderr.write(terminalText(`coachbench: warning: ${escapeInvisible(text)}\n`));
   };
   if (target.transport.tls.insecure && target.url.startsWith('https:')) {
     warn('--insecure: the target certificate is NOT verified; this run says nothing about the TLS a real client would see');
@@ -135,7 +136,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   const monitor = thresholdMonitorFor(config, target, workers, (info) => {
     // Said at once, even with --quiet: the run ends early and the reader should know why.
     progress.done();
-    stderr.write(`coachbench: abortOnFail: ${describeAbort(info)}\n`);
+    stderr.write(terminalText(`coachbench: abortOnFail: ${escapeInvisible(describeAbort(info))}\n`));
     stop.abort();
   });
   const collector = new IntervalCollector({

@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import type { Report } from '../contract/report.js';
 import { renderChecksText } from '../report/render-checks-text.js';
 import { ReportWriteError, writeReportFiles } from '../report/write-report.js';
+import { escapeInvisible, terminalText } from '../util/printable.js';
 import { describeSystemError } from '../util/system-error.js';
 
 export interface SavedReport {
@@ -51,15 +52,17 @@ export async function saveReport(outDir: string, report: Report, streams: SaveSt
   const fallback = fallbackDir(report.runId);
   const lost = `could not write the report folder ${outDir} (${whatFailed(failure)})`;
   const saved: Report = { ...report, warnings: [...report.warnings, `${lost}; this copy was written to ${fallback}`] };
-  streams.stdout.write(renderChecksText(saved));
+  streams.stdout.write(terminalText(renderChecksText(saved)));
   const second = await tryWrite(fallback, saved);
   if (second === null) {
-    streams.stderr.write(`coachbench: warning: ${lost}; the report is in ${fallback}\n`);
+    streams.stderr.write(terminalText(`coachbench: warning: ${escapeInvisible(`${lost}; the report is in ${fallback}`)}\n`));
     return { dir: fallback, report: saved };
   }
   streams.stderr.write(
-    `coachbench: warning: ${lost}, nor the fallback folder ${fallback} (${whatFailed(second)}); ` +
-      'no report was written: the verdict and checks printed on stdout are all that is kept of this run\n',
+    terminalText(
+      `coachbench: warning: ${escapeInvisible(`${lost}, nor the fallback folder ${fallback} (${whatFailed(second)})`)}; ` +
+        'no report was written: the verdict and checks printed on stdout are all that is kept of this run\n',
+    ),
   );
   return { dir: null, report: saved };
 }

@@ -1,13 +1,17 @@
 /**
  * The verdict, every check and every threshold as plain aligned text. What stdout keeps of
  * a run when its report folder cannot be written: the one record a CI log is sure to have.
+ * Every cell is escaped whole (printable.ts): a hostile detail can neither move the cursor
+ * nor break the table.
  */
 import type { Report } from '../contract/report.js';
+import { escapeInvisible } from '../util/printable.js';
 import { formatObserved } from './format.js';
 import { checkTally, formatThresholdObserved, runLength, thresholdTally, verdictWord } from './report-facts.js';
 
 /** Pads every column but the last to its widest cell. */
-function align(rows: readonly (readonly string[])[]): string[] {
+function align(cells: readonly (readonly string[])[]): string[] {
+  const rows = cells.map((row) => row.map((cell) => escapeInvisible(cell)));
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length))) ?? [];
   return rows.map((row) =>
     row
@@ -22,7 +26,7 @@ export function renderChecksText(report: Report): string {
   const checks = checkTally(report);
   const thresholds = thresholdTally(report);
   const lines = [
-    `${verdictWord(report)}: run ${report.runId} (${report.profile.name}, ${runLength(report)}): ` +
+    `${verdictWord(report)}: run ${escapeInvisible(report.runId)} (${escapeInvisible(report.profile.name)}, ${runLength(report)}): ` +
       `${checks.passed} checks passed, ${checks.failed} failed, ${checks.skipped} skipped; ` +
       `${thresholds.passed}/${thresholds.total} thresholds held`,
     '',

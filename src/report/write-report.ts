@@ -10,6 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Report } from '../contract/report.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
+import { printableJson } from '../util/printable.js';
 import { describeSystemError, systemErrorCode } from '../util/system-error.js';
 import { REPORT_JSON_FILE, REPORT_VIEWS, VIEW_KINDS, type ViewKind, viewPathsIn } from './report-views.js';
 
@@ -83,7 +84,7 @@ export async function writeReportFiles(dir: string, report: Report): Promise<str
     throw asWriteError(dir, error);
   });
   const jsonPath = join(dir, REPORT_JSON_FILE);
-  await writeReportFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  await writeReportFile(jsonPath, `${printableJson(report)}\n`);
   const views = await writeViews(report, viewPathsIn(dir));
   return [jsonPath, ...views];
 }

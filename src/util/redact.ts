@@ -7,6 +7,8 @@
  * 500" is a finding, not a key.
  */
 
+import { SubstringSet } from './substring-set.js';
+
 /** A secret shorter than this cannot be told from ordinary text; it is not registered. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -26,13 +28,28 @@ const secrets = new Map<string, RegExp>();
 
 /**
  * Participants' bearer tokens: thousands of them, so not one pattern each (every redact would
- * scan the text once per token). A token is masked where it stands as a whole run of token
- * characters (RFC 6750 token68 less "/", which would glue it to a URL path): each run of the
- * text is looked up in the set, one pass whatever the number of tokens. "=" only ends a run
- * (token68's padding), so `access_token=<token>` is two runs.
+ * scan the text once per token). They go into one SubstringSet, which finds any of them
+ * anywhere in a text in one pass, whatever characters a token holds (`/`, `+`, `=`, `.`,
+ * non-ASCII) and whatever stands around it.
  */
-const participantTokens = new Set<string>();
-const TOKEN_RUN = /[A-Za-z0-9._~+-]+=*/g;
+const participantTokens = new SubstringSet();
+
+const asciiJson = (text: string): string => text.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The forms a target may echo a token in: as it is, percent-encoded (a URL it builds), and
+ * JSON-escaped as common encoders write it (`\/` for `/`, `\uXXXX` for non-ASCII).
+ */
+function echoForms(token: string): string[] {
+  let uri = token;
+  try {
+    uri = encodeURIComponent(token);
+  } catch {
+    // A lone surrogate has no UTF-8 form, so no percent-encoded one either.
+  }
+  const json = asciiJson(token);
+  return [token, uri, token.replaceAll('/', '\\/'), json, json.replaceAll('/', '\\/')];
+}
 
 // Syntax characters only: in a `u` regular expression any other escape is an error.
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -52,14 +69,29 @@ export function registerSecret(value: string | undefined | null): void {
   if (value && value.length >= MIN_SECRET_LENGTH && !secrets.has(value)) secrets.set(value, patternFor(value));
 }
 
-/** Registers participants' tokens (fixtures, renewals) so that `redact` masks them wherever they stand alone. */
+/** Registers participants' tokens (fixtures, renewals) so that `redact` masks them, and their echoed forms, wherever they occur. */
 export function registerParticipantTokens(tokens: Iterable<string>): void {
-  for (const token of tokens) if (token.length >= MIN_SECRET_LENGTH) participantTokens.add(token);
+  for (const token of tokens) if (token.length >= MIN_SECRET_LENGTH) for (const form of echoForms(token)) participantTokens.add(form);
 }
 
 /** The registered secrets, to hand to a worker process so it redacts the same values. */
 export function secretsSnapshot(): string[] {
   return [...secrets.keys()];
+}
+
+/**
+ * The start of `text`, masked, long enough that its first `maxChars` characters hold no piece
+ * of a secret: for an excerpt of a large text (an SSE frame, a photoUrl) that is cut after
+ * masking, since a token cut in two first would no longer be found. Every mask (`***`) stands
+ * for a whole secret, so `maxChars` characters of the result cover at most `maxChars / 3`
+ * secrets and `maxChars` other characters of `text`; one more secret's length covers one
+ * that straddles the end.
+ */
+export function redactedStart(text: string, maxChars: number): string {
+  let longest = participantTokens.longest;
+  for (const secret of secrets.keys()) longest = Math.max(longest, secret.length);
+  const needed = maxChars + (Math.ceil(maxChars / 3) + 1) * longest;
+  return redact(text.length <= needed ? text : text.slice(0, needed));
 }
 
 /** `text` with every registered secret, participant token and bearer token in an authorization header replaced by `***`. */
@@ -69,6 +101,6 @@ export function redact(text: string): string {
   for (const [secret, pattern] of [...secrets].sort(([a], [b]) => b.length - a.length)) {
     if (out.includes(secret)) out = out.replace(pattern, '***');
   }
-  if (participantTokens.size > 0) out = out.replace(TOKEN_RUN, (run) => (participantTokens.has(run) ? '***' : run));
+  out = participantTokens.mask(out, '***');
   return out.replace(BEARER_HEADER, '$1***');
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordMs } from '../../src/metrics/histogram.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
+import { registerParticipantTokens } from '../../src/util/redact.js';
 
 function shard(requests: number, open: number, activeMs: number, latencies: number[]): MetricSet {
   const set = new MetricSet();
@@ -44,5 +45,15 @@ describe('MetricSet', () => {
     expect(set.count('x')).toBe(0);
     expect(set.histogram('h').totalCount).toBe(0);
     expect(set.samplesOf('k')).toEqual([]);
+  });
+
+  it('masks every sample it keeps, and samples from workers again as they merge', () => {
+    registerParticipantTokens(['metric/set+token=']);
+    const set = new MetricSet();
+    set.sample('k', 'answer echoed metric/set+token= back');
+    expect(set.samplesOf('k')).toEqual(['answer echoed *** back']);
+    const parent = new MetricSet();
+    parent.addEncoded({ ...set.encode(), samples: { k: ['from a worker that did not know it: xmetric/set+token=y'] } });
+    expect(parent.samplesOf('k')).toEqual(['from a worker that did not know it: x***y']);
   });
 });

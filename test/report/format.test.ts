@@ -52,11 +52,13 @@ describe('number formatting', () => {
 describe('escaping', () => {
   it('escapes markup and quotes for HTML/XML, and replaces characters XML forbids', () => {
     expect(escapeXml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
-    expect(escapeXml('bell\u0007 ok\tnew\nline \uD800 lone')).toBe('bell\uFFFD ok\tnew\nline \uFFFD lone');
+    expect(escapeXml('bell\u0007 ok\tnew\nline \uD800 lone \u001b[2J\u202e\r')).toBe('bell\\x07 ok\tnew\nline \\u{d800} lone \\x1b[2J\\u{202e}\\x0d');
     expect(escapeXml('emoji 😀 stays')).toBe('emoji 😀 stays');
   });
 
   it('keeps a Markdown cell on one line with no live syntax or HTML', () => {
     expect(escapeMarkdown('a|b\n<b>*x*</b> [l](u) `c`')).toBe('a\\|b &lt;b&gt;\\*x\\*&lt;/b&gt; \\[l\\]\\(u\\) \\`c\\`');
+    // The visible escape's backslash is itself escaped, so a rendered summary shows `\x1b`.
+    expect(escapeMarkdown('run\u001b[2J\u0007\u202eok\u009b')).toBe('run\\\\x1b\\[2J\\\\x07\\\\u\\{202e\\}ok\\\\x9b');
   });
 });

@@ -75,11 +75,11 @@ describe('junit.xml', () => {
     expect(renderJunit(makeReport())).not.toContain('coachbench.thresholds');
   });
 
-  it('escapes hostile text and drops characters XML 1.0 forbids', () => {
+  it('escapes hostile text and shows characters XML 1.0 forbids as visible escapes', () => {
     const xml = renderJunit(makeReport({ hostile: HOSTILE, failChecks: ['stream.stall'] }));
     expect(xml).not.toContain('<img');
     expect(xml).not.toContain(']]></x>');
     expect(xml).not.toContain('\u0001');
-    expect(xml).toContain('&lt;img src=x onerror=alert(1)&gt;|*_`\uFFFD]]&gt;&lt;/x&gt;&amp;amp;');
+    expect(xml).toContain('&lt;img src=x onerror=alert(1)&gt;|*_`\\x01]]&gt;&lt;/x&gt;&amp;amp;');
   });
 });

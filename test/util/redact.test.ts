@@ -5,7 +5,7 @@
  * cannot be part of a word, so it is masked even where it is glued to other text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redact, registerParticipantTokens, registerSecret, secretsSnapshot } from '../../src/util/redact.js';
+import { redact, redactedStart, registerParticipantTokens, registerSecret, secretsSnapshot } from '../../src/util/redact.js';
 
 // Secrets chosen to collide with ordinary words and with each other's surroundings.
 const API_KEY = 'ak_5f2e9c0d1b7a4e3f';
@@ -83,13 +83,18 @@ describe('participant tokens', () => {
     expect(redact(`/api/v1/tokens/${token}/revoke`)).toBe('/api/v1/tokens/***/revoke');
   });
 
-  it('leave text alone that only resembles one, or holds one inside a longer run', () => {
-    const token = tokens[7]!;
+  it('leave text alone that only resembles one', () => {
     expect(redact(`pt_${'f'.repeat(32)}`)).toBe(`pt_${'f'.repeat(32)}`);
-    expect(redact(`x${token}`)).toBe(`x${token}`);
+    expect(redact(`pt_${'0'.repeat(31)}`)).toBe(`pt_${'0'.repeat(31)}`);
     expect(redact('PATCH /api/v1/participants/p-000001/profile_photo: 500 status:500')).toBe(
       'PATCH /api/v1/participants/p-000001/profile_photo: 500 status:500',
     );
+  });
+
+  it('are masked glued to other text too, and two side by side as one', () => {
+    const [a, b] = [tokens[7]!, tokens[19_999]!];
+    expect(redact(`x${a}y`)).toBe('x***y');
+    expect(redact(`${a}${b} and ${b}`)).toBe('*** and ***');
   });
 
   it('registered later (a renewal) are masked from then on', () => {
@@ -97,5 +102,62 @@ describe('participant tokens', () => {
     expect(redact(`resent with ${renewed}`)).toBe(`resent with ${renewed}`);
     registerParticipantTokens([renewed]);
     expect(redact(`resent with ${renewed}`)).toBe('resent with ***');
+  });
+});
+
+describe('participant tokens holding any character', () => {
+  // Shared prefixes and suffixes, as one issuer's tokens have: none may make a scan slow or miss one.
+  const tokens = [
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwLTEifQ.abc/def+ghi=',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwLTIifQ.zz/yy+xx==',
+    'a/b/c/d/e/f',
+    'tok+with+plus',
+    'pad====',
+    'dots.and.more.dots',
+    'jéton-ünï-✓-日本',
+    'emoji-😀-token',
+  ];
+  beforeAll(() => registerParticipantTokens(tokens));
+
+  it.each(tokens)('%j is masked as it is, in a URL path, in JSON and glued to a URL', (token) => {
+    expect(redact(`photoUrl "https://cdn.example/${token}.png" does not name a jpeg image`)).toBe(
+      'photoUrl "https://cdn.example/***.png" does not name a jpeg image',
+    );
+    expect(redact(JSON.stringify({ title: `bad token ${token}` }))).toBe('{"title":"bad token ***"}');
+    expect(redact(`/u/${token}/x`)).toBe('/u/***/x');
+  });
+
+  it.each(tokens)('%j is masked in the forms a target echoes it in: percent-encoded and JSON-escaped', (token) => {
+    expect(redact(`?t=${encodeURIComponent(token)}&x`)).toBe('?t=***&x');
+    expect(redact(`{"t":"${token.replaceAll('/', '\\/')}"}`)).toBe('{"t":"***"}');
+    const ascii = JSON.stringify(token).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(redact(`{"t":${ascii}}`)).toBe('{"t":"***"}');
+  });
+
+  it('masks nothing else', () => {
+    const text = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwLTMifQ.other a/b/c/d/e/g pad=== jéton-ünï-✓';
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe('redactedStart: an excerpt masked before it is cut', () => {
+  const token = `cut/${'k'.repeat(60)}+end=`;
+  beforeAll(() => registerParticipantTokens([token]));
+
+  it('masks a token that straddles the cut, so no piece of it is left', () => {
+    const text = `${'a'.repeat(70)}${token}${'z'.repeat(10_000)}`;
+    expect(redactedStart(text, 80).slice(0, 80)).toBe(`${'a'.repeat(70)}***${'z'.repeat(7)}`);
+    expect(text.slice(0, 80)).not.toContain('***');
+  });
+
+  it('still does when masks before it pull text from far beyond the cut into the excerpt', () => {
+    const text = `${`${token} `.repeat(26)}${'b'.repeat(2)}${token}${'z'.repeat(10_000)}`;
+    const excerpt = redactedStart(text, 80).slice(0, 80);
+    expect(excerpt).not.toMatch(/cut\/|kkkk/);
+    expect(excerpt.startsWith('*** *** ')).toBe(true);
+  });
+
+  it('returns a short text whole, masked', () => {
+    expect(redactedStart(`x ${token} y`, 80)).toBe('x *** y');
   });
 });

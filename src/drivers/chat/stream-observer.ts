@@ -10,6 +10,7 @@ import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
 import { printable } from '../../util/printable.js';
+import { redactedStart } from '../../util/redact.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
 import { validateEvent } from './event-validator.js';
 
@@ -39,7 +40,8 @@ export class StreamObserver {
       m.inc(CHAT.schemaViolations);
       m.inc(CHAT.schemaViolation(event.violation));
       // printable() copies characters; a slice would keep the whole frame (up to maxFrameBytes) alive with the sample.
-      m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''}: ${event.violation} "${printable(data, 80)}"`);
+      // Masked before the cut: a token cut in two would not be found afterwards.
+      m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''}: ${event.violation} "${printable(redactedStart(data, 80), 80)}"`);
       return false;
     }
     m.inc(chat ? CHAT.event(event.eventType) : MAIN.event(event.eventType));

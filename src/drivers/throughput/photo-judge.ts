@@ -7,6 +7,7 @@
 import type { FailureCode } from '../../contract/failure-codes.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
+import { redactedStart } from '../../util/redact.js';
 import type { ImageFormat } from './image-corpus.js';
 import { describeInspection, type Inspection } from './response-check.js';
 
@@ -30,7 +31,8 @@ export function photoUrlProblem(json: unknown, format: ImageFormat): string | nu
   const path = url.split(/[?#]/, 1)[0] ?? '';
   const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
   if (extension !== undefined && EXTENSIONS[format].includes(extension)) return null;
-  return `photoUrl "${url.slice(0, 120)}" does not name a ${format} image`;
+  // Masked before the cut: a token cut in two would not be found afterwards.
+  return `photoUrl "${redactedStart(url, 120).slice(0, 120)}" does not name a ${format} image`;
 }
 
 /**

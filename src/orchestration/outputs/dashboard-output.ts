@@ -4,11 +4,11 @@
  * interval. It keeps the last MAX_SAMPLES samples (15 minutes at one per second), so a soak
  * of hours holds flat memory; the report has the whole run.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { dashboardPage } from './dashboard-page.js';
 import { type DashboardSample, dashboardSample, type RunningTotals } from './dashboard-sample.js';
 import { dashboardScript } from './dashboard-script.js';
-import { closeServer, listenOn } from './listen.js';
+import { closeServer, listenOn, liveServer } from './listen.js';
 import type { IntervalSample, LiveOutput, SessionInfo } from './live-output.js';
 
 export const MAX_SAMPLES = 900;
@@ -28,19 +28,19 @@ export class DashboardOutput implements LiveOutput {
   url = '';
 
   static async start(host: string, port: number): Promise<DashboardOutput> {
-    const server = createServer();
-    const output = new DashboardOutput(server);
+    let output: DashboardOutput | null = null;
     const page = dashboardPage();
     const script = dashboardScript(MAX_SAMPLES);
-    server.on('request', (request, response) => {
+    const server = liveServer(host, (request, response) => {
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
       if (request.method !== 'GET') response.writeHead(405, { ...headers, allow: 'GET' }).end();
       else if (path === '/') response.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(page);
       else if (path === '/dashboard.js') response.writeHead(200, { ...headers, 'content-type': 'text/javascript; charset=utf-8' }).end(script);
-      else if (path === '/events') output.subscribe(response);
+      else if (path === '/events' && output) output.subscribe(response);
       else response.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
     });
+    output = new DashboardOutput(server);
     output.url = await listenOn(server, host, port, '--dashboard');
     return output;
   }

@@ -5,11 +5,11 @@
  * each interval's HDR buckets. A capacity search keeps one endpoint whose counters run on
  * across its steps.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { EXPORTED, type ExportedKey, HISTOGRAM_SOURCES } from '../../metrics/exported-metrics.js';
 import { VERSION } from '../../util/version.js';
-import { closeServer, listenOn } from './listen.js';
+import { closeServer, listenOn, liveServer } from './listen.js';
 import type { IntervalSample, LiveOutput, SessionInfo } from './live-output.js';
 import { EXPORTED_KEYS, type Labels, MetricFeed, type MetricWriter } from './metric-feed.js';
 
@@ -51,7 +51,7 @@ export class PrometheusOutput implements LiveOutput {
   /** Starts listening on host:port (0 = any free port). */
   static async start(host: string, port: number): Promise<PrometheusOutput> {
     let output: PrometheusOutput | null = null;
-    const server = createServer((request, response) => {
+    const server = liveServer(host, (request, response) => {
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       if (!output || request.method !== 'GET' || path !== '/metrics') {
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: the metrics are at /metrics\n');

@@ -1,12 +1,16 @@
 /**
  * The terminal view of a comparison: a plain aligned table (no colour codes, so it reads
- * the same in a CI log), regressions repeated at the end where the eye lands.
+ * the same in a CI log), regressions repeated at the end where the eye lands. Report files
+ * are input like any other: every cell and line of theirs is escaped whole (printable.ts).
  */
+
+import { escapeInvisible } from '../../util/printable.js';
 import type { Comparison, ComparisonRow } from './compare.js';
 import { COMPARE_HEADERS, comparisonVerdict, rowCells, runLabel } from './compare-cells.js';
 
 /** Right-align every column but the first (metric) and the last (verdict). */
-function align(rows: readonly (readonly string[])[]): string[] {
+function align(cells: readonly (readonly string[])[]): string[] {
+  const rows = cells.map((row) => row.map((cell) => escapeInvisible(cell)));
   const widths = COMPARE_HEADERS.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length)));
   const last = COMPARE_HEADERS.length - 1;
   return rows.map((row) =>
@@ -34,10 +38,18 @@ export function renderCompareText(comparison: Comparison, options: { all?: boole
   const shown = comparison.rows.filter((row) => options.all || !isQuiet(row));
   const table = align([[...COMPARE_HEADERS], ...shown.map(rowCells)]);
   const rule = '-'.repeat(Math.max(...table.map((line) => [...line].length)));
-  const lines = [runLabel(comparison, 'baseline'), runLabel(comparison, 'candidate'), '', table[0] ?? '', rule, ...table.slice(1), rule];
+  const lines = [
+    escapeInvisible(runLabel(comparison, 'baseline')),
+    escapeInvisible(runLabel(comparison, 'candidate')),
+    '',
+    table[0] ?? '',
+    rule,
+    ...table.slice(1),
+    rule,
+  ];
   const hidden = comparison.rows.length - shown.length;
   if (hidden > 0) lines.push(`${hidden} quiet rows hidden (zero on both sides, or info metrics that did not move); --all shows them.`);
-  for (const warning of comparison.warnings) lines.push(`warning: ${warning}`);
+  for (const warning of comparison.warnings) lines.push(`warning: ${escapeInvisible(warning)}`);
   if (comparison.regressions.length > 0) {
     lines.push('', 'Regressions:', ...align(comparison.regressions.map(rowCells)).map((line) => `  ${line}`));
   }

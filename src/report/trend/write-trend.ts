@@ -4,6 +4,7 @@
  */
 import { access } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { printableJson } from '../../util/printable.js';
 import { writeFileAtomic } from '../write-report.js';
 import { renderTrendHtml } from './render-trend-html.js';
 import { renderTrendMarkdown } from './render-trend-markdown.js';
@@ -36,7 +37,7 @@ async function runLinks(trend: Trend, outDir: string): Promise<Map<number, strin
 export async function writeTrendFiles(outDir: string, trend: Trend): Promise<string[]> {
   const links = await runLinks(trend, outDir);
   const files: Array<[string, string]> = [
-    [join(outDir, TREND_FILES.json), `${JSON.stringify(trend, null, 2)}\n`],
+    [join(outDir, TREND_FILES.json), `${printableJson(trend)}\n`],
     [join(outDir, TREND_FILES.html), renderTrendHtml(trend, links)],
     [join(outDir, TREND_FILES.markdown), renderTrendMarkdown(trend)],
   ];
