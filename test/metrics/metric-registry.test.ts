@@ -138,6 +138,18 @@ describe('the registry itself', () => {
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
   });
 
+  it('makes each ratio of two counts of report fields of its own root', () => {
+    for (const { root, field, decl } of REPORT_METRICS) {
+      if (!decl.proportionOf) continue;
+      const counts = REPORT_METRICS.filter((metric) => metric.root === root && metric.decl.measure === 'counter').map((metric) => metric.field);
+      expect(counts, `${root}.${field}`).toEqual(expect.arrayContaining([decl.proportionOf.events, decl.proportionOf.trials]));
+    }
+    expect(REPORT_METRICS.filter(({ decl }) => decl.proportionOf).map(({ root, field }) => `${root}.${field}`)).toEqual([
+      'photoUpload.errorRate',
+      'tagLink.errorRate',
+    ]);
+  });
+
   it('says what every metric is, in one line', () => {
     for (const { decl, name } of REGISTERED) {
       expect(decl.doc.trim(), name ?? decl.report).not.toBe('');

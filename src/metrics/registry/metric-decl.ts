@@ -89,9 +89,6 @@ export interface MetricGroup<M extends readonly MetricDecl[] = readonly MetricDe
 
 export const group = <const M extends readonly MetricDecl[]>(prefix: string, metrics: M): MetricGroup<M> => ({ prefix, metrics });
 
-/** The full MetricSet name of a declared metric (a family's: its prefix). */
-export const fullName = (group: MetricGroup, decl: MetricDecl): string | null => (decl.name === undefined ? null : `${group.prefix}${decl.name}`);
-
 /** Plain (non-family) names of a group's metrics, by their short name: `CHAT.opened === 'chat.opened'`. */
 export type NamesOf<M extends readonly MetricDecl[]> = {
   readonly [D in M[number] as D extends { name: infer K extends string } ? (K extends `${string}.` ? never : K) : never]: string;
