@@ -143,6 +143,25 @@ export function metricRootObject(report: MetricSource, root: MetricRoot): object
   return scope !== null && typeof scope === 'object' ? scope : null;
 }
 
+const PROPORTIONS = new Map(REPORT_METRICS.flatMap(({ root, field, decl }) => (decl.proportionOf ? [[`${root}.${field}`, decl.proportionOf] as const] : [])));
+
+/** Whether a metric is a ratio of two counts of its root (registry `proportionOf`). */
+export const isProportion = (root: MetricRoot, field: string): boolean => PROPORTIONS.has(`${root}.${field}`);
+
+/**
+ * The two counts a ratio metric is made of in one report (the registry's `proportionOf`:
+ * errors of requests for an error rate), or null when the metric is no such ratio or the
+ * report lacks its root.
+ */
+export function proportionCounts(report: MetricSource, root: MetricRoot, field: string): { events: number; trials: number } | null {
+  const counts = PROPORTIONS.get(`${root}.${field}`);
+  const scope = counts ? (metricRootObject(report, root) as Record<string, unknown> | null) : null;
+  if (!counts || scope === null) return null;
+  const events = scope[counts.events];
+  const trials = scope[counts.trials];
+  return typeof events === 'number' && typeof trials === 'number' ? { events, trials } : null;
+}
+
 /**
  * Reads a resolved metric from a report. Null when the scenario is off, the field is absent,
  * or the statistic is of an empty histogram (no data must not pass `p99 < 250`); an `auth`

@@ -10,10 +10,13 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AuthSummary, ChatStreamsSummary, GeneratorSummary, HistogramSummary, PhotoUploadSummary, TagLinkSummary } from '../../src/contract/report.js';
 import { EXPORTED, exportedCountsOf, HISTOGRAM_SOURCES } from '../../src/metrics/exported-metrics.js';
+import { summarizeHistogram } from '../../src/metrics/histogram.js';
+import { MetricSet } from '../../src/metrics/metric-set.js';
 import type { CHAT_STREAMS_GROUPS } from '../../src/metrics/registry/chat-metrics.js';
 import type { AUTH_METRICS, GENERATOR_METRICS } from '../../src/metrics/registry/generator-metrics.js';
-import type { MetricDecl, ReportPathsOf } from '../../src/metrics/registry/metric-decl.js';
+import { counter, family, figure, group, histogram, type MetricDecl, peak, type ReportPathsOf } from '../../src/metrics/registry/metric-decl.js';
 import { fieldKind, type MetricRoot, REGISTERED, REGISTRY, REPORT_METRICS } from '../../src/metrics/registry/metric-registry.js';
+import { reportFields } from '../../src/metrics/registry/report-fields.js';
 import type { PHOTO_UPLOAD, TAG_LINK } from '../../src/metrics/registry/throughput-metrics.js';
 
 /** Fields of a metric root that are not metrics: what they are instead. */
@@ -135,6 +138,18 @@ describe('the registry itself', () => {
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
   });
 
+  it('makes each ratio of two counts of report fields of its own root', () => {
+    for (const { root, field, decl } of REPORT_METRICS) {
+      if (!decl.proportionOf) continue;
+      const counts = REPORT_METRICS.filter((metric) => metric.root === root && metric.decl.measure === 'counter').map((metric) => metric.field);
+      expect(counts, `${root}.${field}`).toEqual(expect.arrayContaining([decl.proportionOf.events, decl.proportionOf.trials]));
+    }
+    expect(REPORT_METRICS.filter(({ decl }) => decl.proportionOf).map(({ root, field }) => `${root}.${field}`)).toEqual([
+      'photoUpload.errorRate',
+      'tagLink.errorRate',
+    ]);
+  });
+
   it('says what every metric is, in one line', () => {
     for (const { decl, name } of REGISTERED) {
       expect(decl.doc.trim(), name ?? decl.report).not.toBe('');
@@ -166,5 +181,38 @@ describe('the registry itself', () => {
       ];
       expect(exportedCountsOf(name), name).toEqual(expected);
     }
+  });
+});
+
+describe('report fields from a declaration', () => {
+  const metrics = group('demo.', [
+    counter('opened', 'info', { report: 'opened', doc: 'opens' }),
+    figure('ratePerSec', 'perSec', 'higher', { doc: 'opens per second' }),
+    counter('resumeLost', 'lower', { report: 'resume.lost', since: '1.6.0', doc: 'events lost across resumes' }),
+    peak('open', 'count', { report: 'peakOpen', doc: 'open at once' }),
+    histogram('waitUs', 'lower', { report: 'waitMs', doc: 'waits' }),
+    family('byCode.', 'lower', { report: 'byCode', doc: 'failures by code' }),
+    counter('internalOnly', 'info', { doc: 'never in the report' }),
+  ]);
+
+  it('reads each declared metric from the MetricSet, in declaration order, nested where the path says', () => {
+    const total = new MetricSet();
+    total.inc('demo.opened', 3);
+    total.inc('demo.resumeLost', 2);
+    total.inc('demo.byCode.status:503', 4);
+    total.inc('demo.internalOnly', 9);
+    total.peak('demo.open', 5);
+    total.histogram('demo.waitUs').recordValue(1_500);
+    const fields = reportFields(total, [metrics], { ratePerSec: 1.5 }, (name) =>
+      total.hasHistogram(name) ? summarizeHistogram(total.histogram(name)) : undefined,
+    );
+    expect(Object.keys(fields)).toEqual(['opened', 'ratePerSec', 'resume', 'peakOpen', 'waitMs', 'byCode']);
+    expect(fields).toMatchObject({ opened: 3, ratePerSec: 1.5, resume: { lost: 2 }, peakOpen: 5, byCode: { 'status:503': 4 }, waitMs: { count: 1 } });
+  });
+
+  it('refuses a figure its builder gave no value, and leaves out a histogram its reader declines', () => {
+    const total = new MetricSet();
+    expect(() => reportFields(total, [metrics], {}, () => undefined)).toThrow(/report figure ratePerSec has no value/);
+    expect(reportFields(total, [metrics], { ratePerSec: 0 }, () => undefined)).not.toHaveProperty('waitMs');
   });
 });

@@ -50,11 +50,16 @@ export interface MetricDecl {
   export?: ExportRoute;
   /** The counter is failed observations of this check: coachbench_check_failures_total{check}. */
   failsCheck?: CheckId;
+  /**
+   * A ratio of two counts of the same root (`errors` of `requests`): compare and trend judge
+   * it beyond sampling noise with a two-proportion test on those counts.
+   */
+  proportionOf?: { events: string; trials: string };
   /** One line for docs/reports.md (and for the reader of this table). */
   doc: string;
 }
 
-type Options = Partial<Pick<MetricDecl, 'since' | 'export' | 'failsCheck'>> & { report?: string; doc: string };
+type Options = Partial<Pick<MetricDecl, 'since' | 'export' | 'failsCheck' | 'proportionOf'>> & { report?: string; doc: string };
 
 /** A counter; `direction` says whether more of it is worse (`lower` is better) or just load (`info`). */
 export const counter = <const N extends string, const O extends Options>(name: N, direction: MetricDirection, options: O, unit: MetricUnit = 'count') =>
@@ -83,9 +88,6 @@ export interface MetricGroup<M extends readonly MetricDecl[] = readonly MetricDe
 }
 
 export const group = <const M extends readonly MetricDecl[]>(prefix: string, metrics: M): MetricGroup<M> => ({ prefix, metrics });
-
-/** The full MetricSet name of a declared metric (a family's: its prefix). */
-export const fullName = (group: MetricGroup, decl: MetricDecl): string | null => (decl.name === undefined ? null : `${group.prefix}${decl.name}`);
 
 /** Plain (non-family) names of a group's metrics, by their short name: `CHAT.opened === 'chat.opened'`. */
 export type NamesOf<M extends readonly MetricDecl[]> = {

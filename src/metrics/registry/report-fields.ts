@@ -23,7 +23,8 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 
 /**
  * The report fields of `groups`, in registry order; nested paths (`resume.reconnects`) become
- * nested objects. Figures come from `figures` by report path (one left undefined is left out).
+ * nested objects. Figures come from `figures` by report path (one given as undefined is left
+ * out; one not given at all throws).
  */
 export function reportFields(total: MetricSet, groups: readonly MetricGroup[], figures: Readonly<Record<string, unknown>>, histogram: HistogramReader) {
   const out: Record<string, unknown> = {};
@@ -33,8 +34,11 @@ export function reportFields(total: MetricSet, groups: readonly MetricGroup[], f
       if (decl.report === undefined) continue;
       const name = `${group.prefix}${decl.name ?? ''}`;
       let value: unknown;
-      if (decl.measure === 'figure') value = figures[decl.report];
-      else if (decl.measure === 'counter') value = total.count(name);
+      if (decl.measure === 'figure') {
+        // A figure's value comes only from its builder: one it forgot would silently leave the field out.
+        if (!(decl.report in figures)) throw new Error(`report figure ${decl.report} has no value: give it in the summary builder's figures`);
+        value = figures[decl.report];
+      } else if (decl.measure === 'counter') value = total.count(name);
       else if (decl.measure === 'peak') value = total.peakOf(name);
       else if (decl.measure === 'histogram') value = histogram(name);
       else {

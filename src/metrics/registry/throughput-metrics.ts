@@ -17,7 +17,7 @@ export const throughputShared = (scenario: ThroughputScenario) =>
       doc: 'requests answered or failed (probes not included)',
     }),
     counter('errors', 'lower', { report: 'errors', doc: 'requests that failed (any failure code)' }),
-    figure('errorRate', 'ratio', 'lower', { doc: 'errors / requests (0 without requests)' }),
+    figure('errorRate', 'ratio', 'lower', { proportionOf: { events: 'errors', trials: 'requests' }, doc: 'errors / requests (0 without requests)' }),
     family('error.', 'lower', {
       report: 'errorsByKind',
       export: { family: 'requestFailures', labels: { scenario }, keyLabel: 'code', failureCodesOnly: true },

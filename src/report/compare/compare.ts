@@ -10,15 +10,17 @@
  * beyond it is hardly more: both are shown, not judged.
  */
 
-import type { HistogramSummary, Report, ThroughputSummary } from '../../contract/report.js';
+import type { HistogramSummary, Report } from '../../contract/report.js';
 import { decodeHistogram, type Histogram } from '../../metrics/histogram.js';
 import {
+  isProportion,
   METRIC_CATALOG,
   METRIC_ROOTS,
   type MetricDirection,
   type MetricRoot,
   type MetricUnit,
   metricRootObject,
+  proportionCounts,
   readMetric,
   resolveMetricPath,
 } from '../../metrics/metric-catalog.js';
@@ -200,12 +202,11 @@ function fieldOf(scope: object | null, field: string): unknown {
     .reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), scope);
 }
 
-function errorRateDiffers(root: MetricRoot, baseline: Report, candidate: Report): boolean | undefined {
-  const of = (report: Report): ThroughputSummary | null => (root === 'photoUpload' || root === 'tagLink' ? report.scenarios[root] : null);
-  const b = of(baseline);
-  const c = of(candidate);
-  if (!b || !c) return undefined;
-  return proportionsDiffer({ events: b.errors, trials: b.requests }, { events: c.errors, trials: c.requests });
+/** A ratio of two counts (an error rate): a two-proportion test on the counts of each run. */
+function proportionDiffers(root: MetricRoot, field: string, baseline: Report, candidate: Report): boolean | undefined {
+  const b = proportionCounts(baseline, root, field);
+  const c = proportionCounts(candidate, root, field);
+  return b === null || c === null ? undefined : proportionsDiffer(b, c);
 }
 
 /** Whether a scalar or record metric moved beyond noise; undefined when no noise model applies. */
@@ -218,7 +219,7 @@ function noiseVerdict(
   baseline: Report,
   candidate: Report,
 ): boolean | undefined {
-  if (field === 'errorRate') return errorRateDiffers(root, baseline, candidate);
+  if (isProportion(root, field)) return proportionDiffers(root, field, baseline, candidate);
   if (unit === 'count' && b !== null && c !== null) return countsDiffer(b, c);
   return undefined;
 }

@@ -5,7 +5,7 @@
  */
 import type { HistogramSummary, Report } from '../../contract/report.js';
 import { decodeHistogram, type Histogram } from '../../metrics/histogram.js';
-import { type MetricRef, metricRootObject, readMetric, resolveMetricPath, statPercentile } from '../../metrics/metric-catalog.js';
+import { type MetricRef, metricRootObject, proportionCounts, readMetric, resolveMetricPath, statPercentile } from '../../metrics/metric-catalog.js';
 import { MIN_TAIL_SAMPLES } from '../compare/compare.js';
 import { intervalsDiffer, percentileInterval, proportionsDiffer } from '../compare/compare-noise.js';
 
@@ -55,12 +55,6 @@ function summaryOf(report: Report, ref: MetricRef): HistogramSummary | null {
   return summary && typeof summary.hdr === 'string' && summary.count > 0 ? summary : null;
 }
 
-function throughputCounts(report: Report, ref: MetricRef): { events: number; trials: number } | null {
-  if (ref.field !== 'errorRate' || (ref.root !== 'photoUpload' && ref.root !== 'tagLink')) return null;
-  const scenario = report.scenarios[ref.root];
-  return scenario ? { events: scenario.errors, trials: scenario.requests } : null;
-}
-
 /** 1.96: the ~95 % of compare-noise.ts, turned back into a standard deviation. */
 const Z95 = 1.96;
 
@@ -80,7 +74,7 @@ export function runNoise(report: Report, ref: MetricRef, value: number): RunNois
     const interval = percentileInterval(decodeHistogram(summary.hdr), percentile);
     return { variance: ((interval.hi - interval.lo) / (2 * Z95)) ** 2, lo: interval.lo, hi: interval.hi };
   }
-  const counts = throughputCounts(report, ref);
+  const counts = proportionCounts(report, ref.root, ref.field);
   if (counts !== null && counts.trials > 0) {
     const p = counts.events / counts.trials;
     const sd = Math.sqrt((p * (1 - p)) / counts.trials);
@@ -121,7 +115,7 @@ export function groupsDiffer(before: readonly Report[], after: readonly Report[]
     return intervalsDiffer(percentileInterval(b, percentile), percentileInterval(a, percentile));
   }
   const sum = (reports: readonly Report[]): { events: number; trials: number } | null => {
-    const all = reports.map((report) => throughputCounts(report, ref));
+    const all = reports.map((report) => proportionCounts(report, ref.root, ref.field));
     if (all.some((counts) => counts === null)) return null;
     return all.reduce<{ events: number; trials: number }>((acc, c) => ({ events: acc.events + (c?.events ?? 0), trials: acc.trials + (c?.trials ?? 0) }), {
       events: 0,

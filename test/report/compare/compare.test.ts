@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../../src/cli/regression-limit.js';
+import type { Report } from '../../../src/contract/report.js';
 import { percentileMs } from '../../../src/metrics/histogram.js';
 import { type CompareOptions, type ComparisonRow, compareReports, judge } from '../../../src/report/compare/compare.js';
 import { countsDiffer, proportionsDiffer } from '../../../src/report/compare/compare-noise.js';
@@ -54,6 +55,18 @@ describe('compareReports', () => {
     const p99 = row(compareReports(base, cand, TEN_PERCENT).rows, 'chatStreams.eventLatencyMs.p99');
     expect(p99.relative).toBeGreaterThan(0.1);
     expect(p99.status).toBe('noise');
+  });
+
+  it("judges an error rate on its errors and requests (the registry's proportionOf): 2 → 4 of 1,800 is noise, 2 → 40 is not", () => {
+    const withErrors = (errors: number): Report => {
+      const report = makeReport({ seed: 1 });
+      if (!report.scenarios.photoUpload) throw new Error('builder must include photoUpload');
+      report.scenarios.photoUpload = { ...report.scenarios.photoUpload, requests: 1_800, errors, errorRate: errors / 1_800 };
+      return report;
+    };
+    const rate = (errors: number) => row(compareReports(withErrors(2), withErrors(errors), TEN_PERCENT).rows, 'photoUpload.errorRate');
+    expect(rate(4)).toMatchObject({ status: 'noise' });
+    expect(rate(40)).toMatchObject({ status: 'regression' });
   });
 
   it('flags the regression of a target made 20 ms slower, on every latency it touches', () => {
