@@ -1,18 +1,24 @@
 /**
  * Resolves what a run talks to: the embedded reference target (started in-process on a free
- * loopback port) or an external `--target` with its fixtures. Also checks reachability
- * before load starts, so an unreachable target exits 3 instead of producing a report of errors.
+ * loopback port) or an external `--target` with its fixtures. Also checks, before load
+ * starts, that the target is reachable and takes the run's credentials, so an unreachable
+ * target or a refused key exits 3 instead of producing a report of errors.
  */
+import { STATUS_CODES } from 'node:http';
+import { proxyRefusalStatus } from '../contract/failure-codes.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { renewBeforeRun } from '../engine/auth/credentials.js';
 import { TokenCommandError } from '../engine/auth/token-command.js';
 import { createRequestAgent, NO_H2_CODE, NO_H2_REASON } from '../engine/http-agent.js';
+import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
-import { StartError } from '../util/errors.js';
+import { ConfigError, StartError } from '../util/errors.js';
+import { printable } from '../util/printable.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
+import { type CredentialSources, preflightCredentials } from './preflight-credentials.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -109,21 +115,122 @@ export function tlsHint(code: string): string | null {
   return null;
 }
 
-/** Any HTTP answer proves the target reachable; a network or TLS error is exit 3, with the flag that fixes it when there is one. */
-export async function preflight(url: string, transport: Transport = defaultTransport()): Promise<void> {
+/**
+ * Any answer of the target proves it reachable; a network or TLS error is exit 3, with the
+ * flag that fixes it when there is one. Behind a proxy, a refusal or an answer the proxy made
+ * itself names the proxy and its status (docs/design.md §2.12), never the target.
+ */
+export async function preflight(url: string, transport: Transport = defaultTransport(), env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dispatcher = createRequestAgent(transport, 1);
+  const proxy = proxyFor(transport, url, env);
+  const probe = new URL(`${url}/api/v1/participants`);
   try {
-    const probe = new URL(`${url}/api/v1/participants`);
     const response = await dispatcher.request({ origin: probe.origin, path: probe.pathname, method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
     await response.body.dump();
+    const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
+    if (made !== null) throw new StartError(`proxy ${shownProxy(proxy!)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
   } catch (error) {
+    if (error instanceof StartError) throw error;
+    const refused = proxyRefusalStatus(error);
+    if (refused !== null) throw new StartError(proxyRefusalLine(proxy, url, refused));
     const cause = (error as { cause?: unknown }).cause;
     const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message;
     const closedOnTls = url.startsWith('https:') && transport.tls.cert === null && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
     // Over TLS 1.3 a server that wants a client certificate just closes the connection after the handshake.
     const hint = closedOnTls ? 'it closed the TLS connection; if it requires a client certificate, give one with --cert FILE --key FILE' : tlsHint(code);
-    throw new StartError(`target ${url} is not reachable (${code})${hint ? `: ${hint}` : ''}`);
+    const via = proxy === null ? '' : ` through proxy ${shownProxy(proxy)}`;
+    throw new StartError(`target ${url} is not reachable${via} (${code})${hint ? `: ${hint}` : ''}`);
   } finally {
     await dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/** `403 Forbidden`. */
+const statusText = (status: number): string => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
+
+/** The one line of a proxy that refused: a CONNECT to an https target, or a request it forwards. */
+export function proxyRefusalLine(proxy: string | null, url: string, status: number): string {
+  const target = new URL(url);
+  const what = target.protocol === 'https:' ? `CONNECT to ${target.hostname}:${target.port || '443'}` : `the request to ${target.origin}`;
+  const hint = status === 407 ? ': it wants credentials (give them in the proxy URL, http://user:password@host:port)' : '';
+  return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
+}
+
+/**
+ * An answer a forwarding proxy made itself rather than passed on: 407, or an error answer
+ * carrying the proxy's own mark (RFC 9209 `Proxy-Status`, squid's `X-Squid-Error`).
+ */
+export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>): { refused: boolean; text: string } | null {
+  if (status === 407) return { refused: true, text: statusText(status) };
+  if (status < 400) return null;
+  const mark = headers['x-squid-error'] ?? headers['proxy-status'];
+  if (mark === undefined) return null;
+  return { refused: status === 403, text: `${statusText(status)} (${printable(String(mark))})` };
+}
+
+/** True when the profile runs a closed model (autocannon), which has no proxy support. */
+const runsClosedModel = (profile: RunConfig['profile']): boolean =>
+  [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+
+/**
+ * Exit 2 when proxy variables send the target through a proxy and the profile runs the
+ * closed model: autocannon would connect directly, measuring another path than the rest of
+ * the run (`--proxy` with it is refused earlier, in run-config.ts).
+ */
+function refuseClosedModelBehindProxy(config: RunConfig, target: ResolvedTarget, env: NodeJS.ProcessEnv): void {
+  const proxy = proxyFor(target.transport, target.url, env);
+  if (proxy === null || !runsClosedModel(config.profile)) return;
+  throw new ConfigError(
+    `${proxyVariableFor(target.url, env)} sends ${new URL(target.url).host} through proxy ${shownProxy(proxy)}, and the closed model (autocannon) cannot go through a proxy: ` +
+      "use the open model, name the target's host in NO_PROXY, or run with --no-proxy",
+  );
+}
+
+/** Where the run's credentials came from, in words, and the line that says which API key is used when two were given. */
+function credentialSources(config: RunConfig, target: ResolvedTarget, env: NodeJS.ProcessEnv): { sources: CredentialSources; keyNote: string | null } {
+  if (target.embedded !== null) {
+    const embedded = 'the embedded target';
+    return { sources: { apiKey: embedded, participantTokens: embedded, coachToken: embedded, renewal: 'the embedded target issued it' }, keyNote: null };
+  }
+  const file = config.credentials.fixturesPath ?? 'the fixtures file';
+  const fromFile = config.fixtures?.apiKey !== undefined;
+  const envKey = env.COACHBENCH_API_KEY;
+  const keyNote =
+    fromFile && envKey
+      ? `API key: the one in ${file} ("apiKey"); COACHBENCH_API_KEY is set too and ${envKey === config.fixtures?.apiKey ? 'holds the same key' : 'is not used'}`
+      : null;
+  const command = config.credentials.tokenCommand !== null;
+  const firstToken = target.fixtures.participants[0]?.token;
+  const participantTokens = command ? '--token-command' : env.COACHBENCH_TOKEN && firstToken === env.COACHBENCH_TOKEN ? 'COACHBENCH_TOKEN' : file;
+  const coachToken =
+    target.fixtures.coachToken !== config.coachToken
+      ? '--token-command'
+      : config.fixtures?.coachToken !== undefined
+        ? `${file} ("coachToken")`
+        : 'COACHBENCH_COACH_TOKEN';
+  const renewal = command
+    ? 'the token command ran once before this check: check the tokens it prints'
+    : `renew the tokens: give --token-command CMD (docs/design.md §2.13), or refresh ${file}`;
+  return { sources: { apiKey: fromFile ? `${file} ("apiKey")` : 'COACHBENCH_API_KEY', participantTokens, coachToken, renewal }, keyNote };
+}
+
+/**
+ * Everything checked before any load, in order (docs/design.md §2.2): a closed model behind
+ * a proxy (exit 2), the target reachable through the transport (exit 3, naming the proxy
+ * when it is the one that refused), then one authenticated request per credential kind
+ * (exit 3, naming the credential). Cheap enough to run for the embedded target too.
+ */
+export async function preflightTarget(
+  target: ResolvedTarget,
+  config: RunConfig,
+  say: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  refuseClosedModelBehindProxy(config, target, env);
+  const { sources, keyNote } = credentialSources(config, target, env);
+  if (keyNote !== null) say(keyNote);
+  await preflight(target.url, target.transport, env);
+  const { profile } = config;
+  const coach = profile.tagLink.enabled || (profile.chatStreams.enabled && profile.chatStreams.churnRatePerSec > 0);
+  await preflightCredentials({ url: target.url, transport: target.transport, fixtures: target.fixtures, coach, sources });
 }
