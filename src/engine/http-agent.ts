@@ -152,7 +152,9 @@ function agentFor(transport: Transport, options: Agent.Options, onProtocol?: Pro
   if (!usesProxy(transport)) {
     return new Agent({ ...options, ...http2Options(transport, true), connect: connectorFor(transport, timeoutMs, onProtocol) });
   }
-  const { connect: _connect, ...settings } = options;
+  // Every connection to or through a proxy speaks HTTP/1.1 here: no h2 multiplexing to pipeline into.
+  const { connect: _connect, ...rest } = options;
+  const settings = { ...rest, pipelining: 1 };
   const proxied = {
     ...settings,
     allowH2: false,
