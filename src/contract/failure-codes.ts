@@ -48,6 +48,22 @@ export const statusFailure = (status: number): FailureCode => `status:${status}`
 /** The code of a proxy's refusal: a CONNECT not answered 200, or 407 to a forwarded request. */
 export const proxyFailure = (status: number): FailureCode => `proxy:${status}`;
 
+/**
+ * The mark a proxy leaves on an error answer it made itself rather than passed on: RFC 9209
+ * `Proxy-Status` with an `error` parameter, or squid's `X-Squid-Error`. Null when unmarked.
+ */
+export function proxyMark(status: number, headers: Readonly<Record<string, string | string[] | undefined>>): string | null {
+  if (status < 400) return null;
+  const squid = headers['x-squid-error'];
+  if (squid !== undefined) return String(squid);
+  const proxyStatus = headers['proxy-status'];
+  return proxyStatus !== undefined && /;\s*error=/i.test(String(proxyStatus)) ? String(proxyStatus) : null;
+}
+
+/** The code of an unexpected status: `proxy:<nnn>` when a proxy made the answer, else `status:<nnn>`. */
+export const unexpectedStatus = (status: number, headers: Readonly<Record<string, string | string[] | undefined>>): FailureCode =>
+  proxyMark(status, headers) === null ? statusFailure(status) : proxyFailure(status);
+
 /*
  * undici says a proxy refused only in its messages: `Proxy response (403) !== 200 when HTTP
  * Tunneling` (a CONNECT answered other than 200, code UND_ERR_ABORTED) and `Proxy

@@ -5,7 +5,7 @@
  * target or a refused key exits 3 instead of producing a report of errors.
  */
 import { STATUS_CODES } from 'node:http';
-import { proxyRefusalStatus } from '../contract/failure-codes.js';
+import { proxyMark, proxyRefusalStatus } from '../contract/failure-codes.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { renewBeforeRun } from '../engine/auth/credentials.js';
@@ -156,16 +156,12 @@ export function proxyRefusalLine(proxy: string | null, url: string, status: numb
   return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
 }
 
-/**
- * An answer a forwarding proxy made itself rather than passed on: 407, or an error answer
- * carrying the proxy's own mark (RFC 9209 `Proxy-Status`, squid's `X-Squid-Error`).
- */
+/** An answer a forwarding proxy made itself rather than passed on: 407, or an error answer with the proxy's mark. */
 export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>): { refused: boolean; text: string } | null {
   if (status === 407) return { refused: true, text: statusText(status) };
-  if (status < 400) return null;
-  const mark = headers['x-squid-error'] ?? headers['proxy-status'];
-  if (mark === undefined) return null;
-  return { refused: status === 403, text: `${statusText(status)} (${printable(String(mark))})` };
+  const mark = proxyMark(status, headers);
+  if (mark === null) return null;
+  return { refused: status === 403, text: `${statusText(status)} (${printable(mark)})` };
 }
 
 /** True when the profile runs a closed model (autocannon), which has no proxy support. */

@@ -159,6 +159,21 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     expect(failureOfError(await errorOf(createStreamClient(origin, { headersTimeoutMs: 10_000, transport })))).toBe('proxy:403');
   }, 30_000);
 
+  it("counts the proxy's own refusal of forwarded stream opens as proxy:403, not as the target's status", async () => {
+    const strict = await startSquid(dir, { denyUrlPath: '/stream$' });
+    try {
+      const out = join(dir, 'denied-streams');
+      const result = await runBin(runArgs(plain.url, plainFixtures, out, ['--proxy', strict.url]));
+      expect(result.code).toBe(1);
+      const chat = (JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report).scenarios.chatStreams!;
+      expect(chat.openFailures['proxy:403']).toBe(chat.openFailed + chat.mainStreams.openFailed);
+      expect(chat.openFailures['proxy:403']).toBeGreaterThan(0);
+      expect(chat.openFailures['status:403']).toBeUndefined();
+    } finally {
+      await strict.stop();
+    }
+  }, 60_000);
+
   it('refuses the closed model (exit 2, one line) while HTTP_PROXY applies to its target, and runs it directly when NO_PROXY names the target', async () => {
     const args = (out: string): string[] => ['run', '-p', closedProfile, '-t', plain.url, '-f', plainFixtures, '-q', '-o', out];
     const refused = await runBin(args(join(dir, 'closed-refused')), { env: { HTTP_PROXY: squid.url } });

@@ -65,15 +65,18 @@ const accepts = (port: number): Promise<boolean> =>
   });
 
 /**
- * Starts squid with its files in a folder of its own under `parent`. Started as root, squid
+ * Starts squid with its files in a folder of its own under `parent`; `denyUrlPath` (a regex)
+ * adds a site rule refusing the requests whose path matches, ahead of Debian's rules. Started as root, squid
  * drops to the user `proxy`, which must be able to reach that folder: the tests' own temp
  * folders are private to root, so as root the folder is made under /tmp and removed at stop.
  */
-export async function startSquid(parent: string): Promise<Squid> {
+export async function startSquid(parent: string, options: { denyUrlPath?: string } = {}): Promise<Squid> {
   const root = userInfo().uid === 0;
   const dir = await mkdtemp(join(root ? '/tmp' : parent, 'coachbench-squid-'));
   const port = await freePort();
-  const config = `${DEBIAN_RULES}
+  // A rule a site adds in front of Debian's (its conf.d/ is included before `allow localhost`).
+  const deny = options.denyUrlPath === undefined ? '' : `acl denied_paths urlpath_regex ${options.denyUrlPath}\nhttp_access deny denied_paths\n`;
+  const config = `${deny}${DEBIAN_RULES}
 http_port 127.0.0.1:${port}
 pid_filename ${dir}/squid.pid
 access_log stdio:${dir}/access.log
