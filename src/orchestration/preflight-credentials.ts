@@ -16,6 +16,7 @@ import type { Transport } from '../engine/transport.js';
 import { StartError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { redact } from '../util/redact.js';
+import type { RunConfig } from './run-config.js';
 
 /** Where each credential came from, in words for the messages. */
 export interface CredentialSources {
@@ -146,4 +147,36 @@ export async function preflightCredentials({ url, transport, fixtures, coach, so
   } finally {
     await dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/** Where the run's credentials came from, in words, and the line that says which API key is used when two were given. */
+export function credentialSources(
+  config: RunConfig,
+  target: { embedded: boolean; fixtures: RunFixtures },
+  env: NodeJS.ProcessEnv,
+): { sources: CredentialSources; keyNote: string | null } {
+  if (target.embedded) {
+    const embedded = 'the embedded target';
+    return { sources: { apiKey: embedded, participantTokens: embedded, coachToken: embedded, renewal: 'the embedded target issued it' }, keyNote: null };
+  }
+  const file = config.credentials.fixturesPath ?? 'the fixtures file';
+  const fromFile = config.fixtures?.apiKey !== undefined;
+  const envKey = env.COACHBENCH_API_KEY;
+  const keyNote =
+    fromFile && envKey
+      ? `API key: the one in ${file} ("apiKey"); COACHBENCH_API_KEY is set too and ${envKey === config.fixtures?.apiKey ? 'holds the same key' : 'is not used'}`
+      : null;
+  const command = config.credentials.tokenCommand !== null;
+  const firstToken = target.fixtures.participants[0]?.token;
+  const participantTokens = command ? '--token-command' : env.COACHBENCH_TOKEN && firstToken === env.COACHBENCH_TOKEN ? 'COACHBENCH_TOKEN' : file;
+  const coachToken =
+    target.fixtures.coachToken !== config.coachToken
+      ? '--token-command'
+      : config.fixtures?.coachToken !== undefined
+        ? `${file} ("coachToken")`
+        : 'COACHBENCH_COACH_TOKEN';
+  const renewal = command
+    ? 'the token command ran once before this check: check the tokens it prints'
+    : `renew the tokens: give --token-command CMD (docs/design.md §2.13), or refresh ${file}`;
+  return { sources: { apiKey: fromFile ? `${file} ("apiKey")` : 'COACHBENCH_API_KEY', participantTokens, coachToken, renewal }, keyNote };
 }

@@ -4,21 +4,20 @@
  * starts, that the target is reachable and takes the run's credentials, so an unreachable
  * target or a refused key exits 3 instead of producing a report of errors.
  */
-import { STATUS_CODES } from 'node:http';
-import { proxyMark, proxyRefusalStatus } from '../contract/failure-codes.js';
+import { proxyRefusalStatus } from '../contract/failure-codes.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { renewBeforeRun } from '../engine/auth/credentials.js';
 import { TokenCommandError } from '../engine/auth/token-command.js';
 import { createRequestAgent, NO_H2_CODE, NO_H2_REASON } from '../engine/http-agent.js';
-import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js';
+import { proxyFor, shownProxy } from '../engine/proxy-route.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
-import { ConfigError, StartError } from '../util/errors.js';
-import { printable } from '../util/printable.js';
+import { StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
-import { type CredentialSources, preflightCredentials } from './preflight-credentials.js';
+import { credentialSources, preflightCredentials } from './preflight-credentials.js';
+import { proxyMadeAnswer, proxyRefusalLine, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -128,7 +127,9 @@ export async function preflight(url: string, transport: Transport = defaultTrans
     const response = await dispatcher.request({ origin: probe.origin, path: probe.pathname, method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
     await response.body.dump();
     const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
-    if (made !== null) throw new StartError(`proxy ${shownProxy(proxy!)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
+    if (proxy !== null && made !== null) {
+      throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
+    }
   } catch (error) {
     if (error instanceof StartError) throw error;
     const refused = proxyRefusalStatus(error);
@@ -145,71 +146,6 @@ export async function preflight(url: string, transport: Transport = defaultTrans
   }
 }
 
-/** `403 Forbidden`. */
-const statusText = (status: number): string => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
-
-/** The one line of a proxy that refused: a CONNECT to an https target, or a request it forwards. */
-export function proxyRefusalLine(proxy: string | null, url: string, status: number): string {
-  const target = new URL(url);
-  const what = target.protocol === 'https:' ? `CONNECT to ${target.hostname}:${target.port || '443'}` : `the request to ${target.origin}`;
-  const hint = status === 407 ? ': it wants credentials (give them in the proxy URL, http://user:password@host:port)' : '';
-  return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
-}
-
-/** An answer a forwarding proxy made itself rather than passed on: 407, or an error answer with the proxy's mark. */
-export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>): { refused: boolean; text: string } | null {
-  if (status === 407) return { refused: true, text: statusText(status) };
-  const mark = proxyMark(status, headers);
-  if (mark === null) return null;
-  return { refused: status === 403, text: `${statusText(status)} (${printable(mark)})` };
-}
-
-/** True when the profile runs a closed model (autocannon), which has no proxy support. */
-const runsClosedModel = (profile: RunConfig['profile']): boolean =>
-  [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
-
-/**
- * Exit 2 when proxy variables send the target through a proxy and the profile runs the
- * closed model: autocannon would connect directly, measuring another path than the rest of
- * the run (`--proxy` with it is refused earlier, in run-config.ts).
- */
-function refuseClosedModelBehindProxy(config: RunConfig, target: ResolvedTarget, env: NodeJS.ProcessEnv): void {
-  const proxy = proxyFor(target.transport, target.url, env);
-  if (proxy === null || !runsClosedModel(config.profile)) return;
-  throw new ConfigError(
-    `${proxyVariableFor(target.url, env)} sends ${new URL(target.url).host} through proxy ${shownProxy(proxy)}, and the closed model (autocannon) cannot go through a proxy: ` +
-      "use the open model, name the target's host in NO_PROXY, or run with --no-proxy",
-  );
-}
-
-/** Where the run's credentials came from, in words, and the line that says which API key is used when two were given. */
-function credentialSources(config: RunConfig, target: ResolvedTarget, env: NodeJS.ProcessEnv): { sources: CredentialSources; keyNote: string | null } {
-  if (target.embedded !== null) {
-    const embedded = 'the embedded target';
-    return { sources: { apiKey: embedded, participantTokens: embedded, coachToken: embedded, renewal: 'the embedded target issued it' }, keyNote: null };
-  }
-  const file = config.credentials.fixturesPath ?? 'the fixtures file';
-  const fromFile = config.fixtures?.apiKey !== undefined;
-  const envKey = env.COACHBENCH_API_KEY;
-  const keyNote =
-    fromFile && envKey
-      ? `API key: the one in ${file} ("apiKey"); COACHBENCH_API_KEY is set too and ${envKey === config.fixtures?.apiKey ? 'holds the same key' : 'is not used'}`
-      : null;
-  const command = config.credentials.tokenCommand !== null;
-  const firstToken = target.fixtures.participants[0]?.token;
-  const participantTokens = command ? '--token-command' : env.COACHBENCH_TOKEN && firstToken === env.COACHBENCH_TOKEN ? 'COACHBENCH_TOKEN' : file;
-  const coachToken =
-    target.fixtures.coachToken !== config.coachToken
-      ? '--token-command'
-      : config.fixtures?.coachToken !== undefined
-        ? `${file} ("coachToken")`
-        : 'COACHBENCH_COACH_TOKEN';
-  const renewal = command
-    ? 'the token command ran once before this check: check the tokens it prints'
-    : `renew the tokens: give --token-command CMD (docs/design.md §2.13), or refresh ${file}`;
-  return { sources: { apiKey: fromFile ? `${file} ("apiKey")` : 'COACHBENCH_API_KEY', participantTokens, coachToken, renewal }, keyNote };
-}
-
 /**
  * Everything checked before any load, in order (docs/design.md §2.2): a closed model behind
  * a proxy (exit 2), the target reachable through the transport (exit 3, naming the proxy
@@ -222,8 +158,8 @@ export async function preflightTarget(
   say: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  refuseClosedModelBehindProxy(config, target, env);
-  const { sources, keyNote } = credentialSources(config, target, env);
+  refuseClosedModelBehindProxy(config.profile, target.transport, target.url, env);
+  const { sources, keyNote } = credentialSources(config, { embedded: target.embedded !== null, fixtures: target.fixtures }, env);
   if (keyNote !== null) say(keyNote);
   await preflight(target.url, target.transport, env);
   const { profile } = config;
