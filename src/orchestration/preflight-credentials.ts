@@ -11,11 +11,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { createRequestAgent } from '../engine/http-agent.js';
+import { shownProxy } from '../engine/proxy-route.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import type { Transport } from '../engine/transport.js';
 import { StartError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { redact } from '../util/redact.js';
+import { proxyMadeAnswer } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** Where each credential came from, in words for the messages. */
@@ -34,6 +36,8 @@ export interface CredentialPreflight {
   url: string;
   transport: Transport;
   fixtures: RunFixtures;
+  /** The proxy the target is reached through, or null (engine/proxy-route.ts). */
+  proxy: string | null;
   /** True when the run sends the coach token (tags, membership churn) and there is one. */
   coach: boolean;
   sources: CredentialSources;
@@ -75,7 +79,7 @@ function problemOf(text: string): { title: string | null; detail: string | null 
 }
 
 /** GETs `path` with the key and `token`; resolves with the refusal (401/403) or null. */
-async function tryCredentials(dispatcher: Dispatcher, url: string, path: string, apiKey: string, token: string): Promise<Refusal | null> {
+async function tryCredentials(dispatcher: Dispatcher, proxy: string | null, url: string, path: string, apiKey: string, token: string): Promise<Refusal | null> {
   const target = new URL(`${url}/api/v1${path}`);
   const response = await dispatcher.request({
     origin: target.origin,
@@ -85,8 +89,12 @@ async function tryCredentials(dispatcher: Dispatcher, url: string, path: string,
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
   });
-  if (response.statusCode !== 401 && response.statusCode !== 403) {
+  const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
+  if (made !== null || (response.statusCode !== 401 && response.statusCode !== 403)) {
     await response.body.dump();
+    // A proxy's own answer says nothing of the credentials: it is named as the proxy's.
+    if (proxy !== null && made !== null)
+      throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} GET ${target.href}: ${made.text}`);
     return null;
   }
   const { title, detail } = problemOf(await readCapped(response.body));
@@ -118,14 +126,14 @@ export function refusedCredential(refusal: Refusal): 'api-key' | 'token' | 'eith
 }
 
 /** Exit 3 when the target refuses a credential the run will use; resolves when every one is accepted. */
-export async function preflightCredentials({ url, transport, fixtures, coach, sources }: CredentialPreflight): Promise<void> {
+export async function preflightCredentials({ url, transport, proxy, fixtures, coach, sources }: CredentialPreflight): Promise<void> {
   const first = fixtures.participants[0];
   const session = first?.chatSessionIds[0];
   if (first === undefined || session === undefined) return;
   const path = `/participants/${encodeURIComponent(first.userId)}/chat_sessions/${encodeURIComponent(session)}`;
   const dispatcher = createRequestAgent(transport, 1);
   try {
-    const refusal = await tryCredentials(dispatcher, url, path, fixtures.apiKey, first.token);
+    const refusal = await tryCredentials(dispatcher, proxy, url, path, fixtures.apiKey, first.token);
     if (refusal !== null) {
       const said = describeRefusal(refusal);
       const token = `participant ${first.userId}'s token (from ${sources.participantTokens})`;
@@ -135,7 +143,7 @@ export async function preflightCredentials({ url, transport, fixtures, coach, so
       throw new StartError(`the target refused the API key (from ${sources.apiKey}) or ${token}: ${said}; check the key, and ${sources.renewal}`);
     }
     if (coach && fixtures.coachToken) {
-      const coachRefusal = await tryCredentials(dispatcher, url, path, fixtures.apiKey, fixtures.coachToken);
+      const coachRefusal = await tryCredentials(dispatcher, proxy, url, path, fixtures.apiKey, fixtures.coachToken);
       // A 403 is the coach's role on this participant's session, not a refused token.
       if (coachRefusal !== null && coachRefusal.status === 401) {
         throw new StartError(`the target refused the coach token (from ${sources.coachToken}): ${describeRefusal(coachRefusal)}; ${sources.renewal}`);

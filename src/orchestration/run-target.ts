@@ -164,5 +164,6 @@ export async function preflightTarget(
   await preflight(target.url, target.transport, env);
   const { profile } = config;
   const coach = profile.tagLink.enabled || (profile.chatStreams.enabled && profile.chatStreams.churnRatePerSec > 0);
-  await preflightCredentials({ url: target.url, transport: target.transport, fixtures: target.fixtures, coach, sources });
+  const proxy = proxyFor(target.transport, target.url, env);
+  await preflightCredentials({ url: target.url, transport: target.transport, proxy, fixtures: target.fixtures, coach, sources });
 }

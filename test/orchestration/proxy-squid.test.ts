@@ -174,6 +174,19 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     }
   }, 60_000);
 
+  it('names the proxy, not a credential, when the proxy refuses the credential check', async () => {
+    const strict = await startSquid(dir, { denyUrlPath: '/chat_sessions/[^/]+$' });
+    try {
+      const result = await runBin(runArgs(plain.url, plainFixtures, join(dir, 'denied-check'), ['--proxy', strict.url]));
+      expect(result.code).toBe(3);
+      expect(result.stderr.trim()).toBe(
+        `coachbench: proxy ${strict.url} refused GET ${plain.url}/api/v1/participants/p-000001/chat_sessions/cs-000001-1: 403 Forbidden (ERR_ACCESS_DENIED 0)`,
+      );
+    } finally {
+      await strict.stop();
+    }
+  }, 60_000);
+
   it('refuses the closed model (exit 2, one line) while HTTP_PROXY applies to its target, and runs it directly when NO_PROXY names the target', async () => {
     const args = (out: string): string[] => ['run', '-p', closedProfile, '-t', plain.url, '-f', plainFixtures, '-q', '-o', out];
     const refused = await runBin(args(join(dir, 'closed-refused')), { env: { HTTP_PROXY: squid.url } });
