@@ -48,7 +48,7 @@ const BODY_LIMIT = 16 * 1024;
 /** The most of a title or detail quoted. */
 const QUOTE_CHARS = 160;
 
-interface Refusal {
+export interface Refusal {
   status: number;
   challenge: string;
   title: string | null;
@@ -136,7 +136,7 @@ export async function preflightCredentials({ url, transport, proxy, fixtures, co
     const refusal = await tryCredentials(dispatcher, proxy, url, path, fixtures.apiKey, first.token);
     if (refusal !== null) {
       const said = describeRefusal(refusal);
-      const token = `participant ${first.userId}'s token (from ${sources.participantTokens})`;
+      const token = `participant ${printable(first.userId)}'s token (from ${sources.participantTokens})`;
       const kind = refusedCredential(refusal);
       if (kind === 'api-key') throw new StartError(`the target refused the API key (from ${sources.apiKey}): ${said}; check the key`);
       if (kind === 'token') throw new StartError(`the target refused ${token}: ${said}; ${sources.renewal}`);

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../src/contract/fixtures.js';
+import { type Refusal, refusedCredential } from '../../src/orchestration/preflight-credentials.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { runBin } from './bin-helpers.js';
 import { quickProfile } from './run-helpers.js';
@@ -159,4 +160,19 @@ describe("the target's words", () => {
     expect(detail.length).toBeGreaterThan(100);
     expect(detail.length).toBeLessThanOrEqual(161);
   }, 60_000);
+});
+
+describe('refusedCredential', () => {
+  const refusal = (status: number, detail: string | null, challenge = ''): Refusal => ({ status, challenge, title: null, detail });
+  it.each([
+    [refusal(401, 'the X-API-Key header is not valid'), 'api-key'],
+    [refusal(403, 'API key not allowed for this client'), 'api-key'],
+    [refusal(401, 'the bearer token expired'), 'token'],
+    [refusal(401, null, 'Bearer realm="api", error="invalid_token"'), 'token'],
+    [refusal(403, 'a participant may only access its own /participants/{user_id} paths'), 'token'],
+    [refusal(401, 'Unauthorized'), 'either'],
+    [refusal(401, null), 'either'],
+  ])('%j names %s', (given, expected) => {
+    expect(refusedCredential(given)).toBe(expected);
+  });
 });
