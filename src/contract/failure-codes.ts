@@ -36,13 +36,49 @@ export type StreamEndCode = (typeof STREAM_END_CODES)[number];
 export type TimeoutPhase = (typeof TIMEOUT_PHASES)[number];
 
 /**
- * A failure code: `status:<nnn>` (an unexpected HTTP status), `net:<errno>` (the connection
- * failed, was reset, or did not carry HTTP), `timeout:<phase>`, or one of the fixed codes.
+ * A failure code: `status:<nnn>` (an unexpected HTTP status), `proxy:<nnn>` (the proxy
+ * refused with that status, docs/design.md §2.12), `net:<errno>` (the connection failed,
+ * was reset, or did not carry HTTP), `timeout:<phase>`, or one of the fixed codes.
  */
-export type FailureCode = `status:${number}` | `net:${string}` | `timeout:${TimeoutPhase}` | FindingCode | StreamEndCode;
+export type FailureCode = `status:${number}` | `proxy:${number}` | `net:${string}` | `timeout:${TimeoutPhase}` | FindingCode | StreamEndCode;
 
 /** The code of an unexpected HTTP status. */
 export const statusFailure = (status: number): FailureCode => `status:${status}`;
+
+/** The code of a proxy's refusal: a CONNECT not answered 200, or 407 to a forwarded request. */
+export const proxyFailure = (status: number): FailureCode => `proxy:${status}`;
+
+/**
+ * The mark a proxy leaves on an error answer it made itself rather than passed on: RFC 9209
+ * `Proxy-Status` with an `error` parameter, or squid's `X-Squid-Error`. Null when unmarked.
+ */
+export function proxyMark(status: number, headers: Readonly<Record<string, string | string[] | undefined>>): string | null {
+  if (status < 400) return null;
+  const squid = headers['x-squid-error'];
+  if (squid !== undefined) return String(squid);
+  const proxyStatus = headers['proxy-status'];
+  return proxyStatus !== undefined && /;\s*error=/i.test(String(proxyStatus)) ? String(proxyStatus) : null;
+}
+
+/** The code of an unexpected status: `proxy:<nnn>` when a proxy made the answer, else `status:<nnn>`. */
+export const unexpectedStatus = (status: number, headers: Readonly<Record<string, string | string[] | undefined>>): FailureCode =>
+  proxyMark(status, headers) === null ? statusFailure(status) : proxyFailure(status);
+
+/*
+ * undici says a proxy refused only in its messages: `Proxy response (403) !== 200 when HTTP
+ * Tunneling` (a CONNECT answered other than 200, code UND_ERR_ABORTED) and `Proxy
+ * Authentication Required (407)` (a forwarded request answered 407, UND_ERR_INVALID_ARG).
+ * test/orchestration/proxy-squid.test.ts pins both against a real squid.
+ */
+const PROXY_REFUSAL = /^Proxy (?:response \((\d{3})\) !== 200 when HTTP Tunneling|Authentication Required \((407)\))/;
+
+/** The status a proxy refused with, when `error` is undici's report of such a refusal; else null. */
+export function proxyRefusalStatus(error: unknown): number | null {
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message !== 'string') return null;
+  const match = PROXY_REFUSAL.exec(message);
+  return match === null ? null : Number(match[1] ?? match[2]);
+}
 
 /** `net:<errno>` keeps the client's own code, restricted to the characters a code has. */
 const netFailure = (code: string): FailureCode => `net:${code.replace(/[^A-Za-z0-9_]/g, '_') || 'unknown'}`;
@@ -56,9 +92,12 @@ const TIMEOUT_BY_CODE: Readonly<Record<string, FailureCode>> = {
 /**
  * Classifies a client error (undici, autocannon, node:net) as a failure code. The one
  * classifier every driver uses: undici's timeouts name their phase, anything else with a
- * `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, HPE_INVALID_CONSTANT ...) is `net:<code>`.
+ * `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, HPE_INVALID_CONSTANT ...) is `net:<code>`,
+ * except a proxy's refusal, which is `proxy:<status>`.
  */
 export function failureOfError(error: unknown): FailureCode {
+  const refused = proxyRefusalStatus(error);
+  if (refused !== null) return proxyFailure(refused);
   const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
   if (typeof code === 'string') return TIMEOUT_BY_CODE[code] ?? netFailure(code);
   return netFailure(typeof name === 'string' ? name : 'unknown');
@@ -67,7 +106,7 @@ export function failureOfError(error: unknown): FailureCode {
 const FIXED_CODES = [...FINDING_CODES, ...STREAM_END_CODES].join('|');
 
 /** Matches exactly the failure codes (also the `propertyNames` pattern in schemas/report.schema.json). */
-export const FAILURE_CODE_PATTERN = new RegExp(`^(status:[0-9]{3}|net:[A-Za-z0-9_]+|timeout:(${TIMEOUT_PHASES.join('|')})|${FIXED_CODES})$`);
+export const FAILURE_CODE_PATTERN = new RegExp(`^(status:[0-9]{3}|proxy:[0-9]{3}|net:[A-Za-z0-9_]+|timeout:(${TIMEOUT_PHASES.join('|')})|${FIXED_CODES})$`);
 
 /** True when `text` is a code of this vocabulary. */
 export const isFailureCode = (text: string): text is FailureCode => FAILURE_CODE_PATTERN.test(text);

@@ -6,8 +6,8 @@
  * Requests (messages, uploads, tags, probes) share one Agent per process. Each held SSE
  * stream gets a Client of its own: an Agent or Pool scans all its connections on every
  * dispatch, which is quadratic over thousands of long-lived streams. Behind a proxy a stream
- * gets a one-connection proxy agent instead (the tunnel is per connection anyway). Under
- * HTTP/2 a participant's streams share its own connection (createParticipantConnection).
+ * gets a one-connection proxy agent instead. Under HTTP/2 a participant's streams share its
+ * own connection (createParticipantConnection).
  */
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
@@ -127,20 +127,45 @@ function connectorFor(transport: Transport, timeoutMs: number, onProtocol?: Prot
 
 const pipeliningOf = (transport: Transport): number => (transport.http === '2' ? H2_STREAMS_PER_CONNECTION : 1);
 
-/** An Agent, or the proxy agent the transport asks for, with its options. */
+/**
+ * The clients a proxy agent makes, to the proxy (forwarding) or through its tunnel, with the
+ * settings the direct ones get: undici's ProxyAgent hands its forwarding client only the
+ * connector, which would leave one stream's agent a pool with undici's default timeouts.
+ */
+function proxiedClients(settings: Omit<Agent.Options, 'connect'>): (origin: string | URL, options: object) => Dispatcher {
+  return (origin, options) => {
+    const merged = { ...settings, ...options } as Pool.Options;
+    return merged.connections === 1 ? new Client(origin, merged) : new Pool(origin, merged);
+  };
+}
+
+/**
+ * An Agent, or the proxy agent the transport asks for, with its options. Behind a proxy, as
+ * curl does: a plain-http target is reached by absolute-form requests to the proxy
+ * (`GET http://host:port/path`), an https target through a CONNECT tunnel, its TLS
+ * negotiated inside (`requestTls`). A proxy at its usual rules refuses CONNECT to any port
+ * but 443 (docs/design.md §2.12).
+ */
 function agentFor(transport: Transport, options: Agent.Options, onProtocol?: ProtocolListener): Dispatcher {
   const tls = tlsConnectOptions(transport.tls);
-  const connect = { ...(options.connect as object), ...tls };
+  const timeoutMs = (options.connect as { timeout?: number } | undefined)?.timeout ?? CONNECT_TIMEOUT_MS;
   if (!usesProxy(transport)) {
-    const timeoutMs = (options.connect as { timeout?: number } | undefined)?.timeout ?? CONNECT_TIMEOUT_MS;
     return new Agent({ ...options, ...http2Options(transport, true), connect: connectorFor(transport, timeoutMs, onProtocol) });
   }
-  // Through a tunnel the target's TLS is `requestTls`; `connect` reaches the proxy itself.
-  // Always a CONNECT tunnel, plain http targets included (undici 8 would forward those as
-  // absolute-URI requests): a forwarding proxy may buffer an event stream; a tunnel cannot.
-  const proxied = { ...options, allowH2: false, proxyTunnel: true, requestTls: tls };
-  if (transport.proxy.mode === 'url') return new ProxyAgent({ ...proxied, uri: transport.proxy.url });
-  return new EnvHttpProxyAgent({ ...proxied, connect } as EnvHttpProxyAgent.Options);
+  // Every connection to or through a proxy speaks HTTP/1.1 here: no h2 multiplexing to pipeline into.
+  const { connect: _connect, ...rest } = options;
+  const settings = { ...rest, pipelining: 1 };
+  const proxied = {
+    ...settings,
+    allowH2: false,
+    proxyTunnel: false,
+    requestTls: tls,
+    connectTimeout: timeoutMs,
+    factory: proxiedClients({ ...settings, allowH2: false }),
+  };
+  if (transport.proxy.mode === 'url') return new ProxyAgent({ ...proxied, uri: transport.proxy.url } as ProxyAgent.Options);
+  // Targets NO_PROXY names are reached directly, by this agent's own Agent: it gets the target's TLS.
+  return new EnvHttpProxyAgent({ ...proxied, connect: { timeout: timeoutMs, ...tls } } as EnvHttpProxyAgent.Options);
 }
 
 /** The request Agent of one process. */
@@ -176,7 +201,9 @@ export function createStreamClient(origin: string, options: StreamClientOptions)
     ...(options.localAddress ? { localAddress: options.localAddress } : {}),
   };
   if (usesProxy(transport)) {
-    return agentFor(transport, { ...settings, connections: 1, connect: { timeout: options.headersTimeoutMs } });
+    // One connection each, to the proxy or through its tunnel; the proxy is not on a spread loopback address.
+    const { localAddress: _bound, ...unbound } = settings;
+    return agentFor(transport, { ...unbound, connections: 1, connect: { timeout: options.headersTimeoutMs } });
   }
   return new Client(origin, { ...settings, connect: connectorFor(transport, options.headersTimeoutMs, options.onProtocol) });
 }

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
-import { type FailureCode, failureOfError, statusFailure } from '../contract/failure-codes.js';
+import { type FailureCode, failureOfError, unexpectedStatus } from '../contract/failure-codes.js';
 import { createStreamClient, type ProtocolListener } from './http-agent.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
 import { defaultTransport, type Transport, withTransportHeaders } from './transport.js';
@@ -159,7 +159,7 @@ export class SseStream {
       response.body.on('error', () => undefined).destroy();
       this.markClosed();
       if (this.closeWhenOpen) return;
-      const failure = response.statusCode !== 200 ? statusFailure(response.statusCode) : 'content-type';
+      const failure = response.statusCode !== 200 ? unexpectedStatus(response.statusCode, response.headers) : 'content-type';
       return host.onOpenFailed(this, failure, `HTTP ${response.statusCode} ${contentType || 'no content-type'}`);
     }
     this.body = response.body;

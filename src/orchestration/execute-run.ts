@@ -11,7 +11,7 @@ import { startLiveOutputs } from './outputs/start-outputs.js';
 import type { RunConfig } from './run-config.js';
 import { lockRunFolder, type RunFolderLock } from './run-folder-lock.js';
 import { defaultRunId, type RunOutcome, runSession } from './run-session.js';
-import { preflight, resolveTarget } from './run-target.js';
+import { preflightTarget, resolveTarget } from './run-target.js';
 import { onStopSignal, type StopSignal } from './signals.js';
 
 /**
@@ -55,7 +55,10 @@ export async function executeRun(
     try {
       const target = await resolveTarget(config);
       try {
-        await untilStopped(preflight(target.url, target.transport), stop.signal);
+        await untilStopped(
+          preflightTarget(target, config, (line) => stderr.write(terminalText(`coachbench: ${line}\n`))),
+          stop.signal,
+        );
         const session = { config, target, outDir, stop, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
         return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
       } finally {

@@ -1,18 +1,23 @@
 /**
  * Resolves what a run talks to: the embedded reference target (started in-process on a free
- * loopback port) or an external `--target` with its fixtures. Also checks reachability
- * before load starts, so an unreachable target exits 3 instead of producing a report of errors.
+ * loopback port) or an external `--target` with its fixtures. Also checks, before load
+ * starts, that the target is reachable and takes the run's credentials, so an unreachable
+ * target or a refused key exits 3 instead of producing a report of errors.
  */
+import { proxyRefusalStatus } from '../contract/failure-codes.js';
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/resolve-profile.js';
 import { renewBeforeRun } from '../engine/auth/credentials.js';
 import { TokenCommandError } from '../engine/auth/token-command.js';
 import { createRequestAgent, NO_H2_CODE, NO_H2_REASON } from '../engine/http-agent.js';
+import { proxyFor, shownProxy } from '../engine/proxy-route.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
 import { StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
+import { credentialSources, preflightCredentials } from './preflight-credentials.js';
+import { proxyMadeAnswer, proxyRefusalLine, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -109,21 +114,56 @@ export function tlsHint(code: string): string | null {
   return null;
 }
 
-/** Any HTTP answer proves the target reachable; a network or TLS error is exit 3, with the flag that fixes it when there is one. */
-export async function preflight(url: string, transport: Transport = defaultTransport()): Promise<void> {
+/**
+ * Any answer of the target proves it reachable; a network or TLS error is exit 3, with the
+ * flag that fixes it when there is one. Behind a proxy, a refusal or an answer the proxy made
+ * itself names the proxy and its status (docs/design.md §2.12), never the target.
+ */
+export async function preflight(url: string, transport: Transport = defaultTransport(), env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dispatcher = createRequestAgent(transport, 1);
+  const proxy = proxyFor(transport, url, env);
+  const probe = new URL(`${url}/api/v1/participants`);
   try {
-    const probe = new URL(`${url}/api/v1/participants`);
     const response = await dispatcher.request({ origin: probe.origin, path: probe.pathname, method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
     await response.body.dump();
+    const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
+    if (proxy !== null && made !== null) {
+      throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
+    }
   } catch (error) {
+    if (error instanceof StartError) throw error;
+    const refused = proxyRefusalStatus(error);
+    if (refused !== null) throw new StartError(proxyRefusalLine(proxy, url, refused));
     const cause = (error as { cause?: unknown }).cause;
     const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message;
     const closedOnTls = url.startsWith('https:') && transport.tls.cert === null && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
     // Over TLS 1.3 a server that wants a client certificate just closes the connection after the handshake.
     const hint = closedOnTls ? 'it closed the TLS connection; if it requires a client certificate, give one with --cert FILE --key FILE' : tlsHint(code);
-    throw new StartError(`target ${url} is not reachable (${code})${hint ? `: ${hint}` : ''}`);
+    const via = proxy === null ? '' : ` through proxy ${shownProxy(proxy)}`;
+    throw new StartError(`target ${url} is not reachable${via} (${code})${hint ? `: ${hint}` : ''}`);
   } finally {
     await dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Everything checked before any load, in order (docs/design.md §2.2): a closed model behind
+ * a proxy (exit 2), the target reachable through the transport (exit 3, naming the proxy
+ * when it is the one that refused), then one authenticated request per credential kind
+ * (exit 3, naming the credential). Cheap enough to run for the embedded target too.
+ */
+export async function preflightTarget(
+  target: ResolvedTarget,
+  config: RunConfig,
+  say: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  refuseClosedModelBehindProxy(config.profile, target.transport, target.url, env);
+  const { sources, keyNote } = credentialSources(config, { embedded: target.embedded !== null, fixtures: target.fixtures }, env);
+  if (keyNote !== null) say(keyNote);
+  await preflight(target.url, target.transport, env);
+  const { profile } = config;
+  const coach = profile.tagLink.enabled || (profile.chatStreams.enabled && profile.chatStreams.churnRatePerSec > 0);
+  const proxy = proxyFor(target.transport, target.url, env);
+  await preflightCredentials({ url: target.url, transport: target.transport, proxy, fixtures: target.fixtures, coach, sources });
 }

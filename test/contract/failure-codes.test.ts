@@ -74,6 +74,8 @@ describe('the vocabulary', () => {
     ['status:404', true],
     [statusFailure(503), true],
     ['net:ECONNRESET', true],
+    ['proxy:403', true],
+    ['proxy:', false],
     ['timeout:headers', true],
     ['frame-too-large', true],
     ['photo-url', true],
@@ -99,7 +101,14 @@ describe('the vocabulary', () => {
   it('docs/failure-codes.md documents every fixed code and every prefix', async () => {
     const page = await readFile(new URL('../../docs/failure-codes.md', import.meta.url), 'utf8');
     const documented = [...page.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]);
-    const expected = ['status:<nnn>', 'net:<errno>', ...TIMEOUT_PHASES.map((phase) => `timeout:${phase}`), ...STREAM_END_CODES, ...FINDING_CODES];
+    const expected = [
+      'status:<nnn>',
+      'proxy:<nnn>',
+      'net:<errno>',
+      ...TIMEOUT_PHASES.map((phase) => `timeout:${phase}`),
+      ...STREAM_END_CODES,
+      ...FINDING_CODES,
+    ];
     expect([...documented].sort()).toEqual(expect.arrayContaining([...expected].sort()));
   });
 });

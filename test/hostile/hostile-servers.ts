@@ -26,7 +26,8 @@ export interface HostileServer extends TestServer {
   seen: ServerSeen;
 }
 
-const isPreflight = (req: IncomingMessage): boolean => req.method === 'OPTIONS';
+/** The reachability check (OPTIONS) and the credential check (GET of a chat session, not its stream): docs/design.md §2.2. */
+const isPreflight = (req: IncomingMessage): boolean => req.method === 'OPTIONS' || (req.method === 'GET' && /\/chat_sessions\/[^/]+$/.test(req.url ?? ''));
 const isStream = (req: IncomingMessage): boolean => req.method === 'GET' && /\/stream$/.test(req.url ?? '');
 
 /** Sends the stream's headers now: node:http would otherwise hold them back until the first write. */

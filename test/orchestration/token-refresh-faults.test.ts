@@ -51,11 +51,23 @@ const check = (report: Report, id: string) => report.checks.find((c) => c.id ===
 
 describe('auth.token.refresh fails', () => {
   it('when the command hands back the tokens that were just refused: counted once each, not retried in a loop', async () => {
-    // The fixtures' own tokens, which expire 1.5 s into the run and are printed again on every refresh.
+    // Fresh tokens on the first run (just before the preflight, which they pass), expiring
+    // 1.5 s later, mid-run; every later run prints the same ones again.
     const stale = join(dir, 'stale.json');
-    const byUser = Object.fromEntries(target.fixtures.participants.map((p) => [p.userId, p.token]));
-    await writeFile(stale, JSON.stringify({ coachToken: target.fixtures.coachToken, participants: byUser }));
-    const { result, report } = await run(join(dir, 'stale'), `cat ${JSON.stringify(stale)}`);
+    const script = join(dir, 'same-tokens.mjs');
+    await writeFile(
+      script,
+      `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+const saved = ${JSON.stringify(stale)};
+if (!existsSync(saved)) {
+  const answer = await fetch(${JSON.stringify(`${target.url}/_coachbench/tokens`)}, { method: 'POST', headers: { 'x-api-key': process.env.TOKEN_API_KEY } });
+  const body = await answer.json();
+  writeFileSync(saved, JSON.stringify({ coachToken: body.coachToken, participants: body.participants }));
+}
+process.stdout.write(readFileSync(saved, 'utf8'));
+`,
+    );
+    const { result, report } = await run(join(dir, 'stale'), `${NODE} ${JSON.stringify(script)}`);
     expect(result.code).toBe(1);
     const auth = report!.auth!;
     expect(auth.rejectedAfterRefresh).toBeGreaterThan(0);

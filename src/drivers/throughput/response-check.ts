@@ -4,7 +4,7 @@
  * and a problem+json body on error. A failure is a code to count (docs/failure-codes.md),
  * never an exception.
  */
-import { type FailureCode, statusFailure } from '../../contract/failure-codes.js';
+import { type FailureCode, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
@@ -58,6 +58,10 @@ const isJsonMediaType = (type: string): boolean => type === 'application/json' |
 /** Generic checks; scenario-specific body shapes are judged by the caller on `json`. */
 export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspection {
   const failures: FailureCode[] = [];
+  // An error a proxy made itself says nothing of the target's headers or problem bodies.
+  if (proxyMark(view.status, view.headers) !== null) {
+    return { status: view.status, failures: [proxyFailure(view.status)], missingHeaders: [], json: undefined, problemFailure: undefined };
+  }
   if (view.status !== expectedStatus) failures.push(statusFailure(view.status));
   const missingHeaders = REQUIRED_HEADERS.filter((name) => !view.headers[name]);
   if (missingHeaders.length > 0) failures.push('headers-missing');

@@ -1,0 +1,49 @@
+/**
+ * The proxy's part of the preflight (docs/design.md §2.12): a proxy's refusal, or an answer
+ * it made itself, named as the proxy's with its status; and the closed model, which cannot
+ * go through a proxy, refused while one applies to its target.
+ */
+import { STATUS_CODES } from 'node:http';
+import { proxyMark } from '../contract/failure-codes.js';
+import type { Profile } from '../contract/profile/profile.js';
+import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js';
+import type { Transport } from '../engine/transport.js';
+import { ConfigError } from '../util/errors.js';
+import { printable } from '../util/printable.js';
+
+/** `403 Forbidden`. */
+const statusText = (status: number): string => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
+
+/** The one line of a proxy that refused: a CONNECT to an https target, or a request it forwards. */
+export function proxyRefusalLine(proxy: string | null, url: string, status: number): string {
+  const target = new URL(url);
+  const what = target.protocol === 'https:' ? `CONNECT to ${target.hostname}:${target.port || '443'}` : `the request to ${target.origin}`;
+  const hint = status === 407 ? ': it wants credentials (give them in the proxy URL, http://user:password@host:port)' : '';
+  return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
+}
+
+/** An answer a forwarding proxy made itself rather than passed on: 407, or an error answer with the proxy's mark. */
+export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>): { refused: boolean; text: string } | null {
+  if (status === 407) return { refused: true, text: statusText(status) };
+  const mark = proxyMark(status, headers);
+  if (mark === null) return null;
+  return { refused: status === 403, text: `${statusText(status)} (${printable(mark)})` };
+}
+
+/** True when the profile runs a closed model (autocannon), which has no proxy support. */
+const runsClosedModel = (profile: Profile): boolean =>
+  [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+
+/**
+ * Exit 2 when proxy variables send the target through a proxy and the profile runs the
+ * closed model: autocannon would connect directly, measuring another path than the rest of
+ * the run (`--proxy` with it is refused earlier, in run-config.ts).
+ */
+export function refuseClosedModelBehindProxy(profile: Profile, transport: Transport, url: string, env: NodeJS.ProcessEnv): void {
+  const proxy = proxyFor(transport, url, env);
+  if (proxy === null || !runsClosedModel(profile)) return;
+  throw new ConfigError(
+    `${proxyVariableFor(url, env)} sends ${new URL(url).host} through proxy ${shownProxy(proxy)}, and the closed model (autocannon) cannot go through a proxy: ` +
+      "use the open model, name the target's host in NO_PROXY, or run with --no-proxy",
+  );
+}
