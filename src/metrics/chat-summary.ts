@@ -43,6 +43,7 @@ export function buildChatSummary(total: MetricSet, settings: ChatSummarySettings
       lost: c(CHAT.resumeLost),
       duplicated: c(CHAT.resumeDuplicated),
       notResumable: c(CHAT.notResumable),
+      idsUnsendable: c(CHAT.resumeIdUnsendable),
     },
     stalled: c(CHAT.stalled),
     peakConcurrent: total.peakOf(CHAT.open),

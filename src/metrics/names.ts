@@ -68,6 +68,8 @@ export const CHAT = {
   resumeDuplicated: 'chat.resumeDuplicated',
   /** Reconnects after a drop of a stream whose target never sent an event id: nothing to resume from. */
   notResumable: 'chat.notResumable',
+  /** Reconnects after a drop whose last event id no Last-Event-ID header can carry (control character, over 1 KiB). */
+  resumeIdUnsendable: 'chat.resumeIdUnsendable',
   stalled: 'chat.stalled',
   /** Peak gauge. */
   open: 'chat.open',
