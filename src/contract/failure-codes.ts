@@ -61,8 +61,9 @@ const FAILURE_BY_CODE: Readonly<Record<string, FailureCode>> = {
 
 /**
  * Classifies a client error (undici, autocannon, node:net) as a failure code. The one
- * classifier every driver uses: undici's timeouts name their phase, a body beyond its bound is
- * `body-too-large`, anything else with a `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, HPE_INVALID_CONSTANT ...) is `net:<code>`.
+ * classifier every driver uses: undici's timeouts name their phase, a body beyond its bound
+ * is `body-too-large`, anything else with a `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET,
+ * HPE_INVALID_CONSTANT ...) is `net:<code>`.
  */
 export function failureOfError(error: unknown): FailureCode {
   const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };

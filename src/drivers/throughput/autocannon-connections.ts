@@ -7,8 +7,8 @@
  * fixed-CPU budget (docs/throughput.md, "Fixed CPU per run"). What the runner does that matters
  * is here: `connections` connections to one origin, each sending its next request when the
  * previous answer is in and reconnecting on its own after an error, a timeout or an answer
- * whose body passed the bound (autocannon-body-bound.ts), all destroyed
- * at a deadline (exactly then, not at the runner's next 100 ms sample) or on abort.
+ * whose body passed the bound (autocannon-body-bound.ts), all destroyed at a deadline
+ * (exactly then, not at the runner's next 100 ms sample) or on abort.
  */
 import { performance } from 'node:perf_hooks';
 import { createSecureContext } from 'node:tls';

@@ -112,7 +112,8 @@ function messageDelivery(chat: ChatStreamsSummary): CheckResult {
 /** The six stream checks, in report order. */
 /**
  * Across a reconnect with Last-Event-ID nothing is lost or repeated (docs/design.md §5.4).
- * Evidence: a resumed reconnect. A target that sends no ids cannot resume; that is said, not failed.
+ * Evidence: a resumed reconnect. A target that sends no ids cannot resume; that is said, not
+ * failed. A target whose ids no Last-Event-ID can carry (idsUnsendable) fails it.
  */
 function resume(chat: ChatStreamsSummary): CheckResult {
   const summary = chat.resume;
