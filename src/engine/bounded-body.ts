@@ -33,6 +33,8 @@ function decode(chunks: Buffer[], length: number): string {
 
 /** Reads `body` to its end, keeping its chunks when `keep`; rejects past `maxBytes`, or with the stream's own error. */
 function readBounded(body: Readable, maxBytes: number, keep: boolean): Promise<Buffer[] | null> {
+  // Closed before anyone read it (the run's cut aborted it first): no event will come.
+  if (body.closed) return Promise.reject(body.errored ?? new Error('the body closed before it was read'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let bytes = 0;

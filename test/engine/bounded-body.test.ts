@@ -74,6 +74,17 @@ describe('bounded body reads', () => {
     expect(written).toBeLessThan(16 * MiB);
   });
 
+  it('settles at once on a body already closed before the read (aborted first), with its error', async () => {
+    const response = await answer((res) => {
+      res.writeHead(200);
+      res.write('partial');
+    });
+    const aborted = new Promise<void>((resolve) => response.body.once('close', () => resolve()));
+    response.body.on('error', () => undefined).destroy(new Error('cut by the end of the run'));
+    await aborted;
+    await expect(readBoundedText(response.body)).rejects.toThrow('cut by the end of the run');
+  });
+
   it("passes the stream's own error through (a reset mid-body is net:, not body-too-large)", async () => {
     const response = await answer((res) => {
       res.writeHead(200, { 'content-length': 100_000 });
