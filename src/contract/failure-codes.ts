@@ -18,6 +18,8 @@ export const FINDING_CODES = [
   'photo-url',
   /** Create-and-link returned ids for names that already existed. */
   'existing-returned',
+  /** An answer's body grew beyond the bound on what coachbench reads (1 MiB, docs/design.md §6); the rest was not read. */
+  'body-too-large',
 ] as const;
 
 /** Why a stream stopped without the driver closing it. */
@@ -83,23 +85,27 @@ export function proxyRefusalStatus(error: unknown): number | null {
 /** `net:<errno>` keeps the client's own code, restricted to the characters a code has. */
 const netFailure = (code: string): FailureCode => `net:${code.replace(/[^A-Za-z0-9_]/g, '_') || 'unknown'}`;
 
-const TIMEOUT_BY_CODE: Readonly<Record<string, FailureCode>> = {
+/** The `code` of the error a bounded body read fails with (engine/bounded-body.ts). */
+export const BODY_TOO_LARGE_ERROR_CODE = 'ERR_COACHBENCH_BODY_TOO_LARGE';
+
+const FAILURE_BY_CODE: Readonly<Record<string, FailureCode>> = {
   UND_ERR_CONNECT_TIMEOUT: 'timeout:connect',
   UND_ERR_HEADERS_TIMEOUT: 'timeout:headers',
   UND_ERR_BODY_TIMEOUT: 'timeout:body',
+  [BODY_TOO_LARGE_ERROR_CODE]: 'body-too-large',
 };
 
 /**
  * Classifies a client error (undici, autocannon, node:net) as a failure code. The one
- * classifier every driver uses: undici's timeouts name their phase, anything else with a
- * `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, HPE_INVALID_CONSTANT ...) is `net:<code>`,
- * except a proxy's refusal, which is `proxy:<status>`.
+ * classifier every driver uses: undici's timeouts name their phase, a body beyond its bound
+ * is `body-too-large`, anything else with a `code` (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET,
+ * HPE_INVALID_CONSTANT ...) is `net:<code>`, except a proxy's refusal, which is `proxy:<status>`.
  */
 export function failureOfError(error: unknown): FailureCode {
   const refused = proxyRefusalStatus(error);
   if (refused !== null) return proxyFailure(refused);
   const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-  if (typeof code === 'string') return TIMEOUT_BY_CODE[code] ?? netFailure(code);
+  if (typeof code === 'string') return FAILURE_BY_CODE[code] ?? netFailure(code);
   return netFailure(typeof name === 'string' ? name : 'unknown');
 }
 

@@ -258,6 +258,12 @@ export interface ResumeSummary {
   duplicated: number;
   /** Reconnects after a drop of a stream that never carried an event id: the target cannot resume. */
   notResumable: number;
+  /**
+   * Reconnects after a drop whose last event id could not be sent back as Last-Event-ID (a
+   * control character, or longer than 1 KiB): the target's fault, reconnected without it.
+   * Absent from reports written before it was counted.
+   */
+  idsUnsendable?: number;
 }
 
 /** Bearer-token renewal over the run (engine/auth/credentials.ts); counts of every driver process together. */

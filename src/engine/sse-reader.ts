@@ -13,6 +13,7 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError, unexpectedStatus } from '../contract/failure-codes.js';
 import { createStreamClient, type ProtocolListener } from './http-agent.js';
+import { keptEventId, lastEventIdHeader } from './last-event-id.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
 import { defaultTransport, type Transport, withTransportHeaders } from './transport.js';
 
@@ -52,7 +53,11 @@ export interface StreamRequest {
   maxFrameBytes: number;
   /** TLS, extra headers and proxy of the run (engine/transport.ts); plain defaults when absent. */
   transport?: Transport;
-  /** Sent as `Last-Event-ID` (a reconnect that asks the target to resume), or null. */
+  /**
+   * The last event id to resume from (a reconnect that asks the target to resume), or null.
+   * Sent as `Last-Event-ID` in its header form (last-event-id.ts); an empty id, or one no
+   * header can carry, is not sent and the open is no resume.
+   */
   lastEventId?: string | null;
   /**
    * The participant's own connection (HTTP/2: one per participant, http-agent.ts), shared with
@@ -64,6 +69,13 @@ export interface StreamRequest {
 }
 
 let nextStreamId = 1;
+
+/** The Last-Event-ID value that resumes after `id`, or null when there is none to send. */
+function resumeHeader(id: string | null): string | null {
+  if (id === null || id === '') return null;
+  const header = lastEventIdHeader(id);
+  return header.ok ? header.value : null;
+}
 
 /** Passed to every destroy: undici would otherwise build (and stack-trace) one error per stream. */
 const CLOSED_BY_DRIVER = new Error('stream closed by coachbench');
@@ -96,11 +108,14 @@ export class SseStream {
   lastKeepAliveAtMs = NaN;
   worstGapMs = 0;
   keepAlives = 0;
-  /** The WHATWG last event ID: the latest `id:` seen on this connection (kept across events without one), or null. */
+  /**
+   * The WHATWG last event ID: the latest `id:` seen on this connection (kept across events
+   * without one), or null; an id past MAX_EVENT_ID_BYTES is kept only as far as shows it too long.
+   */
   lastEventId: string | null = null;
   /** The reconnection time the target asked for with `retry:`, or null. */
   retryMs: number | null = null;
-  /** The `Last-Event-ID` this connection was opened with, or null (not a resume). */
+  /** The `Last-Event-ID` header value this connection was opened with, or null (not a resume). */
   resumedFrom: string | null = null;
   private body: Readable | null = null;
   private client: Dispatcher | null = null;
@@ -119,7 +134,7 @@ export class SseStream {
   /** Starts the request; resolves once the stream is open or has failed (never rejects). */
   async open(request: StreamRequest, host: StreamHost): Promise<void> {
     this.requestAtMs = performance.now();
-    this.resumedFrom = request.lastEventId ?? null;
+    this.resumedFrom = resumeHeader(request.lastEventId ?? null);
     let dispatcher = request.dispatcher;
     // A connection of the stream's own adds no headers (http-agent.ts): the request carries the transport's.
     const base = dispatcher === undefined ? withTransportHeaders(request.headers, (request.transport ?? defaultTransport()).headers) : request.headers;
@@ -182,7 +197,7 @@ export class SseStream {
         if (this.state !== StreamState.Open) return;
         const nowMs = performance.now();
         this.lastFrameAtMs = nowMs;
-        if (event.id !== undefined) this.lastEventId = event.id;
+        if (event.id !== undefined && event.id !== this.lastEventId) this.lastEventId = keptEventId(event.id);
         host.onData(this, event.data, nowMs, event.id);
       },
       onRetry: (retryMs) => {

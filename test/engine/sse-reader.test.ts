@@ -208,3 +208,61 @@ describe('SseStream close', () => {
     expect(host.seen.drops).toEqual([]);
   });
 });
+
+describe('event ids and Last-Event-ID', () => {
+  /** A stream server that sends one event with `id: <id>` and records the Last-Event-ID bytes of each open. */
+  async function idServer(id: string): Promise<{ server: TestServer; lastEventIds: Array<string | undefined> }> {
+    const lastEventIds: Array<string | undefined> = [];
+    const started = await startServer((req, res) => {
+      const header = req.headers['last-event-id'];
+      lastEventIds.push(typeof header === 'string' ? Buffer.from(header, 'latin1').toString('utf8') : undefined);
+      startSse(res);
+      res.write(`id: ${id}\ndata: {"eventType":"KEEP_ALIVE"}\n\n`);
+    });
+    return { server: started, lastEventIds };
+  }
+
+  async function reopenWith(url: string, lastEventId: string): Promise<SseStream> {
+    const stream = new SseStream('chat', 0, 's1');
+    await stream.open(
+      { origin: url, path: '/stream', headers: {}, headersTimeoutMs: 5_000, localAddress: null, maxFrameBytes: MiB, lastEventId },
+      recordingHost(),
+    );
+    return stream;
+  }
+
+  it('keeps an id outside Latin-1 and sends it back as its UTF-8 bytes', async () => {
+    const started = await idServer('msg-✓-42');
+    server = started.server;
+    const host = recordingHost();
+    const first = await openStream(server.url, host, MiB);
+    await until(() => host.seen.events.length === 2, 5_000);
+    expect(first.lastEventId).toBe('msg-✓-42');
+    first.close();
+    const second = await reopenWith(server.url, first.lastEventId!);
+    expect(second.state).toBe(StreamState.Open);
+    expect(second.resumedFrom).toBe(Buffer.from('msg-✓-42', 'utf8').toString('latin1'));
+    second.close();
+    expect(started.lastEventIds).toEqual([undefined, 'msg-✓-42']);
+  });
+
+  it.each([
+    ['a control character', 'msg-\u0001-42'],
+    ['past the 1 KiB bound', 'z'.repeat(64 * 1024)],
+    ['empty (the target reset it)', ''],
+  ])('reopens without Last-Event-ID when the id is %s, as no resume', async (_what, id) => {
+    const started = await idServer(id);
+    server = started.server;
+    const host = recordingHost();
+    const first = await openStream(server.url, host, MiB);
+    await until(() => host.seen.events.length === 2, 5_000);
+    // An id past the bound is kept only as far as shows it too long.
+    expect(first.lastEventId!.length).toBeLessThanOrEqual(1025);
+    first.close();
+    const second = await reopenWith(server.url, first.lastEventId!);
+    expect(second.state).toBe(StreamState.Open);
+    expect(second.resumedFrom).toBeNull();
+    second.close();
+    expect(started.lastEventIds).toEqual([undefined, undefined]);
+  });
+});

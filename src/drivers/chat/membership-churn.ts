@@ -8,6 +8,7 @@
 import type { Dispatcher } from 'undici';
 import { failureOfError } from '../../contract/failure-codes.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
+import { readBoundedText } from '../../engine/bounded-body.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -54,7 +55,8 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
         statusOfAnswer,
         discardAnswer,
       );
-      const text = await response.body.text();
+      // A body past the bound throws body-too-large, counted below as a failed call.
+      const text = await readBoundedText(response.body);
       let json: unknown = null;
       try {
         json = text ? JSON.parse(text) : null;

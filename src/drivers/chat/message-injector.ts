@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
+import { discardBounded } from '../../engine/bounded-body.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
@@ -66,7 +67,8 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
           // Delivery latency is the target's: it counts from the send that carried a valid token.
           () => driver.tracker.resend(seq, performance.now()),
         );
-        await response.body.dump();
+        // Read to its end (a post is sent once its answer is whole), at most the body bound.
+        await discardBounded(response.body);
         if (response.statusCode === 201 || response.statusCode === 200) {
           m.inc(CHAT.messagesSent);
           return;

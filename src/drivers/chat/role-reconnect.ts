@@ -5,10 +5,12 @@
  * Plain functions over a participant's RoleState, so the driver keeps no per-stream timers.
  */
 import { backoffDelayMs } from '../../engine/backoff.js';
+import { lastEventIdHeader } from '../../engine/last-event-id.js';
 import type { SseStream } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT } from '../../metrics/names.js';
+import { printable } from '../../util/printable.js';
 import type { RoleState } from './virtual-participant.js';
 
 export interface BackoffSettings {
@@ -33,12 +35,27 @@ export function carryResumeState(role: RoleState, stream: SseStream): void {
   role.retryMs = stream.retryMs ?? role.retryMs;
 }
 
-/** The first reopen after a drop: how long after it, and whether there was anything to resume from. */
+/**
+ * The first reopen after a drop: how long after it, and whether there was anything to resume
+ * from. An id that cannot go back as Last-Event-ID (last-event-id.ts) is the target's fault:
+ * counted and said; the stream reopens without it (SseStream sends none).
+ */
 export function noteReconnect(role: RoleState, nowMs: number, metrics: MetricSet): void {
   if (Number.isNaN(role.droppedAtMs)) return;
   metrics.inc(CHAT.reconnects);
   recordMs(metrics.histogram(CHAT.reconnectDelayUs), nowMs - role.droppedAtMs);
-  if (role.lastEventId === null) metrics.inc(CHAT.notResumable);
+  // An empty id is the target's reset (WHATWG): nothing to resume from.
+  if (role.lastEventId === null || role.lastEventId === '') metrics.inc(CHAT.notResumable);
+  else {
+    const header = lastEventIdHeader(role.lastEventId);
+    if (!header.ok) {
+      metrics.inc(CHAT.resumeIdUnsendable);
+      metrics.sample(
+        CHAT.samples,
+        `reconnected without Last-Event-ID: the target's event id "${printable(role.lastEventId, 80)}" cannot be sent back (${header.reason})`,
+      );
+    }
+  }
   role.droppedAtMs = Number.NaN;
 }
 

@@ -6,13 +6,15 @@
  * progress bar and result tables. Loading it cost ~0.12 s of CPU per run, a quarter of the
  * fixed-CPU budget (docs/throughput.md, "Fixed CPU per run"). What the runner does that matters
  * is here: `connections` connections to one origin, each sending its next request when the
- * previous answer is in and reconnecting on its own after an error or a timeout, all destroyed
- * at a deadline (exactly then, not at the runner's next 100 ms sample) or on abort.
+ * previous answer is in and reconnecting on its own after an error, a timeout or an answer
+ * whose body passed the bound (autocannon-body-bound.ts), all destroyed at a deadline
+ * (exactly then, not at the runner's next 100 ms sample) or on abort.
  */
 import { performance } from 'node:perf_hooks';
 import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import AutocannonClient, { type ClientOptions, type ConnectionClient } from 'autocannon/lib/httpClient.js';
+import { boundResponseBodies } from './autocannon-body-bound.js';
 
 export interface ConnectionSettings {
   /** scheme://host[:port] of the target. */
@@ -20,6 +22,8 @@ export interface ConnectionSettings {
   connections: number;
   /** A connection with no answer for this long is closed, counted and reconnected. */
   timeoutMs: number;
+  /** Most bytes of one answer's body a connection reads; past it the connection is closed, counted and reconnected. */
+  maxBodyBytes: number;
   /** autocannon's request list (hooks included): what each connection sends unless setupClient replaces it. */
   requests: ClientOptions['requests'];
   /** Called with each connection before its first request is written. */
@@ -35,6 +39,8 @@ export interface ConnectionEvents {
   onConnectionError(error: Error): void;
   /** No answer within the timeout: the connection was closed and is reconnecting. */
   onTimeout(timeoutMs: number): void;
+  /** An answer's body grew past `maxBodyBytes`: the connection was closed and is reconnecting. */
+  onBodyTooLarge(client: ConnectionClient, maxBodyBytes: number): void;
 }
 
 /** Runs the connections until `endMs` (performance.now() time) or `signal` aborts; resolves once all are destroyed. */
@@ -69,6 +75,7 @@ export function runConnections(settings: ConnectionSettings, events: ConnectionE
       if (settings.tlsOptions) createSecureContext(settings.tlsOptions);
       for (let i = 0; i < settings.connections; i++) {
         const client = new AutocannonClient(options);
+        boundResponseBodies(client, settings.maxBodyBytes, () => events.onBodyTooLarge(client, settings.maxBodyBytes));
         client.on('response', (status: number, _bytes: number, latencyMs: number) => events.onAnswer(client, status, latencyMs));
         client.on('connError', (error: Error) => events.onConnectionError(error));
         client.on('timeout', () => events.onTimeout(settings.timeoutMs));

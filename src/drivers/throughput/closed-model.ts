@@ -11,12 +11,14 @@
  * of queueing it), and which request a connection error or timeout belonged to (autocannon
  * reports those without the request), so such failures are counted but are not evidence.
  *
- * Bodies are shared, not copied per request (autocannon-requests.ts).
+ * Bodies are shared, not copied per request (autocannon-requests.ts); answers are read to at
+ * most MAX_RESPONSE_BODY_BYTES of body (autocannon-body-bound.ts), more fails as `body-too-large`.
  */
 import { performance } from 'node:perf_hooks';
 import type { Request } from 'autocannon/lib/httpClient.js';
 import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
+import { BodyTooLargeError, MAX_RESPONSE_BODY_BYTES } from '../../engine/bounded-body.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { autocannonTlsOptions, withTransportHeaders } from '../../engine/transport.js';
 import { connectionsName, throughputNames } from '../../metrics/names.js';
@@ -96,6 +98,7 @@ export async function runClosedModel<M>(
         origin,
         connections: settings.connections,
         timeoutMs: settings.timeoutMs,
+        maxBodyBytes: MAX_RESPONSE_BODY_BYTES,
         requests: [request],
         setupClient,
         ...(secure ? { tlsOptions: autocannonTlsOptions(tls), ...(tls.servername !== null ? { servername: tls.servername } : {}) } : {}),
@@ -115,6 +118,12 @@ export async function runClosedModel<M>(
         },
         onConnectionError: (error) => recordFailure(ctx.metrics, workload, undefined, failureOfError(error), error.message),
         onTimeout: (timeoutMs) => recordFailure(ctx.metrics, workload, undefined, 'timeout:response', `no answer within ${timeoutMs} ms`),
+        onBodyTooLarge: (client, maxBodyBytes) => {
+          // The request is known on the shared-body path; autocannon's own path keeps it in its context.
+          const memo = shared ? inFlight.get(client) : undefined;
+          recordFailure(ctx.metrics, workload, memo, 'body-too-large', `body-too-large: ${new BodyTooLargeError(maxBodyBytes).message}`);
+          ctx.metrics.peak(names.activeMs, performance.now() - startMs);
+        },
       },
       ctx.endMs,
       ctx.signal,

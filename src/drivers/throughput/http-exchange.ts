@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError } from '../../contract/failure-codes.js';
+import { readBoundedText } from '../../engine/bounded-body.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 
 /** One request as both clients (undici, autocannon) take it. */
@@ -23,8 +24,9 @@ export type ExchangeResult =
   | { ok: false; failure: FailureCode; detail: string; startMs: number; endMs: number };
 
 /**
- * Sends one request and reads the whole body. `timeoutMs` bounds the wait for headers and
- * the body separately (undici's own timers, no per-request setTimeout); `cut` (see
+ * Sends one request and reads the whole body, at most MAX_RESPONSE_BODY_BYTES of it (more
+ * fails the exchange as `body-too-large`). `timeoutMs` bounds the wait for headers and the
+ * body separately (undici's own timers, no per-request setTimeout); `cut` (see
  * ScenarioContext.cut) ends it early, and the caller then knows from `cut.aborted`.
  */
 export async function exchange(dispatcher: Dispatcher, origin: string, spec: HttpRequestSpec, timeoutMs: number, cut?: AbortSignal): Promise<ExchangeResult> {
@@ -40,7 +42,7 @@ export async function exchange(dispatcher: Dispatcher, origin: string, spec: Htt
       bodyTimeout: timeoutMs,
       ...(cut ? { signal: cut } : {}),
     });
-    const body = await response.body.text();
+    const body = await readBoundedText(response.body);
     const view: ResponseView = { status: response.statusCode, headers: normaliseHeaders(response.headers), body };
     return { ok: true, view, startMs, endMs: performance.now() };
   } catch (error) {

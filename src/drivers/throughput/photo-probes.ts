@@ -37,7 +37,7 @@ export async function runPhotoProbes(probe: ProbeClient, participant: FixturePar
     const label = `probe PATCH profile_photo (\`filename\` part, ${image.format})`;
     const outcome = await probe.send(patch(body.contentType, body.body), label);
     if (outcome.ok) judgePhoto(probe.metrics, { override: false, format: image.format }, outcome.inspection, label);
-    else if (!outcome.cut) probe.fail('photo.upload', `${label}: no answer (${outcome.detail})`);
+    else if (!outcome.cut) probe.fail('photo.upload', `${label}: no complete answer (${outcome.detail})`);
   }
 
   const first = images[0];
@@ -50,7 +50,7 @@ export async function runPhotoProbes(probe: ProbeClient, participant: FixturePar
   const overrideLabel = 'probe PATCH profile_photo (`name` override, decoy `filename` field)';
   const outcome = await probe.send(patch(override.contentType, override.body), overrideLabel);
   if (outcome.ok) judgePhoto(probe.metrics, { override: true, format: first.format }, outcome.inspection, overrideLabel);
-  else if (!outcome.cut) probe.fail('photo.fieldname.override', `${overrideLabel}: no answer (${outcome.detail})`);
+  else if (!outcome.cut) probe.fail('photo.fieldname.override', `${overrideLabel}: no complete answer (${outcome.detail})`);
 
   // Refusals: their value is the problem+json evidence the client records for every error answer.
   const notImage = buildMultipart([{ name: DEFAULT_PART, fileName: 'not-an-image.txt', contentType: 'image/jpeg', data: NOT_AN_IMAGE }]);

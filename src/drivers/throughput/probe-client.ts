@@ -54,7 +54,7 @@ export class ProbeClient {
   /** Records evidence for `check` that the answer was a refusal (401 or 403). */
   async expectRefused(check: CheckId, spec: HttpRequestSpec, label: string): Promise<void> {
     const outcome = await this.send(spec, label);
-    if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: no answer (${outcome.detail})`);
+    if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: no complete answer (${outcome.detail})`);
     const { status } = outcome.inspection;
     const refused = status === 401 || status === 403;
     this.evidence(check, refused ? null : `${label}: answered ${status}, expected 401 or 403`);

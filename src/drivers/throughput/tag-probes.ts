@@ -31,7 +31,7 @@ export async function runTagProbes(probe: ProbeClient, participant: FixtureParti
     const spec = tagRequest(probe.basePath, coachToken, apiKey, participant.userId, [...memo.existing, ...memo.newNames]);
     const outcome = await probe.send(spec, label);
     if (!outcome.ok) {
-      if (!outcome.cut) probe.fail('tags.link', `${label}: no answer (${outcome.detail})`);
+      if (!outcome.cut) probe.fail('tags.link', `${label}: no complete answer (${outcome.detail})`);
       return;
     }
     const verdict = judgeTags(probe.metrics, memo, outcome.inspection, label);

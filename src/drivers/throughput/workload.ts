@@ -55,10 +55,10 @@ export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, mem
 }
 
 /**
- * Records a request that got no answer (timeout, reset, refused). It counts as a request and
- * an error, but is not check evidence: conformance is judged on answers, availability by
- * the error rate. No latency is recorded (there is none to record, and a timeout value would
- * describe the client's bound, not the target).
+ * Records a request that got no complete answer (timeout, reset, refused, a body past its
+ * bound). It counts as a request and an error, but is not check evidence: conformance is
+ * judged on answers, availability by the error rate. No latency is recorded (there is none
+ * to record, and a timeout value would describe the client's bound, not the target).
  */
 export function recordFailure<M>(metrics: MetricSet, workload: Workload<M>, memo: M | undefined, failure: FailureCode, detail: string): void {
   const names = NAMES[workload.scenario];

@@ -112,17 +112,23 @@ function messageDelivery(chat: ChatStreamsSummary): CheckResult {
 /** The six stream checks, in report order. */
 /**
  * Across a reconnect with Last-Event-ID nothing is lost or repeated (docs/design.md §5.4).
- * Evidence: a resumed reconnect. A target that sends no ids cannot resume; that is said, not failed.
+ * Evidence: a resumed reconnect. A target that sends no ids cannot resume; that is said, not
+ * failed. A target whose ids no Last-Event-ID can carry (idsUnsendable) fails it.
  */
 function resume(chat: ChatStreamsSummary): CheckResult {
   const summary = chat.resume;
   if (!summary) return skip('stream.resume', 'this report predates resume counting (report schema 1.3.0)');
-  if (summary.lost + summary.duplicated > 0) {
-    return fail(
-      'stream.resume',
-      summary.lost + summary.duplicated,
-      `${summary.lost} events lost and ${summary.duplicated} repeated across ${summary.resumed} resumed reconnects`,
-    );
+  const unsendable = summary.idsUnsendable ?? 0;
+  if (summary.lost + summary.duplicated + unsendable > 0) {
+    const findings: string[] = [];
+    if (summary.lost + summary.duplicated > 0)
+      findings.push(`${summary.lost} events lost and ${summary.duplicated} repeated across ${summary.resumed} resumed reconnects`);
+    if (unsendable > 0) {
+      findings.push(
+        `${unsendable} reconnects could not send the target's last event id back (a control character, or longer than 1 KiB: no Last-Event-ID header can carry it), so they resumed nothing`,
+      );
+    }
+    return fail('stream.resume', summary.lost + summary.duplicated + unsendable, findings.join('; '));
   }
   const why =
     summary.reconnects === 0

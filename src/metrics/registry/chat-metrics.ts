@@ -53,6 +53,12 @@ export const CHAT_OPENING = group('chat.', [
     since: '1.3.0',
     doc: 'reconnects after a drop of a stream that never carried an event id: nothing to resume from',
   }),
+  counter('resumeIdUnsendable', 'lower', {
+    report: 'resume.idsUnsendable',
+    since: '1.6.0',
+    failsCheck: 'stream.resume',
+    doc: "reconnects whose last event id no Last-Event-ID header can carry (a control character, over 1 KiB): the target's ids",
+  }),
   counter('stalled', 'lower', { report: 'stalled', failsCheck: 'stream.stall', doc: 'streams silent for longer than the stall window' }),
   peak('open', 'count', { report: 'peakConcurrent', doc: 'chat-session streams open at once, at the peak' }),
 ]);

@@ -87,6 +87,7 @@ describe('autocannon private-API patch (shared request bodies)', () => {
         origin: server.url,
         connections: CONNECTIONS,
         timeoutMs: 5_000,
+        maxBodyBytes: 1024 * 1024,
         requests: [{}],
         setupClient: (client) => {
           sendSharedBodies(client, new URL(server.url).host, () => spec);
@@ -110,6 +111,7 @@ describe('autocannon private-API patch (shared request bodies)', () => {
         },
         onConnectionError: (error) => failures.push(error.message),
         onTimeout: () => failures.push('timeout'),
+        onBodyTooLarge: () => failures.push('body too large'),
       },
       performance.now() + 600,
       new AbortController().signal,

@@ -150,12 +150,13 @@ describe('closed model (autocannon)', () => {
 
   it('rejects at once, with nothing left running, when a connection cannot even be attempted', async () => {
     const started = performance.now();
-    const events = { onAnswer: () => undefined, onConnectionError: () => undefined, onTimeout: () => undefined };
+    const events = { onAnswer: () => undefined, onConnectionError: () => undefined, onTimeout: () => undefined, onBodyTooLarge: () => undefined };
     const attempt = runConnections(
       {
         origin: 'https://127.0.0.1:9',
         connections: 2,
         timeoutMs: 1_000,
+        maxBodyBytes: 1024,
         requests: [{}],
         setupClient: () => undefined,
         tlsOptions: { key: 'not a key', cert: 'not a cert' },

@@ -163,3 +163,25 @@ describe('evidence of the other stream checks', () => {
     }
   });
 });
+
+describe('stream.resume', () => {
+  it("fails on reconnects that could not send the target's event id back, even with nothing lost", () => {
+    const checks = checksAfter((m) => {
+      m.inc(CHAT.reconnects, 5);
+      m.inc(CHAT.resumeIdUnsendable, 5);
+    });
+    expect(checks['stream.resume']).toMatchObject({ status: 'fail', observed: 5 });
+    expect(checks['stream.resume']?.detail).toMatch(/^5 reconnects could not send the target's last event id back/);
+  });
+
+  it('names both findings when a resume also lost events', () => {
+    const checks = checksAfter((m) => {
+      m.inc(CHAT.reconnects, 4);
+      m.inc(CHAT.resumes, 2);
+      m.inc(CHAT.resumeLost, 3);
+      m.inc(CHAT.resumeIdUnsendable, 2);
+    });
+    expect(checks['stream.resume']).toMatchObject({ status: 'fail', observed: 5 });
+    expect(checks['stream.resume']?.detail).toMatch(/3 events lost and 0 repeated across 2 resumed reconnects; 2 reconnects could not send/);
+  });
+});
