@@ -74,6 +74,8 @@ export const CHAT = {
   event: (type: string) => `chat.events.${type}`,
   keepAliveGapUs: 'chat.keepAliveGapUs',
   firstKeepAliveUs: 'chat.firstKeepAliveUs',
+  /** The request sent → the stream's first KEEP_ALIVE: what an early first KEEP_ALIVE is judged on (docs/design.md §6). */
+  firstKeepAliveFromRequestUs: 'chat.firstKeepAliveFromRequestUs',
   worstGapUs: 'chat.worstGapUs',
   eventLatencyUs: 'chat.eventLatencyUs',
   openLatencyUs: 'chat.openLatencyUs',
@@ -83,6 +85,12 @@ export const CHAT = {
   keepAliveViolationsBehind: 'chat.keepAliveViolationsBehind',
   firstKeepAliveLate: 'chat.firstKeepAliveLate',
   firstKeepAliveEarly: 'chat.firstKeepAliveEarly',
+  /** First KEEP_ALIVEs on time from the request but with the headers: something held the headers until the first event. */
+  firstKeepAliveWithHeaders: 'chat.firstKeepAliveWithHeaders',
+  /** Of keepAliveViolations, gaps under a tenth of the interval: KEEP_ALIVEs released in bursts. */
+  keepAliveBunched: 'chat.keepAliveBunched',
+  /** Of stalled, streams that got nothing at all after their headers. */
+  stalledSilentAfterHeaders: 'chat.stalledSilentAfterHeaders',
   /** Streams (chat and main) that lived longer than the stall window. */
   streamsPastStallWindow: 'chat.streamsPastStallWindow',
   isolationViolations: 'chat.isolationViolations',

@@ -10,17 +10,51 @@ import { fail, passOnEvidence, skip, sum, top } from './check-result.js';
 const INVALID = '<invalid>';
 const KEEP_ALIVE = 'KEEP_ALIVE';
 
+/** Where a failure detail sends a reader who suspects an intermediary (docs/failure-codes.md, "Buffering intermediaries"). */
+const BUFFERING_HINT = 'see docs/failure-codes.md, buffering';
+
+/** "open latency p50 4 ms, p99 12 ms": how long streams waited for their headers. */
+function openLatencyText(chat: ChatStreamsSummary): string {
+  const latency = chat.openLatencyMs;
+  return latency.count === 0 ? '' : `; open latency p50 ${ms(latency.p50)}, p99 ${ms(latency.p99)}`;
+}
+
+const ms = (value: number): string => `${Math.round(value)} ms`;
+
+/**
+ * Streams whose headers came only with their first KEEP_ALIVE: an intermediary held them
+ * (docs/design.md §6). Said beside the opens, because it is open latency, not cadence.
+ */
+function heldHeadersText(chat: ChatStreamsSummary): string {
+  const held = chat.firstKeepAliveWithHeaders ?? 0;
+  if (held === 0) return '';
+  return `; ${held} streams got their headers only with their first KEEP_ALIVE, about one interval after the request (an intermediary holding the headers until the first bytes? ${BUFFERING_HINT})`;
+}
+
+/** Opens that timed out waiting for headers: the target, or an intermediary that holds the whole response. */
+function headersTimeoutText(chat: ChatStreamsSummary): string {
+  const timedOut = chat.openFailures['timeout:headers'] ?? 0;
+  if (timedOut === 0) return '';
+  return `; ${timedOut} got no headers within the open timeout (a target that holds them, or an intermediary buffering the response? ${BUFFERING_HINT})`;
+}
+
 function streamOpen(chat: ChatStreamsSummary): CheckResult {
   const failedOpens = chat.openFailed + chat.mainStreams.openFailed;
   const drops = chat.dropped + chat.mainStreams.dropped;
   const opens = chat.opened + chat.mainStreams.opened;
+  const latency = openLatencyText(chat) + heldHeadersText(chat);
   if (failedOpens + drops > 0) {
     const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by the target (${top(chat.drops) || 'none'})`;
-    return fail('stream.open', failedOpens + drops, detail);
+    return fail('stream.open', failedOpens + drops, detail + headersTimeoutText(chat) + latency);
   }
   // Streams were asked for during the whole run and none opened: that is the failure itself.
   if (opens === 0 && chat.participants > 0) return fail('stream.open', 0, 'no stream opened: every open was still waiting for its headers when the run ended');
-  return passOnEvidence('stream.open', opens, `${opens} streams opened with 200 text/event-stream and stayed open`, 'no participant to open a stream for');
+  return passOnEvidence(
+    'stream.open',
+    opens,
+    `${opens} streams opened with 200 text/event-stream and stayed open${latency}`,
+    'no participant to open a stream for',
+  );
 }
 
 /**
@@ -38,7 +72,7 @@ function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number): C
       'stream.keepalive.cadence',
       bad,
       `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms)${behind}, ` +
-        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early`,
+        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat)}`,
     );
   }
   const gaps = chat.keepAliveGapMs.count;
@@ -52,10 +86,24 @@ function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number): C
   );
 }
 
+/** Gaps far under the interval: KEEP_ALIVEs held and released together. */
+function burstsText(chat: ChatStreamsSummary): string {
+  const bunched = chat.keepAliveBunched ?? 0;
+  if (bunched === 0) return '';
+  return `; ${bunched} gaps under a tenth of the interval: KEEP_ALIVEs arriving in bursts (an intermediary buffering the response? ${BUFFERING_HINT})`;
+}
+
 function stall(chat: ChatStreamsSummary): CheckResult {
   const windowMs = 2 * chat.expectedKeepAliveMs;
   const watched = chat.streamsPastStallWindow ?? 0;
-  if (chat.stalled > 0) return fail('stream.stall', chat.stalled, `${chat.stalled} streams silent for more than ${windowMs} ms`);
+  if (chat.stalled > 0) {
+    const silent = chat.stalledSilentAfterHeaders ?? 0;
+    const buffering =
+      silent > 0
+        ? `; ${silent} of them got nothing after the headers while the connection stayed open (an intermediary buffering the response? ${BUFFERING_HINT})`
+        : '';
+    return fail('stream.stall', chat.stalled, `${chat.stalled} streams silent for more than ${windowMs} ms${buffering}`);
+  }
   return passOnEvidence(
     'stream.stall',
     watched,

@@ -136,6 +136,27 @@ describe('evidence of the other stream checks', () => {
     expect(garbage['stream.session.isolation']?.status).toBe('skip');
   });
 
+  it('stream.open names a buffering intermediary beside opens that got no headers, and says the open latency', () => {
+    const timedOut = checksAfter((m) => {
+      m.inc(CHAT.openFailed, 400);
+      m.inc(CHAT.openFailure('timeout:headers'), 400);
+    });
+    expect(timedOut['stream.open']).toMatchObject({ status: 'fail', observed: 400 });
+    expect(timedOut['stream.open']?.detail).toMatch(
+      /^400 opens failed \(timeout:headers: 400\).*; 400 got no headers within the open timeout \(a target that holds them, or an intermediary buffering the response\? see docs\/failure-codes\.md/,
+    );
+    const refused = checksAfter((m) => {
+      m.inc(CHAT.openFailed, 3);
+      m.inc(CHAT.openFailure('status:503'), 3);
+    });
+    expect(refused['stream.open']?.detail).not.toMatch(/buffering/);
+    const healthy = checksAfter((m) => {
+      healthyKeepAlives(m, 4, 1);
+      for (const value of [3, 4, 5, 40]) recordMs(m.histogram(CHAT.openLatencyUs), value);
+    });
+    expect(healthy['stream.open']?.detail).toMatch(/stayed open; open latency p50 4 ms, p99 40 ms$/);
+  });
+
   it('stream.message.delivery with 0 expected deliveries is a skip, not "0 of 0 passed"', () => {
     const sentButUnseen = checksAfter((m) => m.inc(CHAT.messagesSent, 12));
     expect(sentButUnseen['stream.message.delivery']).toMatchObject({ status: 'skip', observed: null });
