@@ -89,6 +89,8 @@ export const CHAT = {
   firstKeepAliveWithHeaders: 'chat.firstKeepAliveWithHeaders',
   /** Of keepAliveViolations, gaps under a tenth of the interval: KEEP_ALIVEs released in bursts. */
   keepAliveBunched: 'chat.keepAliveBunched',
+  /** Of keepAliveBunched, those in intervals a driver fell behind in (counted by the collector): a stalled driver reads frames together too. */
+  keepAliveBunchedBehind: 'chat.keepAliveBunchedBehind',
   /** Of stalled, streams that got nothing at all after their headers. */
   stalledSilentAfterHeaders: 'chat.stalledSilentAfterHeaders',
   /** Streams (chat and main) that lived longer than the stall window. */

@@ -61,7 +61,7 @@ function streamOpen(chat: ChatStreamsSummary): CheckResult {
  * `violationsBehind`: how many of the gap violations closed in an interval a driver fell
  * behind in (generator.behind): those may be the driver reading late, and the detail says so.
  */
-function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number): CheckResult {
+function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number, bunchedBehind: number): CheckResult {
   const { expectedKeepAliveMs: expected, keepAliveToleranceMs: tol } = chat;
   const early = chat.firstKeepAliveEarly ?? 0;
   const bad = chat.keepAliveViolations + chat.firstKeepAliveLate + early;
@@ -72,7 +72,7 @@ function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number): C
       'stream.keepalive.cadence',
       bad,
       `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms)${behind}, ` +
-        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat)}`,
+        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat, bunchedBehind)}`,
     );
   }
   const gaps = chat.keepAliveGapMs.count;
@@ -86,11 +86,19 @@ function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number): C
   );
 }
 
-/** Gaps far under the interval: KEEP_ALIVEs held and released together. */
-function burstsText(chat: ChatStreamsSummary): string {
+/**
+ * Gaps far under the interval: KEEP_ALIVEs held and released together. A driver that stalled
+ * reads frames together too, so gaps in intervals it fell behind in are not laid at an
+ * intermediary's door.
+ */
+function burstsText(chat: ChatStreamsSummary, bunchedBehind: number): string {
   const bunched = chat.keepAliveBunched ?? 0;
-  if (bunched === 0) return '';
-  return `; ${bunched} gaps under a tenth of the interval: KEEP_ALIVEs arriving in bursts (an intermediary buffering the response? ${BUFFERING_HINT})`;
+  const whileKeepingUp = bunched - bunchedBehind;
+  if (whileKeepingUp > 0) {
+    const where = bunchedBehind > 0 ? ' outside the intervals the driver fell behind in' : '';
+    return `; ${whileKeepingUp} gaps under a tenth of the interval${where}: KEEP_ALIVEs arriving in bursts (an intermediary buffering the response? ${BUFFERING_HINT})`;
+  }
+  return bunched > 0 ? `; ${bunched} gaps under a tenth of the interval, all while the driver was behind (its own late reads)` : '';
 }
 
 function stall(chat: ChatStreamsSummary): CheckResult {
@@ -184,11 +192,14 @@ function resume(chat: ChatStreamsSummary): CheckResult {
   );
 }
 
-/** `keepAliveViolationsBehind`: gap violations in intervals a driver fell behind in (CHAT.keepAliveViolationsBehind). */
-export function streamChecks(chat: ChatStreamsSummary, keepAliveViolationsBehind = 0): CheckResult[] {
+/**
+ * `keepAliveViolationsBehind`, `keepAliveBunchedBehind`: gap violations, and bunched gaps, in
+ * intervals a driver fell behind in (CHAT.keepAliveViolationsBehind, CHAT.keepAliveBunchedBehind).
+ */
+export function streamChecks(chat: ChatStreamsSummary, keepAliveViolationsBehind = 0, keepAliveBunchedBehind = 0): CheckResult[] {
   return [
     streamOpen(chat),
-    keepAliveCadence(chat, keepAliveViolationsBehind),
+    keepAliveCadence(chat, keepAliveViolationsBehind, keepAliveBunchedBehind),
     stall(chat),
     sessionIsolation(chat),
     eventSchema(chat),

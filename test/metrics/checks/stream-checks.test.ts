@@ -14,6 +14,12 @@ import { CHAT, MAIN } from '../../../src/metrics/names.js';
 
 const KEEP_ALIVE = { intervalMs: 15_000, toleranceMs: 3_750 };
 
+function metricsOf(record: (m: MetricSet) => void): MetricSet {
+  const metrics = new MetricSet();
+  record(metrics);
+  return metrics;
+}
+
 /** The six stream checks over what `record` counted, for `participants` planned participants. */
 function checksAfter(record: (m: MetricSet) => void, participants = 10): Record<string, CheckResult> {
   const metrics = new MetricSet();
@@ -95,6 +101,28 @@ describe('stream.keepalive.cadence', () => {
         m.inc(CHAT.keepAliveViolations, 2);
       })['stream.keepalive.cadence']?.observed,
     ).toBe(2);
+  });
+});
+
+describe('stream.keepalive.cadence on bursts', () => {
+  const bursty = (m: MetricSet): void => {
+    healthyKeepAlives(m, 10, 3);
+    m.inc(CHAT.keepAliveViolations, 8);
+    m.inc(CHAT.keepAliveBunched, 6);
+  };
+
+  it('names a buffering intermediary for gaps under a tenth of the interval while the driver kept up', () => {
+    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), 0, 2);
+    expect(cadence?.detail).toMatch(
+      /; 4 gaps under a tenth of the interval outside the intervals the driver fell behind in: KEEP_ALIVEs arriving in bursts \(an intermediary buffering/,
+    );
+  });
+
+  it('lays bunched gaps of intervals the driver fell behind in at the driver, not at an intermediary', () => {
+    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), 8, 6);
+    expect(cadence?.status).toBe('fail');
+    expect(cadence?.detail).toMatch(/6 gaps under a tenth of the interval, all while the driver was behind \(its own late reads\)$/);
+    expect(cadence?.detail).not.toMatch(/intermediary/);
   });
 });
 
