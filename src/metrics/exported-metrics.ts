@@ -65,6 +65,7 @@ export const EXPORTED = {
   ),
   keepAliveGap: metric('coachbench_keepalive_gap_seconds', 'histogram', [], 'Gap between two KEEP_ALIVE events on one stream'),
   eventDelivery: metric('coachbench_event_delivery_seconds', 'histogram', [], 'Delivery latency of a chat message: post to its arrival on a stream'),
+  streamOpen: metric('coachbench_stream_open_seconds', 'histogram', [], 'Chat-session stream open latency: request sent to its 200 text/event-stream headers'),
   checkStatus: metric(
     'coachbench_check_status',
     'gauge',
@@ -107,6 +108,7 @@ export const HISTOGRAM_SOURCES: readonly { key: ExportedKey; source: string; lab
   })),
   { key: 'keepAliveGap', source: CHAT.keepAliveGapUs, labels: {}, buckets: KEEPALIVE_BUCKETS_SEC },
   { key: 'eventDelivery', source: CHAT.eventLatencyUs, labels: {}, buckets: LATENCY_BUCKETS_SEC },
+  { key: 'streamOpen', source: CHAT.openLatencyUs, labels: {}, buckets: LATENCY_BUCKETS_SEC },
 ];
 
 /**
