@@ -38,6 +38,7 @@ export const COLLECTOR_COUNTERS: readonly string[] = [
   GENERATOR.behindIntervals,
   CHAT.keepAliveViolationsBehind,
   CHAT.keepAliveBunchedBehind,
+  CHAT.stalledSilentAfterHeadersBehind,
 ];
 
 /** Interval edges jitter by a few ms; an interval starting this close to the warm-up's end is past it. */
@@ -66,6 +67,7 @@ export class IntervalCollector {
     if (behind) {
       interval.inc(CHAT.keepAliveViolationsBehind, interval.count(CHAT.keepAliveViolations));
       interval.inc(CHAT.keepAliveBunchedBehind, interval.count(CHAT.keepAliveBunched));
+      interval.inc(CHAT.stalledSilentAfterHeadersBehind, interval.count(CHAT.stalledSilentAfterHeaders));
     }
     if (!warmup) {
       // What generator.healthy weighs: how much of the judged run a driver spent behind.

@@ -93,6 +93,8 @@ export const CHAT = {
   keepAliveBunchedBehind: 'chat.keepAliveBunchedBehind',
   /** Of stalled, streams that got nothing at all after their headers. */
   stalledSilentAfterHeaders: 'chat.stalledSilentAfterHeaders',
+  /** Of stalledSilentAfterHeaders, those in intervals a driver fell behind in (counted by the collector). */
+  stalledSilentAfterHeadersBehind: 'chat.stalledSilentAfterHeadersBehind',
   /** Streams (chat and main) that lived longer than the stall window. */
   streamsPastStallWindow: 'chat.streamsPastStallWindow',
   isolationViolations: 'chat.isolationViolations',

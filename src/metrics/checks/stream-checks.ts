@@ -58,21 +58,22 @@ function streamOpen(chat: ChatStreamsSummary): CheckResult {
 }
 
 /**
- * `violationsBehind`: how many of the gap violations closed in an interval a driver fell
- * behind in (generator.behind): those may be the driver reading late, and the detail says so.
+ * `behind`: how many of the gap violations (and bunched gaps) closed in an interval a driver
+ * fell behind in (generator.behind): those may be the driver reading late, and the detail says so.
  */
-function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number, bunchedBehind: number): CheckResult {
+function keepAliveCadence(chat: ChatStreamsSummary, behind: DriverBehindCounts): CheckResult {
+  const violationsBehind = behind.keepAliveViolations;
   const { expectedKeepAliveMs: expected, keepAliveToleranceMs: tol } = chat;
   const early = chat.firstKeepAliveEarly ?? 0;
   const bad = chat.keepAliveViolations + chat.firstKeepAliveLate + early;
   if (bad > 0) {
-    const behind =
+    const behindText =
       violationsBehind > 0 ? ` (${violationsBehind} of the gaps closed while the driver was behind: they may be its own delay, see generator.healthy)` : '';
     return fail(
       'stream.keepalive.cadence',
       bad,
-      `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms)${behind}, ` +
-        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat, bunchedBehind)}`,
+      `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms)${behindText}, ` +
+        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat, behind.keepAliveBunched)}`,
     );
   }
   const gaps = chat.keepAliveGapMs.count;
@@ -101,16 +102,26 @@ function burstsText(chat: ChatStreamsSummary, bunchedBehind: number): string {
   return bunched > 0 ? `; ${bunched} gaps under a tenth of the interval, all while the driver was behind (its own late reads)` : '';
 }
 
-function stall(chat: ChatStreamsSummary): CheckResult {
+/** Stalls with nothing after the headers: an intermediary holding the body, unless the driver itself was behind then. */
+function silentText(chat: ChatStreamsSummary, silentBehind: number): string {
+  const silent = chat.stalledSilentAfterHeaders ?? 0;
+  const whileKeepingUp = silent - silentBehind;
+  if (whileKeepingUp > 0) {
+    const where = silentBehind > 0 ? ' outside the intervals the driver fell behind in' : '';
+    return `; ${whileKeepingUp} of them got nothing after the headers while the connection stayed open${where} (an intermediary buffering the response? ${BUFFERING_HINT})`;
+  }
+  return silent > 0 ? `; ${silent} of them got nothing after the headers, all while the driver was behind (see generator.healthy)` : '';
+}
+
+function stall(chat: ChatStreamsSummary, behind: DriverBehindCounts): CheckResult {
   const windowMs = 2 * chat.expectedKeepAliveMs;
   const watched = chat.streamsPastStallWindow ?? 0;
   if (chat.stalled > 0) {
-    const silent = chat.stalledSilentAfterHeaders ?? 0;
-    const buffering =
-      silent > 0
-        ? `; ${silent} of them got nothing after the headers while the connection stayed open (an intermediary buffering the response? ${BUFFERING_HINT})`
-        : '';
-    return fail('stream.stall', chat.stalled, `${chat.stalled} streams silent for more than ${windowMs} ms${buffering}`);
+    return fail(
+      'stream.stall',
+      chat.stalled,
+      `${chat.stalled} streams silent for more than ${windowMs} ms${silentText(chat, behind.stalledSilentAfterHeaders)}`,
+    );
   }
   return passOnEvidence(
     'stream.stall',
@@ -193,14 +204,24 @@ function resume(chat: ChatStreamsSummary): CheckResult {
 }
 
 /**
- * `keepAliveViolationsBehind`, `keepAliveBunchedBehind`: gap violations, and bunched gaps, in
- * intervals a driver fell behind in (CHAT.keepAliveViolationsBehind, CHAT.keepAliveBunchedBehind).
+ * Of the counts the details weigh, those in intervals a driver fell behind in (counted by the
+ * collector: CHAT.keepAliveViolationsBehind, keepAliveBunchedBehind,
+ * stalledSilentAfterHeadersBehind): they may be the driver's own delay, not the target's or an
+ * intermediary's, and the details say so.
  */
-export function streamChecks(chat: ChatStreamsSummary, keepAliveViolationsBehind = 0, keepAliveBunchedBehind = 0): CheckResult[] {
+export interface DriverBehindCounts {
+  keepAliveViolations: number;
+  keepAliveBunched: number;
+  stalledSilentAfterHeaders: number;
+}
+
+const NONE_BEHIND: DriverBehindCounts = { keepAliveViolations: 0, keepAliveBunched: 0, stalledSilentAfterHeaders: 0 };
+
+export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND): CheckResult[] {
   return [
     streamOpen(chat),
-    keepAliveCadence(chat, keepAliveViolationsBehind, keepAliveBunchedBehind),
-    stall(chat),
+    keepAliveCadence(chat, behind),
+    stall(chat, behind),
     sessionIsolation(chat),
     eventSchema(chat),
     messageDelivery(chat),

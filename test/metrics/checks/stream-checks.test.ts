@@ -112,17 +112,54 @@ describe('stream.keepalive.cadence on bursts', () => {
   };
 
   it('names a buffering intermediary for gaps under a tenth of the interval while the driver kept up', () => {
-    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), 0, 2);
+    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), {
+      keepAliveViolations: 0,
+      keepAliveBunched: 2,
+      stalledSilentAfterHeaders: 0,
+    });
     expect(cadence?.detail).toMatch(
       /; 4 gaps under a tenth of the interval outside the intervals the driver fell behind in: KEEP_ALIVEs arriving in bursts \(an intermediary buffering/,
     );
   });
 
   it('lays bunched gaps of intervals the driver fell behind in at the driver, not at an intermediary', () => {
-    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), 8, 6);
+    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), {
+      keepAliveViolations: 8,
+      keepAliveBunched: 6,
+      stalledSilentAfterHeaders: 0,
+    });
     expect(cadence?.status).toBe('fail');
     expect(cadence?.detail).toMatch(/6 gaps under a tenth of the interval, all while the driver was behind \(its own late reads\)$/);
     expect(cadence?.detail).not.toMatch(/intermediary/);
+  });
+});
+
+describe('stream.stall on streams silent after their headers', () => {
+  const silent = (m: MetricSet): void => {
+    m.inc(CHAT.opened, 10);
+    m.inc(CHAT.stalled, 5);
+    m.inc(CHAT.stalledSilentAfterHeaders, 4);
+  };
+  const stallOf = (silentBehind: number) =>
+    streamChecks(buildChatSummary(metricsOf(silent), { participants: 10, keepAlive: KEEP_ALIVE }), {
+      keepAliveViolations: 0,
+      keepAliveBunched: 0,
+      stalledSilentAfterHeaders: silentBehind,
+    })[2];
+
+  it('names a buffering intermediary while the driver kept up', () => {
+    expect(stallOf(0)?.detail).toBe(
+      '5 streams silent for more than 30000 ms; 4 of them got nothing after the headers while the connection stayed open (an intermediary buffering the response? see docs/failure-codes.md, buffering)',
+    );
+    expect(stallOf(1)?.detail).toMatch(
+      /; 3 of them got nothing after the headers while the connection stayed open outside the intervals the driver fell behind in \(/,
+    );
+  });
+
+  it('lays them at the driver when every one was in an interval it fell behind in', () => {
+    expect(stallOf(4)?.detail).toBe(
+      '5 streams silent for more than 30000 ms; 4 of them got nothing after the headers, all while the driver was behind (see generator.healthy)',
+    );
   });
 });
 
