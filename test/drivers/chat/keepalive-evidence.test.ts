@@ -172,6 +172,14 @@ describe('KEEP_ALIVE evidence against real SSE servers', () => {
     expect(checks['stream.stall'].detail).toMatch(/got nothing after the headers.*intermediary buffering the response\?.*docs\/failure-codes\.md/);
   });
 
+  it('a comment after the headers, then silence: a stall, but bytes came through, so no intermediary is named', async () => {
+    server = await sseServer((res) => res.write(': hello\n\n'));
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.stalled).toBeGreaterThan(0);
+    expect(chat.stalledSilentAfterHeaders).toBe(0);
+    expect(checks['stream.stall'].detail).toMatch(/^\d+ streams silent for more than 600 ms$/);
+  });
+
   it('KEEP_ALIVEs released three at a time: the cadence names bursts and buffering', async () => {
     server = await sseServer((res, timers) => {
       const burst = (): void => {
