@@ -11,7 +11,7 @@ const INVALID = '<invalid>';
 const KEEP_ALIVE = 'KEEP_ALIVE';
 
 /** Where a failure detail sends a reader who suspects an intermediary (docs/failure-codes.md, "Buffering intermediaries"). */
-const BUFFERING_HINT = 'see docs/failure-codes.md, buffering';
+const BUFFERING_HINT = 'see docs/failure-codes.md#buffering-intermediaries';
 
 /** "open latency p50 4 ms, p99 12 ms": how long streams waited for their headers. */
 function openLatencyText(chat: ChatStreamsSummary): string {

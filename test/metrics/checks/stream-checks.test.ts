@@ -149,7 +149,7 @@ describe('stream.stall on streams silent after their headers', () => {
 
   it('names a buffering intermediary while the driver kept up', () => {
     expect(stallOf(0)?.detail).toBe(
-      '5 streams silent for more than 30000 ms; 4 of them got nothing after the headers while the connection stayed open (an intermediary buffering the response? see docs/failure-codes.md, buffering)',
+      '5 streams silent for more than 30000 ms; 4 of them got nothing after the headers while the connection stayed open (an intermediary buffering the response? see docs/failure-codes.md#buffering-intermediaries)',
     );
     expect(stallOf(1)?.detail).toMatch(
       /; 3 of them got nothing after the headers while the connection stayed open outside the intervals the driver fell behind in \(/,
