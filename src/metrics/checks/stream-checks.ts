@@ -13,6 +13,16 @@ const KEEP_ALIVE = 'KEEP_ALIVE';
 /** Where a failure detail sends a reader who suspects an intermediary (docs/failure-codes.md, "Buffering intermediaries"). */
 const BUFFERING_HINT = 'see docs/failure-codes.md#buffering-intermediaries';
 
+/**
+ * An intermediary is named only when its mark is the pattern, not a few strays: a proxy holds
+ * or buffers every stream alike, while a starved target or driver leaves a scattering of the
+ * same marks among its other late frames (docs/design.md §6).
+ */
+const isPattern = (marked: number, of: number): boolean => marked > 0 && marked * 2 >= of;
+
+/** A smaller share for held headers: on a stream, a message or member event may release them before the first KEEP_ALIVE. */
+const HELD_SHARE = 4;
+
 /** "open latency p50 4 ms, p99 12 ms": how long streams waited for their headers. */
 function openLatencyText(chat: ChatStreamsSummary): string {
   const latency = chat.openLatencyMs;
@@ -28,7 +38,9 @@ const ms = (value: number): string => `${Math.round(value)} ms`;
 function heldHeadersText(chat: ChatStreamsSummary): string {
   const held = chat.firstKeepAliveWithHeaders ?? 0;
   if (held === 0) return '';
-  return `; ${held} streams got their headers only with their first KEEP_ALIVE, about one interval after the request (an intermediary holding the headers until the first bytes? ${BUFFERING_HINT})`;
+  const pattern = held * HELD_SHARE >= chat.firstKeepAliveMs.count;
+  const hint = pattern ? ` (an intermediary holding the headers until the first bytes? ${BUFFERING_HINT})` : '';
+  return `; ${held} streams got their headers only with their first KEEP_ALIVE, about one interval after the request${hint}`;
 }
 
 /** Opens that timed out waiting for headers: the target, or an intermediary that holds the whole response. */
@@ -73,7 +85,7 @@ function keepAliveCadence(chat: ChatStreamsSummary, behind: DriverBehindCounts):
       'stream.keepalive.cadence',
       bad,
       `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms)${behindText}, ` +
-        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat, behind.keepAliveBunched)}`,
+        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat, behind.keepAliveBunched, violationsBehind)}`,
     );
   }
   const gaps = chat.keepAliveGapMs.count;
@@ -92,12 +104,15 @@ function keepAliveCadence(chat: ChatStreamsSummary, behind: DriverBehindCounts):
  * reads frames together too, so gaps in intervals it fell behind in are not laid at an
  * intermediary's door.
  */
-function burstsText(chat: ChatStreamsSummary, bunchedBehind: number): string {
+function burstsText(chat: ChatStreamsSummary, bunchedBehind: number, violationsBehind: number): string {
   const bunched = chat.keepAliveBunched ?? 0;
   const whileKeepingUp = bunched - bunchedBehind;
   if (whileKeepingUp > 0) {
     const where = bunchedBehind > 0 ? ' outside the intervals the driver fell behind in' : '';
-    return `; ${whileKeepingUp} gaps under a tenth of the interval${where}: KEEP_ALIVEs arriving in bursts (an intermediary buffering the response? ${BUFFERING_HINT})`;
+    const hint = isPattern(whileKeepingUp, chat.keepAliveViolations - violationsBehind)
+      ? `: KEEP_ALIVEs arriving in bursts (an intermediary buffering the response? ${BUFFERING_HINT})`
+      : '';
+    return `; ${whileKeepingUp} gaps under a tenth of the interval${where}${hint}`;
   }
   return bunched > 0 ? `; ${bunched} gaps under a tenth of the interval, all while the driver was behind (its own late reads)` : '';
 }
@@ -108,7 +123,8 @@ function silentText(chat: ChatStreamsSummary, silentBehind: number): string {
   const whileKeepingUp = silent - silentBehind;
   if (whileKeepingUp > 0) {
     const where = silentBehind > 0 ? ' outside the intervals the driver fell behind in' : '';
-    return `; ${whileKeepingUp} of them got nothing after the headers while the connection stayed open${where} (an intermediary buffering the response? ${BUFFERING_HINT})`;
+    const hint = isPattern(whileKeepingUp, chat.stalled - silentBehind) ? ` (an intermediary buffering the response? ${BUFFERING_HINT})` : '';
+    return `; ${whileKeepingUp} of them got nothing after the headers while the connection stayed open${where}${hint}`;
   }
   return silent > 0 ? `; ${silent} of them got nothing after the headers, all while the driver was behind (see generator.healthy)` : '';
 }

@@ -163,6 +163,29 @@ describe('stream.stall on streams silent after their headers', () => {
   });
 });
 
+describe('an intermediary is named for a pattern, not for strays', () => {
+  it('a few bunched gaps, silent stalls or held headers among many late ones are counted, not blamed on a proxy', () => {
+    const strays = checksAfter((m) => {
+      healthyKeepAlives(m, 80, 3);
+      m.inc(CHAT.keepAliveViolations, 20);
+      m.inc(CHAT.keepAliveBunched, 3);
+      m.inc(CHAT.stalled, 7);
+      m.inc(CHAT.stalledSilentAfterHeaders, 1);
+      m.inc(CHAT.firstKeepAliveWithHeaders, 6);
+    });
+    expect(strays['stream.keepalive.cadence']?.detail).toMatch(/; 3 gaps under a tenth of the interval$/);
+    expect(strays['stream.stall']?.detail).toBe(
+      '7 streams silent for more than 30000 ms; 1 of them got nothing after the headers while the connection stayed open',
+    );
+    expect(strays['stream.open']?.detail).toMatch(/; 6 streams got their headers only with their first KEEP_ALIVE, about one interval after the request$/);
+    const pattern = checksAfter((m) => {
+      healthyKeepAlives(m, 80, 3);
+      m.inc(CHAT.firstKeepAliveWithHeaders, 20);
+    });
+    expect(pattern['stream.open']?.detail).toMatch(/about one interval after the request \(an intermediary holding the headers until the first bytes\?/);
+  });
+});
+
 describe('evidence of the other stream checks', () => {
   it('stream.stall passes only on streams watched past the stall window', () => {
     expect(checksAfter((m) => healthyKeepAlives(m, 5, 1))['stream.stall']?.status).toBe('skip');
