@@ -40,6 +40,11 @@ export const serveCommand = defineCommand<ServeFlags>({
         'sse-retry',
         textOption('--sse-retry', { describe: 'send retry: <ms> on every stream open (the reconnection time a client should honour), e.g. 2s' }),
       )
+      .option('accel-buffering-header', {
+        type: 'boolean',
+        default: true,
+        describe: 'send X-Accel-Buffering: no on streams; --no-accel-buffering-header lets a proxy (nginx) buffer them, as for a target unaware of proxies',
+      })
       .option('http2', {
         type: 'boolean',
         describe: 'serve HTTP/2: h2 beside HTTP/1.1 over TLS (ALPN), h2c (prior knowledge only) in plain text',

@@ -107,7 +107,10 @@ export interface ChatStreamsSummary {
   /** Events seen on chat-session streams, by eventType ("<invalid>" for unparseable frames). */
   events: Record<string, number>;
   keepAliveGapMs: HistogramSummary;
+  /** Headers → first KEEP_ALIVE, per stream: a first KEEP_ALIVE is late beyond expected + tolerance of it (docs/design.md §6). */
   firstKeepAliveMs: HistogramSummary;
+  /** Request sent → first KEEP_ALIVE, per stream: a first KEEP_ALIVE is early below expected − tolerance of it (absent from older reports). */
+  firstKeepAliveFromRequestMs?: HistogramSummary;
   /** Per-stream worst KEEP_ALIVE gap, one value per stream lifetime. */
   worstGapMs: HistogramSummary;
   eventLatencyMs: HistogramSummary;
@@ -116,8 +119,17 @@ export interface ChatStreamsSummary {
   keepAliveToleranceMs: number;
   keepAliveViolations: number;
   firstKeepAliveLate: number;
-  /** First KEEP_ALIVEs earlier than expected - tolerance after the open (added in 1.1.0: absent from older reports). */
+  /** First KEEP_ALIVEs earlier than expected - tolerance after the request was sent (added in 1.1.0: absent from older reports). */
   firstKeepAliveEarly?: number;
+  /**
+   * Streams whose first KEEP_ALIVE came on time from the request but within a tenth of the
+   * interval of the headers: something held the headers until the first event (absent from older reports).
+   */
+  firstKeepAliveWithHeaders?: number;
+  /** Of keepAliveViolations, gaps shorter than a tenth of the interval: KEEP_ALIVEs in bursts (absent from older reports). */
+  keepAliveBunched?: number;
+  /** Of stalled, streams that received nothing after their headers (absent from older reports). */
+  stalledSilentAfterHeaders?: number;
   /** Streams watched for longer than the stall window, 2 × the interval: stream.stall's evidence (added in 1.1.0: absent from older reports). */
   streamsPastStallWindow?: number;
   isolationViolations: number;

@@ -108,6 +108,8 @@ export class SseStream {
   lastKeepAliveAtMs = NaN;
   worstGapMs = 0;
   keepAlives = 0;
+  /** A body byte arrived after the headers: a stall without one is a buffering intermediary's mark (docs/design.md §6). */
+  sawBody = false;
   /**
    * The WHATWG last event ID: the latest `id:` seen on this connection (kept across events
    * without one), or null; an id past MAX_EVENT_ID_BYTES is kept only as far as shows it too long.
@@ -209,6 +211,7 @@ export class SseStream {
     });
     body.on('data', (chunk: Buffer) => {
       if (this.state !== StreamState.Open) return;
+      this.sawBody = true;
       openLineBytes = openLineBytesAfter(chunk, openLineBytes, maxFrameBytes);
       if (openLineBytes < 0) return this.frameTooLarge(host, parser, `a line grew beyond ${maxFrameBytes} bytes`);
       parser.feed(decoder.decode(chunk, { stream: true }));

@@ -32,7 +32,14 @@ export interface CollectorOptions {
 }
 
 /** The counters the collector adds to each interval itself (the judged and behind time); drivers never count them. */
-export const COLLECTOR_COUNTERS: readonly string[] = [GENERATOR.judgedUs, GENERATOR.behindUs, GENERATOR.behindIntervals, CHAT.keepAliveViolationsBehind];
+export const COLLECTOR_COUNTERS: readonly string[] = [
+  GENERATOR.judgedUs,
+  GENERATOR.behindUs,
+  GENERATOR.behindIntervals,
+  CHAT.keepAliveViolationsBehind,
+  CHAT.keepAliveBunchedBehind,
+  CHAT.stalledSilentAfterHeadersBehind,
+];
 
 /** Interval edges jitter by a few ms; an interval starting this close to the warm-up's end is past it. */
 const WARMUP_EDGE_SEC = 0.05;
@@ -57,7 +64,11 @@ export class IntervalCollector {
     const warmup = startSec < (this.options.warmupSec ?? 0) - WARMUP_EDGE_SEC;
     const behind = interval.count(GENERATOR.behindProcesses) > 0;
     // A gap closed while a driver was behind may be the driver's late read, not the target's late frame.
-    if (behind) interval.inc(CHAT.keepAliveViolationsBehind, interval.count(CHAT.keepAliveViolations));
+    if (behind) {
+      interval.inc(CHAT.keepAliveViolationsBehind, interval.count(CHAT.keepAliveViolations));
+      interval.inc(CHAT.keepAliveBunchedBehind, interval.count(CHAT.keepAliveBunched));
+      interval.inc(CHAT.stalledSilentAfterHeadersBehind, interval.count(CHAT.stalledSilentAfterHeaders));
+    }
     if (!warmup) {
       // What generator.healthy weighs: how much of the judged run a driver spent behind.
       const intervalUs = Math.round((endSec - startSec) * 1e6);

@@ -42,11 +42,15 @@ export class Progress {
       total.count(throughputNames('photoUpload').errors) +
       total.count(throughputNames('tagLink').errors);
     const p99 = point.eventLatencyP99Ms === null ? '-' : `${point.eventLatencyP99Ms.toFixed(1)}ms`;
+    // Since the start: a held or queued open shows here long before the end-of-run threshold.
+    const opens = total.hasHistogram(CHAT.openLatencyUs) ? total.histogram(CHAT.openLatencyUs) : null;
+    const openP99 = opens && opens.totalCount > 0 ? `${(opens.getValueAtPercentile(99) / 1_000).toFixed(1)}ms` : '-';
     return [
       `[${formatDuration(point.tSec * 1_000)}/${formatDuration(this.options.durationMs)}]`,
       `streams ${fmt(point.streamsOpen)}/${fmt(this.options.targetStreams)}`,
       `${fmt(point.eventsPerSec)} ev/s`,
       `delivery p99 ${p99}`,
+      `open p99 ${openP99}`,
       `${fmt(point.requestsPerSec)} req/s`,
       `errors ${fmt(errors)}`,
     ].join('  ');

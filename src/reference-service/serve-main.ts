@@ -34,6 +34,8 @@ export interface ServeFlags {
   tokenTtl?: string;
   /** `--http2`: h2 and HTTP/1.1 over TLS, h2c in plain text. */
   http2?: boolean;
+  /** `--no-accel-buffering-header` (yargs' negation): false stops `X-Accel-Buffering: no` on streams. */
+  accelBufferingHeader?: boolean;
   /** `--tls self-signed`: HTTPS with a pair generated at start. */
   tls?: string;
   tlsCert?: string;
@@ -84,6 +86,7 @@ export function resolveServeOptions(flags: ServeFlags): { options: TargetOptions
   if (tls !== undefined) options.tls = tls;
   if (flags.sseRetry !== undefined) options.sseRetryMs = parseDuration(flags.sseRetry, '--sse-retry');
   if (flags.http2) options.http2 = true;
+  if (flags.accelBufferingHeader === false) options.accelBufferingHeader = false;
   if (flags.tokenTtl !== undefined) {
     options.tokenTtlMs = parseDuration(flags.tokenTtl, '--token-ttl');
     if (options.tokenTtlMs < 1_000) throw new ConfigError(`--token-ttl: at least 1s, got ${flags.tokenTtl}`);
@@ -158,7 +161,13 @@ function describeWorkers(target: RunningTarget): string[] {
 }
 
 /** The one start-up line; names no secret. */
-export function describeServing(target: RunningTarget, participants: number, fixturesOut?: string, certificateFile?: string | null): string {
+export function describeServing(
+  target: RunningTarget,
+  participants: number,
+  fixturesOut?: string,
+  certificateFile?: string | null,
+  accelBufferingHeader = true,
+): string {
   const faults = target.faults.map(describeFault);
   return [
     `coachbench serve: ${target.url} (API under /api/v1)`,
@@ -166,6 +175,7 @@ export function describeServing(target: RunningTarget, participants: number, fix
     `${participants} participants`,
     ...describeWorkers(target),
     ...(faults.length > 0 ? [`faults ${faults.join(' ')}`] : []),
+    ...(accelBufferingHeader ? [] : ['streams without X-Accel-Buffering: no (a proxy may buffer them)']),
     ...(fixturesOut ? [`fixtures ${fixturesOut}`] : []),
     ...(certificateFile ? [`certificate ${certificateFile} (trust it with run --ca ${certificateFile})`] : []),
   ].join(', ');
@@ -182,7 +192,7 @@ export async function serveUntil(flags: ServeFlags, signal: AbortSignal, print: 
   try {
     if (fixturesOut !== undefined) await writeFixturesFile(target, fixturesOut);
     const certificateFile = await writeCertificate(target, flags.tlsCertOut);
-    print(describeServing(target, target.fixtures.participants.length, fixturesOut, certificateFile));
+    print(describeServing(target, target.fixtures.participants.length, fixturesOut, certificateFile, options.accelBufferingHeader ?? true));
     if (!signal.aborted) {
       await new Promise<void>((resolve) => {
         signal.addEventListener('abort', () => resolve(), { once: true });

@@ -26,6 +26,8 @@ export interface TargetConfig {
   tokenTtlMs: number | null;
   /** Serve HTTP/2: h2 and HTTP/1.1 over TLS (ALPN), h2c in plain text. */
   http2: boolean;
+  /** Send `X-Accel-Buffering: no` on every stream. */
+  accelBufferingHeader: boolean;
   /** HTTPS identity, generated already when the options asked for a self-signed one; null: HTTP. */
   tls: TargetTls | null;
 }
@@ -59,10 +61,10 @@ export async function resolveTargetConfig(options: TargetOptions): Promise<Targe
     throw new ConfigError(`token ttl must be a whole number of ms, at least 1s, got ${tokenTtlMs}`);
   // Tokens are issued by the process that answers the token request; replicas would not know them.
   if (tokenTtlMs !== null && checked.workers > 1) throw new ConfigError('expiring tokens (--token-ttl) need a single-process target: drop --workers');
-  return { ...checked, host, tls, sseRetryMs, tokenTtlMs, http2: options.http2 ?? false };
+  return { ...checked, host, tls, sseRetryMs, tokenTtlMs, http2: options.http2 ?? false, accelBufferingHeader: options.accelBufferingHeader ?? true };
 }
 
-function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs' | 'tokenTtlMs' | 'http2'> {
+function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs' | 'tokenTtlMs' | 'http2' | 'accelBufferingHeader'> {
   const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 10) throw new ConfigError(`keepalive must be at least 10ms, got ${keepAliveMs}`);
   return {

@@ -55,7 +55,7 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
   const delays = new DelayScheduler();
   const hub = new LocalStreamHub();
   const replay = new ReplayLog();
-  const streams = new StreamRegistry(hub, settings, config.keepAliveMs, counters, replay, config.sseRetryMs);
+  const streams = new StreamRegistry(hub, settings, config.keepAliveMs, counters, replay, config.sseRetryMs, config.accelBufferingHeader);
   const delivery = new LocalEventDelivery(hub, settings, delays, setup.decidesLeaks, replay);
   const app: TargetApp = {
     store,

@@ -46,6 +46,11 @@ export interface TargetOptions {
   tokenTtlMs?: number;
   /** Serve HTTP/2 (docs/target.md "HTTP/2"): h2 beside HTTP/1.1 over TLS (ALPN), h2c (prior knowledge) in plain text. */
   http2?: boolean;
+  /**
+   * Send `X-Accel-Buffering: no` on every stream (default true). False reproduces a target
+   * unaware of proxies, which an nginx at its default (`proxy_buffering on`) buffers.
+   */
+  accelBufferingHeader?: boolean;
   /** Serve HTTPS with this identity (PEM); `'self-signed'` generates one for the loopback names. Default: plain HTTP. */
   tls?: TargetTls | 'self-signed';
 }

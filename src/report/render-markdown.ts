@@ -78,7 +78,8 @@ function keyFigures(report: Report): string[] {
     lines.push(
       `KEEP_ALIVE: expected every ${formatMs(chat.expectedKeepAliveMs)} ± ${formatMs(chat.keepAliveToleranceMs)}; ${gapText}; ` +
         `${formatCount(chat.keepAliveViolations)} outside tolerance, ${formatCount(chat.firstKeepAliveLate)} first late` +
-        `${chat.firstKeepAliveEarly ? `, ${formatCount(chat.firstKeepAliveEarly)} first early` : ''}.`,
+        `${chat.firstKeepAliveEarly ? `, ${formatCount(chat.firstKeepAliveEarly)} first early` : ''}` +
+        `${chat.firstKeepAliveWithHeaders ? `, ${formatCount(chat.firstKeepAliveWithHeaders)} first with the headers (an intermediary held them: slow opens)` : ''}.`,
     );
     lines.push(
       `Chat delivery: ${formatCount(chat.deliveriesReceived)} of ${formatCount(chat.deliveriesExpected)} received, ` +

@@ -24,6 +24,18 @@ function chatRow(chat: ChatStreamsSummary, durationSec: number): string[] {
   ];
 }
 
+/** Chat-session stream opens, request → headers (openLatencyMs, judged by the profiles' thresholds). */
+function openRow(chat: ChatStreamsSummary): string[] {
+  const held = chat.firstKeepAliveWithHeaders ? `; ${formatCount(chat.firstKeepAliveWithHeaders)} streams' headers held until the first KEEP_ALIVE` : '';
+  return [
+    'Chat stream opens (request → headers)',
+    `${formatCount(chat.opened + chat.openFailed)} chat-session opens`,
+    `${formatCount(chat.openFailed)} failed${held}`,
+    '—',
+    ...latencyCells(chat.openLatencyMs),
+  ];
+}
+
 function throughputRow(name: string, summary: ThroughputSummary): string[] {
   const load = summary.model === 'open' ? `open model, ${formatValue(summary.requestedRatePerSec, 'perSec')} requested` : 'closed model';
   return [
@@ -53,6 +65,7 @@ export function scenarioRows(report: Report): string[][] {
   const off = (name: string): string[] => [name, 'off', '—', '—', '—', '—', '—', '—'];
   const rows = [
     chatStreams ? chatRow(chatStreams, report.durationMs / 1_000) : off('Chat streams'),
+    ...(chatStreams ? [openRow(chatStreams)] : []),
     photoUpload ? throughputRow('Photo upload', photoUpload) : off('Photo upload'),
     tagLink ? throughputRow('Tag link', tagLink) : off('Tag link'),
   ];

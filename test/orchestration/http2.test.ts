@@ -60,7 +60,13 @@ describe('--http 2', () => {
     // by their own tests (run-faults, keepalive), this one proves the transport.
     const smoke = JSON.parse(await readFile(new URL('../../profiles/smoke.json', import.meta.url), 'utf8')) as { thresholds: string[] };
     const thresholds = smoke.thresholds.map((t) =>
-      t.replace('eventLatencyMs.p99 < 250', 'eventLatencyMs.p99 < 1000').replace('keepAliveGapMs.max <= 1250', 'keepAliveGapMs.max <= 2500'),
+      t
+        .replace('eventLatencyMs.p99 < 250', 'eventLatencyMs.p99 < 1000')
+        .replace('keepAliveGapMs.max <= 1250', 'keepAliveGapMs.max <= 2500')
+        // Six seconds hold no session switch: the opens judged after the warm-up are the ramp's
+        // last TLS handshakes, seconds long on a loaded machine. nginx-reverse-proxy.test.ts judges open latency.
+        .replace('openLatencyMs.p50 < 250', 'openLatencyMs.p50 < 5000')
+        .replace('openLatencyMs.p99 < 2000', 'openLatencyMs.p99 < 9000'),
     );
     expect(thresholds).not.toEqual(smoke.thresholds);
     const profile = join(dir, 'smoke.json');

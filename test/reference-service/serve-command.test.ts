@@ -89,6 +89,32 @@ describe('serve', () => {
     await expect(request(`${url}/api/v1/tags`)).rejects.toThrow();
   });
 
+  it('--no-accel-buffering-header: streams without X-Accel-Buffering, and the line says so', async () => {
+    const file = join(dir, 'fixtures-no-accel.json');
+    const lines: string[] = [];
+    const headerOf = async (flags: { accelBufferingHeader?: boolean }): Promise<string | string[] | undefined> => {
+      lines.length = 0;
+      const controller = new AbortController();
+      const done = serveUntil({ port: '0', participants: '2', fixturesOut: file, ...flags }, controller.signal, (l) => lines.push(l));
+      expect(await eventually(() => lines.length === 1)).toBe(true);
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(lines[0] as string)?.[1] as string;
+      const fixtures = await loadFixtures(file);
+      const p = fixtures.participants[0]!;
+      const res = await request(`${url}/api/v1/participants/${p.userId}/stream`, {
+        headers: { authorization: `Bearer ${p.token}`, 'x-api-key': fixtures.apiKey as string },
+      });
+      expect(res.statusCode).toBe(200);
+      res.body.destroy();
+      controller.abort();
+      expect(await done).toBe(0);
+      return res.headers['x-accel-buffering'];
+    };
+    expect(await headerOf({})).toBe('no');
+    expect(lines[0]).not.toContain('X-Accel-Buffering');
+    expect(await headerOf({ accelBufferingHeader: false })).toBeUndefined();
+    expect(lines[0]).toContain('streams without X-Accel-Buffering: no (a proxy may buffer them)');
+  });
+
   it('the command stops on SIGTERM and returns 0 without calling process.exit', async () => {
     const code = serveCommand.run({ port: '0', participants: '2' });
     // Let it start listening and install its handlers before the signal.

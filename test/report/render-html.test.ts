@@ -8,6 +8,11 @@ function charts(html: string): { kind: string; svg: string }[] {
   return [...html.matchAll(/<svg class="chart" data-chart="([^"]+)"[\s\S]*?<\/svg>/g)].map((match) => ({ kind: match[1] as string, svg: match[0] }));
 }
 
+/** Each chart with the legend drawn above it (series and reference names live there). */
+function chartBoxes(html: string): { svg: string }[] {
+  return [...html.matchAll(/<div class="chart-box">[\s\S]*?<\/svg><\/div>/g)].map((match) => ({ svg: match[0] }));
+}
+
 /** `d` attributes of the data paths, which must hold real coordinates. */
 function seriesPaths(svg: string): string[] {
   return [...svg.matchAll(/<path class="series"[^>]* d="([^"]*)"/g)].map((match) => match[1] as string);
@@ -123,6 +128,25 @@ describe('renderHtml', () => {
     expect(outside).toBe(3);
     expect(html).toContain('tolerance ±1.5 s');
     expect(html).toContain('expected 15 s');
+  });
+
+  it('draws each bound of the first KEEP_ALIVE over the curve it is judged on: late from the headers, early from the request', () => {
+    const report = makeReport();
+    const chat = report.scenarios.chatStreams!;
+    chat.firstKeepAliveFromRequestMs = summaryOf(Array.from({ length: 200 }, (_, i) => 15_004 + i / 10));
+    chat.firstKeepAliveWithHeaders = 7;
+    const page = renderHtml(report);
+    const first = chartBoxes(page).find((chart) => chart.svg.includes('request → first KEEP_ALIVE'));
+    expect(first?.svg).toContain('headers → first KEEP_ALIVE');
+    expect(first?.svg.match(/<line class="reference"/g)).toHaveLength(2);
+    expect(first?.svg).toContain('late after 16,500 ms (from the headers)');
+    expect(first?.svg).toContain('early before 13,500 ms (from the request)');
+    expect(page).toContain('7 with the headers (held by an intermediary?)');
+    // A report from before the request curve: the headers curve and the late bound alone.
+    delete chat.firstKeepAliveFromRequestMs;
+    const old = chartBoxes(renderHtml(report)).find((chart) => chart.svg.includes('headers → first KEEP_ALIVE'));
+    expect(old?.svg.match(/<line class="reference"/g)).toHaveLength(1);
+    expect(old?.svg).not.toContain('early before');
   });
 
   it('escapes a hostile string everywhere it can appear', () => {

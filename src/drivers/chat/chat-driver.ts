@@ -294,6 +294,8 @@ export class ChatDriver implements StreamHost {
     if (stream.state !== StreamState.Open || nowMs - stream.lastFrameAtMs <= stallMs) return;
     const m = this.ctx.metrics;
     m.inc(CHAT.stalled);
+    // Headers and then nothing, on a connection still open: the signature of a buffering intermediary (docs/failure-codes.md).
+    if (!stream.sawBody) m.inc(CHAT.stalledSilentAfterHeaders);
     m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''} silent for ${(nowMs - stream.lastFrameAtMs).toFixed(0)} ms`);
     this.closeStream(stream);
     carryResumeState(this.participants[stream.participant]!.roles[stream.role], stream);

@@ -17,6 +17,12 @@ import { validateEvent } from './event-validator.js';
 /** Matches the correlation token the injector writes into each message text. */
 const TOKEN = /\bcb:([A-Za-z0-9]+):(\d+)\b/;
 
+/**
+ * Two KEEP_ALIVEs (or the headers and the first one) closer than a tenth of the interval were
+ * held and released together (docs/design.md §6): an intermediary buffering the stream.
+ */
+const BUNCHED_SHARE = 10;
+
 export interface ObserverSettings {
   keepAlive: KeepAliveExpectation;
   /** This run's (or worker's) tag: tokens of other runs are not ours to account. */
@@ -63,28 +69,49 @@ export class StreamObserver {
 
   private keepAlive(stream: SseStream, nowMs: number): void {
     const m = this.metrics;
-    const { intervalMs: expectKeepAliveMs, toleranceMs } = this.settings.keepAlive;
+    const { intervalMs: expectKeepAliveMs } = this.settings.keepAlive;
     m.inc(CHAT.keepAlives);
     if (Number.isNaN(stream.lastKeepAliveAtMs)) {
-      const firstMs = nowMs - stream.openedAtMs;
-      recordMs(m.histogram(CHAT.firstKeepAliveUs), firstMs);
-      // Early counts as much as late: a KEEP_ALIVE sent with the headers proves no cadence.
-      const late = firstMs > expectKeepAliveMs + toleranceMs;
-      if (late || firstMs < expectKeepAliveMs - toleranceMs) {
-        m.inc(late ? CHAT.firstKeepAliveLate : CHAT.firstKeepAliveEarly);
-        m.sample(CHAT.samples, `first KEEP_ALIVE after ${firstMs.toFixed(0)} ms (expected ${expectKeepAliveMs} ± ${toleranceMs})`);
-      }
+      this.firstKeepAlive(stream, nowMs);
     } else {
+      const { toleranceMs } = this.settings.keepAlive;
       const gapMs = nowMs - stream.lastKeepAliveAtMs;
       recordMs(m.histogram(CHAT.keepAliveGapUs), gapMs);
       if (gapMs > stream.worstGapMs) stream.worstGapMs = gapMs;
       if (Math.abs(gapMs - expectKeepAliveMs) > toleranceMs) {
         m.inc(CHAT.keepAliveViolations);
+        // Two frames a target schedules an interval apart cannot come this close unless something held them.
+        if (gapMs < expectKeepAliveMs / BUNCHED_SHARE) m.inc(CHAT.keepAliveBunched);
         m.sample(CHAT.samples, `KEEP_ALIVE gap ${gapMs.toFixed(0)} ms (expected ${expectKeepAliveMs} ± ${toleranceMs})`);
       }
     }
     stream.lastKeepAliveAtMs = nowMs;
     stream.keepAlives++;
+  }
+
+  /**
+   * The first KEEP_ALIVE (docs/design.md §6): late when it comes later than expected +
+   * tolerance after the headers, early when earlier than expected − tolerance after the
+   * request was sent. An intermediary that holds the headers until the first event then
+   * shows as a slow open (openLatencyMs) and is counted here, not as an early cadence.
+   */
+  private firstKeepAlive(stream: SseStream, nowMs: number): void {
+    const m = this.metrics;
+    const { intervalMs: expectKeepAliveMs, toleranceMs } = this.settings.keepAlive;
+    const afterHeadersMs = nowMs - stream.openedAtMs;
+    const afterRequestMs = nowMs - stream.requestAtMs;
+    recordMs(m.histogram(CHAT.firstKeepAliveUs), afterHeadersMs);
+    recordMs(m.histogram(CHAT.firstKeepAliveFromRequestUs), afterRequestMs);
+    const late = afterHeadersMs > expectKeepAliveMs + toleranceMs;
+    // Early counts as much as late: a KEEP_ALIVE sent with the headers proves no cadence.
+    const early = afterRequestMs < expectKeepAliveMs - toleranceMs;
+    if (late || early) {
+      m.inc(late ? CHAT.firstKeepAliveLate : CHAT.firstKeepAliveEarly);
+      const measured = late ? `${afterHeadersMs.toFixed(0)} ms after the headers` : `${afterRequestMs.toFixed(0)} ms after the request`;
+      m.sample(CHAT.samples, `first KEEP_ALIVE ${measured} (expected ${expectKeepAliveMs} ± ${toleranceMs})`);
+    } else if (afterHeadersMs < expectKeepAliveMs / BUNCHED_SHARE) {
+      m.inc(CHAT.firstKeepAliveWithHeaders);
+    }
   }
 
   private isolation(stream: SseStream, otherSession: string): void {

@@ -57,7 +57,14 @@ export interface CheckInputs {
 export function evaluateChecks({ total, chat, generator }: CheckInputs): CheckResult[] {
   const byId = new Map<string, CheckResult>();
   byId.set('auth.token.refresh', tokenRefreshCheck(buildAuthSummary(total)));
-  if (chat) for (const result of streamChecks(chat, total.count(CHAT.keepAliveViolationsBehind))) byId.set(result.id, result);
+  if (chat) {
+    const behind = {
+      keepAliveViolations: total.count(CHAT.keepAliveViolationsBehind),
+      keepAliveBunched: total.count(CHAT.keepAliveBunchedBehind),
+      stalledSilentAfterHeaders: total.count(CHAT.stalledSilentAfterHeadersBehind),
+    };
+    for (const result of streamChecks(chat, behind)) byId.set(result.id, result);
+  }
   byId.set('generator.healthy', generatorHealthy(generator));
   return CHECK_IDS.map((id) => byId.get(id) ?? (id.startsWith('stream.') ? skip(id, 'chat streams were off') : requestCheck(total, id as RequestCheckId)));
 }

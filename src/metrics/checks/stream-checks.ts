@@ -10,35 +10,82 @@ import { fail, passOnEvidence, skip, sum, top } from './check-result.js';
 const INVALID = '<invalid>';
 const KEEP_ALIVE = 'KEEP_ALIVE';
 
+/** Where a failure detail sends a reader who suspects an intermediary (docs/failure-codes.md, "Buffering intermediaries"). */
+const BUFFERING_HINT = 'see docs/failure-codes.md#buffering-intermediaries';
+
+/**
+ * An intermediary is named only when its mark is the pattern, not a few strays: a proxy holds
+ * or buffers every stream alike, while a starved target or driver leaves a scattering of the
+ * same marks among its other late frames (docs/design.md §6).
+ */
+const isPattern = (marked: number, of: number): boolean => marked > 0 && marked * 2 >= of;
+
+/** A smaller share for held headers: on a stream, a message or member event may release them before the first KEEP_ALIVE. */
+const HELD_SHARE = 4;
+
+/** "open latency p50 4 ms, p99 12 ms": how long streams waited for their headers. */
+function openLatencyText(chat: ChatStreamsSummary): string {
+  const latency = chat.openLatencyMs;
+  return latency.count === 0 ? '' : `; open latency p50 ${ms(latency.p50)}, p99 ${ms(latency.p99)}`;
+}
+
+const ms = (value: number): string => `${Math.round(value)} ms`;
+
+/**
+ * Streams whose headers came only with their first KEEP_ALIVE: an intermediary held them
+ * (docs/design.md §6). Said beside the opens, because it is open latency, not cadence.
+ */
+function heldHeadersText(chat: ChatStreamsSummary): string {
+  const held = chat.firstKeepAliveWithHeaders ?? 0;
+  if (held === 0) return '';
+  const pattern = held * HELD_SHARE >= chat.firstKeepAliveMs.count;
+  const hint = pattern ? ` (an intermediary holding the headers until the first bytes? ${BUFFERING_HINT})` : '';
+  return `; ${held} streams got their headers only with their first KEEP_ALIVE, about one interval after the request${hint}`;
+}
+
+/** Opens that timed out waiting for headers: the target, or an intermediary that holds the whole response. */
+function headersTimeoutText(chat: ChatStreamsSummary): string {
+  const timedOut = chat.openFailures['timeout:headers'] ?? 0;
+  if (timedOut === 0) return '';
+  return `; ${timedOut} got no headers within the open timeout (a target that holds them, or an intermediary buffering the response? ${BUFFERING_HINT})`;
+}
+
 function streamOpen(chat: ChatStreamsSummary): CheckResult {
   const failedOpens = chat.openFailed + chat.mainStreams.openFailed;
   const drops = chat.dropped + chat.mainStreams.dropped;
   const opens = chat.opened + chat.mainStreams.opened;
+  const latency = openLatencyText(chat) + heldHeadersText(chat);
   if (failedOpens + drops > 0) {
     const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by the target (${top(chat.drops) || 'none'})`;
-    return fail('stream.open', failedOpens + drops, detail);
+    return fail('stream.open', failedOpens + drops, detail + headersTimeoutText(chat) + latency);
   }
   // Streams were asked for during the whole run and none opened: that is the failure itself.
   if (opens === 0 && chat.participants > 0) return fail('stream.open', 0, 'no stream opened: every open was still waiting for its headers when the run ended');
-  return passOnEvidence('stream.open', opens, `${opens} streams opened with 200 text/event-stream and stayed open`, 'no participant to open a stream for');
+  return passOnEvidence(
+    'stream.open',
+    opens,
+    `${opens} streams opened with 200 text/event-stream and stayed open${latency}`,
+    'no participant to open a stream for',
+  );
 }
 
 /**
- * `violationsBehind`: how many of the gap violations closed in an interval a driver fell
- * behind in (generator.behind): those may be the driver reading late, and the detail says so.
+ * `behind`: how many of the gap violations (and bunched gaps) closed in an interval a driver
+ * fell behind in (generator.behind): those may be the driver reading late, and the detail says so.
  */
-function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number): CheckResult {
+function keepAliveCadence(chat: ChatStreamsSummary, behind: DriverBehindCounts): CheckResult {
+  const violationsBehind = behind.keepAliveViolations;
   const { expectedKeepAliveMs: expected, keepAliveToleranceMs: tol } = chat;
   const early = chat.firstKeepAliveEarly ?? 0;
   const bad = chat.keepAliveViolations + chat.firstKeepAliveLate + early;
   if (bad > 0) {
-    const behind =
+    const behindText =
       violationsBehind > 0 ? ` (${violationsBehind} of the gaps closed while the driver was behind: they may be its own delay, see generator.healthy)` : '';
     return fail(
       'stream.keepalive.cadence',
       bad,
-      `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms)${behind}, ` +
-        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early`,
+      `${chat.keepAliveViolations} KEEP_ALIVE gaps outside ${expected} ± ${tol} ms (max ${chat.keepAliveGapMs.max} ms)${behindText}, ` +
+        `${chat.firstKeepAliveLate} first KEEP_ALIVEs late, ${early} early${burstsText(chat, behind.keepAliveBunched, violationsBehind)}`,
     );
   }
   const gaps = chat.keepAliveGapMs.count;
@@ -52,10 +99,46 @@ function keepAliveCadence(chat: ChatStreamsSummary, violationsBehind: number): C
   );
 }
 
-function stall(chat: ChatStreamsSummary): CheckResult {
+/**
+ * Gaps far under the interval: KEEP_ALIVEs held and released together. A driver that stalled
+ * reads frames together too, so gaps in intervals it fell behind in are not laid at an
+ * intermediary's door.
+ */
+function burstsText(chat: ChatStreamsSummary, bunchedBehind: number, violationsBehind: number): string {
+  const bunched = chat.keepAliveBunched ?? 0;
+  const whileKeepingUp = bunched - bunchedBehind;
+  if (whileKeepingUp > 0) {
+    const where = bunchedBehind > 0 ? ' outside the intervals the driver fell behind in' : '';
+    const hint = isPattern(whileKeepingUp, chat.keepAliveViolations - violationsBehind)
+      ? `: KEEP_ALIVEs arriving in bursts (an intermediary buffering the response? ${BUFFERING_HINT})`
+      : '';
+    return `; ${whileKeepingUp} gaps under a tenth of the interval${where}${hint}`;
+  }
+  return bunched > 0 ? `; ${bunched} gaps under a tenth of the interval, all while the driver was behind (its own late reads)` : '';
+}
+
+/** Stalls with nothing after the headers: an intermediary holding the body, unless the driver itself was behind then. */
+function silentText(chat: ChatStreamsSummary, silentBehind: number): string {
+  const silent = chat.stalledSilentAfterHeaders ?? 0;
+  const whileKeepingUp = silent - silentBehind;
+  if (whileKeepingUp > 0) {
+    const where = silentBehind > 0 ? ' outside the intervals the driver fell behind in' : '';
+    const hint = isPattern(whileKeepingUp, chat.stalled - silentBehind) ? ` (an intermediary buffering the response? ${BUFFERING_HINT})` : '';
+    return `; ${whileKeepingUp} of them got nothing after the headers while the connection stayed open${where}${hint}`;
+  }
+  return silent > 0 ? `; ${silent} of them got nothing after the headers, all while the driver was behind (see generator.healthy)` : '';
+}
+
+function stall(chat: ChatStreamsSummary, behind: DriverBehindCounts): CheckResult {
   const windowMs = 2 * chat.expectedKeepAliveMs;
   const watched = chat.streamsPastStallWindow ?? 0;
-  if (chat.stalled > 0) return fail('stream.stall', chat.stalled, `${chat.stalled} streams silent for more than ${windowMs} ms`);
+  if (chat.stalled > 0) {
+    return fail(
+      'stream.stall',
+      chat.stalled,
+      `${chat.stalled} streams silent for more than ${windowMs} ms${silentText(chat, behind.stalledSilentAfterHeaders)}`,
+    );
+  }
   return passOnEvidence(
     'stream.stall',
     watched,
@@ -142,12 +225,25 @@ function resume(chat: ChatStreamsSummary): CheckResult {
   );
 }
 
-/** `keepAliveViolationsBehind`: gap violations in intervals a driver fell behind in (CHAT.keepAliveViolationsBehind). */
-export function streamChecks(chat: ChatStreamsSummary, keepAliveViolationsBehind = 0): CheckResult[] {
+/**
+ * Of the counts the details weigh, those in intervals a driver fell behind in (counted by the
+ * collector: CHAT.keepAliveViolationsBehind, keepAliveBunchedBehind,
+ * stalledSilentAfterHeadersBehind): they may be the driver's own delay, not the target's or an
+ * intermediary's, and the details say so.
+ */
+export interface DriverBehindCounts {
+  keepAliveViolations: number;
+  keepAliveBunched: number;
+  stalledSilentAfterHeaders: number;
+}
+
+const NONE_BEHIND: DriverBehindCounts = { keepAliveViolations: 0, keepAliveBunched: 0, stalledSilentAfterHeaders: 0 };
+
+export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND): CheckResult[] {
   return [
     streamOpen(chat),
-    keepAliveCadence(chat, keepAliveViolationsBehind),
-    stall(chat),
+    keepAliveCadence(chat, behind),
+    stall(chat, behind),
     sessionIsolation(chat),
     eventSchema(chat),
     messageDelivery(chat),

@@ -89,14 +89,26 @@ export const CHAT_EVENTS = group('chat.', [
     doc: 'gap between two KEEP_ALIVEs on one stream',
   }),
   // Its spread follows the target's timer phase at open, not its speed; stream.keepalive.cadence judges it.
-  histogram('firstKeepAliveUs', 'info', { report: 'firstKeepAliveMs', doc: 'from the open to the first KEEP_ALIVE' }),
+  histogram('firstKeepAliveUs', 'info', {
+    report: 'firstKeepAliveMs',
+    doc: 'from the headers to the first KEEP_ALIVE: what a late first KEEP_ALIVE is judged on',
+  }),
+  histogram('firstKeepAliveFromRequestUs', 'info', {
+    report: 'firstKeepAliveFromRequestMs',
+    since: '1.6.0',
+    doc: 'from the open request to the first KEEP_ALIVE: what an early first KEEP_ALIVE is judged on (docs/design.md §6)',
+  }),
   histogram('worstGapUs', 'lower', { report: 'worstGapMs', doc: "each stream's worst KEEP_ALIVE gap, one value per stream lifetime" }),
   histogram('eventLatencyUs', 'lower', {
     report: 'eventLatencyMs',
     export: { family: 'eventDelivery', labels: {} },
     doc: "a chat message's delivery latency, from its post to its arrival on a stream",
   }),
-  histogram('openLatencyUs', 'lower', { report: 'openLatencyMs', doc: 'from the open request to the 200 text/event-stream answer' }),
+  histogram('openLatencyUs', 'lower', {
+    report: 'openLatencyMs',
+    export: { family: 'streamOpen', labels: {} },
+    doc: 'from the open request to the 200 text/event-stream answer',
+  }),
   figure('expectedKeepAliveMs', 'ms', 'info', { doc: 'the KEEP_ALIVE interval the streams were judged against' }),
   figure('keepAliveToleranceMs', 'ms', 'info', { doc: 'how far a KEEP_ALIVE gap may stray from the interval' }),
   counter('keepAliveViolations', 'lower', {
@@ -114,7 +126,26 @@ export const CHAT_EVENTS = group('chat.', [
     report: 'firstKeepAliveEarly',
     since: '1.1.0',
     failsCheck: 'stream.keepalive.cadence',
-    doc: 'first KEEP_ALIVEs earlier than interval - tolerance after the open',
+    doc: 'first KEEP_ALIVEs earlier than interval - tolerance after the open request',
+  }),
+  counter('firstKeepAliveWithHeaders', 'lower', {
+    report: 'firstKeepAliveWithHeaders',
+    since: '1.6.0',
+    doc: 'first KEEP_ALIVEs on time from the request but arriving with the headers: something held the headers until the first event',
+  }),
+  counter('keepAliveBunched', 'lower', {
+    report: 'keepAliveBunched',
+    since: '1.6.0',
+    doc: 'of keepAliveViolations, gaps under a tenth of the interval: KEEP_ALIVEs released in bursts',
+  }),
+  counter('keepAliveBunchedBehind', 'info', { doc: 'of keepAliveBunched, those in intervals a driver fell behind in (counted by the collector)' }),
+  counter('stalledSilentAfterHeaders', 'lower', {
+    report: 'stalledSilentAfterHeaders',
+    since: '1.6.0',
+    doc: 'of stalled, streams that got nothing at all after their headers',
+  }),
+  counter('stalledSilentAfterHeadersBehind', 'info', {
+    doc: 'of stalledSilentAfterHeaders, those in intervals a driver fell behind in (counted by the collector)',
   }),
   counter('streamsPastStallWindow', 'info', {
     report: 'streamsPastStallWindow',

@@ -112,6 +112,16 @@ export const EXPORTED = {
     doc: "a chat message's delivery latency, post to arrival on a stream; buckets 1 ms … 30 s",
     buckets: LATENCY_BUCKETS_SEC,
   }),
+  streamOpen: exported(
+    'coachbench_stream_open_seconds',
+    'histogram',
+    [],
+    'Chat-session stream open latency: request sent to its 200 text/event-stream headers',
+    {
+      doc: "a chat-session stream's open latency, request sent to its headers (report.json `openLatencyMs`; an intermediary holding the headers moves it to one KEEP_ALIVE interval); buckets 1 ms … 30 s",
+      buckets: LATENCY_BUCKETS_SEC,
+    },
+  ),
   checkStatus: exported(
     'coachbench_check_status',
     'gauge',

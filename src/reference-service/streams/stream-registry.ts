@@ -14,10 +14,15 @@ import { participantKey, type ReplayLog, sessionKey } from './replay-log.js';
 import { SseStream, type StreamCounters, type StreamKind } from './sse-writer.js';
 import type { LocalStreamHub } from './stream-hub.js';
 
-const STREAM_HEADERS: Readonly<Record<string, string>> = {
+/** Without `X-Accel-Buffering: no` (`serve --no-accel-buffering-header`): what a target unaware of proxies sends. */
+const PLAIN_STREAM_HEADERS: Readonly<Record<string, string>> = {
   ...CORS_HEADERS,
   'cache-control': 'no-cache',
   'content-type': 'text/event-stream',
+};
+
+const STREAM_HEADERS: Readonly<Record<string, string>> = {
+  ...PLAIN_STREAM_HEADERS,
   // Reverse proxies (nginx) would otherwise buffer the frames.
   'x-accel-buffering': 'no',
 };
@@ -40,6 +45,8 @@ export class StreamRegistry {
     private readonly replay: ReplayLog,
     /** `retry:` sent first on every stream, or null. */
     private readonly retryMs: number | null = null,
+    /** Send `X-Accel-Buffering: no`; false lets a test reproduce a buffering proxy (docs/target.md). */
+    private readonly accelBufferingHeader = true,
   ) {}
 
   get openStreams(): number {
@@ -72,7 +79,7 @@ export class StreamRegistry {
   /** Answers 200 with the stream headers (flushed now) and starts the stream's schedule. */
   openStream(res: ServerResponse, kind: StreamKind, sessionId: string | null, participantId: string, lastEventId: number | null = null): SseStream {
     const stream = new SseStream(res, kind, sessionId, participantId, this.faults, this.counters);
-    res.writeHead(200, STREAM_HEADERS);
+    res.writeHead(200, this.accelBufferingHeader ? STREAM_HEADERS : PLAIN_STREAM_HEADERS);
     if (this.retryMs !== null) res.write(`retry: ${this.retryMs}\n\n`);
     res.flushHeaders();
     const openedMs = performance.now();

@@ -21,12 +21,17 @@ const KEEP_ALIVE_FRAME = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 const KEEP_ALIVE = { intervalMs: 300, toleranceMs: 100 };
 
 /** Answers every stream with SSE headers, then lets `behave` write (or not) on it; any other request gets `otherStatus`. */
-async function sseServer(behave: (res: ServerResponse, timers: Set<NodeJS.Timeout>) => void, otherStatus = 404): Promise<TestServer> {
+async function sseServer(
+  behave: (res: ServerResponse, timers: Set<NodeJS.Timeout>) => void,
+  otherStatus = 404,
+  { flushHeaders = true } = {},
+): Promise<TestServer> {
   const timers = new Set<NodeJS.Timeout>();
   const server = await startServer((req, res) => {
     if (!req.url?.endsWith('/stream')) return void req.resume().on('end', () => res.writeHead(otherStatus).end());
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-    res.flushHeaders();
+    // Unflushed, Node sends the headers with the first write: as an intermediary that holds them until the first event.
+    if (flushHeaders) res.flushHeaders();
     behave(res, timers);
     res.on('close', () => {
       for (const timer of timers) clearTimeout(timer);
@@ -143,6 +148,58 @@ describe('KEEP_ALIVE evidence against real SSE servers', () => {
     const { checks, chat } = await runChat(server.url, 1_200);
     expect(chat.firstKeepAliveLate).toBeGreaterThan(0);
     expect(checks['stream.keepalive.cadence'].status).toBe('fail');
+  });
+
+  it('headers held until the first KEEP_ALIVE read as slow opens, not as an early cadence', async () => {
+    server = await sseServer(keepAliveEvery(300, 300), 404, { flushHeaders: false });
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.firstKeepAliveEarly).toBe(0);
+    expect(chat.firstKeepAliveLate).toBe(0);
+    expect(chat.firstKeepAliveWithHeaders).toBeGreaterThan(3);
+    expect(chat.openLatencyMs.p50).toBeGreaterThan(250);
+    expect(chat.firstKeepAliveFromRequestMs!.p50).toBeGreaterThan(250);
+    // No first KEEP_ALIVE counts as early (a loaded machine may still push a gap out of its band).
+    const cadence = checks['stream.keepalive.cadence'];
+    expect(cadence.status === 'pass' || /, 0 early/.test(cadence.detail), cadence.detail).toBe(true);
+    expect(checks['stream.open'].status).toBe('pass');
+    expect(checks['stream.open'].detail).toMatch(/open latency p50 \d+ ms.*got their headers only with their first KEEP_ALIVE.*buffering/);
+  });
+
+  it('headers, then nothing on a connection that stays open: the stall names a buffering intermediary', async () => {
+    server = await sseServer(() => undefined);
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.stalled).toBeGreaterThan(0);
+    expect(chat.stalledSilentAfterHeaders).toBe(chat.stalled);
+    expect(checks['stream.stall'].status).toBe('fail');
+    expect(checks['stream.stall'].detail).toMatch(/got nothing after the headers.*intermediary buffering the response\?.*docs\/failure-codes\.md/);
+  });
+
+  it('a comment after the headers, then silence: a stall, but bytes came through, so no intermediary is named', async () => {
+    server = await sseServer((res) => res.write(': hello\n\n'));
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.stalled).toBeGreaterThan(0);
+    expect(chat.stalledSilentAfterHeaders).toBe(0);
+    expect(checks['stream.stall'].detail).toMatch(/^\d+ streams silent for more than 600 ms$/);
+  });
+
+  it('KEEP_ALIVEs released three at a time: the cadence names bursts and buffering', async () => {
+    // Every 450 ms: a late gap, then two of almost nothing; under the 600 ms stall window, so no stream is closed between bursts.
+    server = await sseServer((res, timers) => {
+      const burst = (): void => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (res.destroyed) return;
+          res.write(KEEP_ALIVE_FRAME.repeat(3));
+          burst();
+        }, 450);
+        timers.add(timer);
+      };
+      burst();
+    });
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.keepAliveBunched).toBeGreaterThan(3);
+    expect(checks['stream.keepalive.cadence'].status).toBe('fail');
+    expect(checks['stream.keepalive.cadence'].detail).toMatch(/gaps under a tenth of the interval: KEEP_ALIVEs arriving in bursts \(an intermediary buffering/);
   });
 
   it('messages whose posts fail give delivery no evidence: a skip naming the failed posts, sampled under their failure code', async () => {

@@ -14,6 +14,12 @@ import { CHAT, MAIN } from '../../../src/metrics/names.js';
 
 const KEEP_ALIVE = { intervalMs: 15_000, toleranceMs: 3_750 };
 
+function metricsOf(record: (m: MetricSet) => void): MetricSet {
+  const metrics = new MetricSet();
+  record(metrics);
+  return metrics;
+}
+
 /** The six stream checks over what `record` counted, for `participants` planned participants. */
 function checksAfter(record: (m: MetricSet) => void, participants = 10): Record<string, CheckResult> {
   const metrics = new MetricSet();
@@ -98,6 +104,88 @@ describe('stream.keepalive.cadence', () => {
   });
 });
 
+describe('stream.keepalive.cadence on bursts', () => {
+  const bursty = (m: MetricSet): void => {
+    healthyKeepAlives(m, 10, 3);
+    m.inc(CHAT.keepAliveViolations, 8);
+    m.inc(CHAT.keepAliveBunched, 6);
+  };
+
+  it('names a buffering intermediary for gaps under a tenth of the interval while the driver kept up', () => {
+    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), {
+      keepAliveViolations: 0,
+      keepAliveBunched: 2,
+      stalledSilentAfterHeaders: 0,
+    });
+    expect(cadence?.detail).toMatch(
+      /; 4 gaps under a tenth of the interval outside the intervals the driver fell behind in: KEEP_ALIVEs arriving in bursts \(an intermediary buffering/,
+    );
+  });
+
+  it('lays bunched gaps of intervals the driver fell behind in at the driver, not at an intermediary', () => {
+    const [, cadence] = streamChecks(buildChatSummary(metricsOf(bursty), { participants: 10, keepAlive: KEEP_ALIVE }), {
+      keepAliveViolations: 8,
+      keepAliveBunched: 6,
+      stalledSilentAfterHeaders: 0,
+    });
+    expect(cadence?.status).toBe('fail');
+    expect(cadence?.detail).toMatch(/6 gaps under a tenth of the interval, all while the driver was behind \(its own late reads\)$/);
+    expect(cadence?.detail).not.toMatch(/intermediary/);
+  });
+});
+
+describe('stream.stall on streams silent after their headers', () => {
+  const silent = (m: MetricSet): void => {
+    m.inc(CHAT.opened, 10);
+    m.inc(CHAT.stalled, 5);
+    m.inc(CHAT.stalledSilentAfterHeaders, 4);
+  };
+  const stallOf = (silentBehind: number) =>
+    streamChecks(buildChatSummary(metricsOf(silent), { participants: 10, keepAlive: KEEP_ALIVE }), {
+      keepAliveViolations: 0,
+      keepAliveBunched: 0,
+      stalledSilentAfterHeaders: silentBehind,
+    })[2];
+
+  it('names a buffering intermediary while the driver kept up', () => {
+    expect(stallOf(0)?.detail).toBe(
+      '5 streams silent for more than 30000 ms; 4 of them got nothing after the headers while the connection stayed open (an intermediary buffering the response? see docs/failure-codes.md#buffering-intermediaries)',
+    );
+    expect(stallOf(1)?.detail).toMatch(
+      /; 3 of them got nothing after the headers while the connection stayed open outside the intervals the driver fell behind in \(/,
+    );
+  });
+
+  it('lays them at the driver when every one was in an interval it fell behind in', () => {
+    expect(stallOf(4)?.detail).toBe(
+      '5 streams silent for more than 30000 ms; 4 of them got nothing after the headers, all while the driver was behind (see generator.healthy)',
+    );
+  });
+});
+
+describe('an intermediary is named for a pattern, not for strays', () => {
+  it('a few bunched gaps, silent stalls or held headers among many late ones are counted, not blamed on a proxy', () => {
+    const strays = checksAfter((m) => {
+      healthyKeepAlives(m, 80, 3);
+      m.inc(CHAT.keepAliveViolations, 20);
+      m.inc(CHAT.keepAliveBunched, 3);
+      m.inc(CHAT.stalled, 7);
+      m.inc(CHAT.stalledSilentAfterHeaders, 1);
+      m.inc(CHAT.firstKeepAliveWithHeaders, 6);
+    });
+    expect(strays['stream.keepalive.cadence']?.detail).toMatch(/; 3 gaps under a tenth of the interval$/);
+    expect(strays['stream.stall']?.detail).toBe(
+      '7 streams silent for more than 30000 ms; 1 of them got nothing after the headers while the connection stayed open',
+    );
+    expect(strays['stream.open']?.detail).toMatch(/; 6 streams got their headers only with their first KEEP_ALIVE, about one interval after the request$/);
+    const pattern = checksAfter((m) => {
+      healthyKeepAlives(m, 80, 3);
+      m.inc(CHAT.firstKeepAliveWithHeaders, 20);
+    });
+    expect(pattern['stream.open']?.detail).toMatch(/about one interval after the request \(an intermediary holding the headers until the first bytes\?/);
+  });
+});
+
 describe('evidence of the other stream checks', () => {
   it('stream.stall passes only on streams watched past the stall window', () => {
     expect(checksAfter((m) => healthyKeepAlives(m, 5, 1))['stream.stall']?.status).toBe('skip');
@@ -134,6 +222,27 @@ describe('evidence of the other stream checks', () => {
     });
     expect(garbage['stream.event.schema']).toMatchObject({ status: 'fail', observed: 3 });
     expect(garbage['stream.session.isolation']?.status).toBe('skip');
+  });
+
+  it('stream.open names a buffering intermediary beside opens that got no headers, and says the open latency', () => {
+    const timedOut = checksAfter((m) => {
+      m.inc(CHAT.openFailed, 400);
+      m.inc(CHAT.openFailure('timeout:headers'), 400);
+    });
+    expect(timedOut['stream.open']).toMatchObject({ status: 'fail', observed: 400 });
+    expect(timedOut['stream.open']?.detail).toMatch(
+      /^400 opens failed \(timeout:headers: 400\).*; 400 got no headers within the open timeout \(a target that holds them, or an intermediary buffering the response\? see docs\/failure-codes\.md/,
+    );
+    const refused = checksAfter((m) => {
+      m.inc(CHAT.openFailed, 3);
+      m.inc(CHAT.openFailure('status:503'), 3);
+    });
+    expect(refused['stream.open']?.detail).not.toMatch(/buffering/);
+    const healthy = checksAfter((m) => {
+      healthyKeepAlives(m, 4, 1);
+      for (const value of [3, 4, 5, 40]) recordMs(m.histogram(CHAT.openLatencyUs), value);
+    });
+    expect(healthy['stream.open']?.detail).toMatch(/stayed open; open latency p50 4 ms, p99 40 ms$/);
   });
 
   it('stream.message.delivery with 0 expected deliveries is a skip, not "0 of 0 passed"', () => {

@@ -126,6 +126,10 @@ describe(`a real Prometheus scrapes run --metrics-port${SKIP_NOTE}`, () => {
       const p99 = await scalar(promUrl, 'histogram_quantile(0.99, sum by (le) (max_over_time(coachbench_keepalive_gap_seconds_bucket[5m])))');
       expect(p99).toBeGreaterThan(0.4);
       expect(p99).toBeLessThan(1);
+      // Stream open latency (request → headers) is exported as a histogram: the opens it counted are the report's, or the last scrape's share of them.
+      const opens = await scalar(promUrl, 'sum(max_over_time(coachbench_stream_open_seconds_count[5m]))');
+      expect(opens).toBeGreaterThan(0);
+      expect(opens).toBeLessThanOrEqual(report.scenarios.chatStreams!.openLatencyMs.count);
       const passing = await query(promUrl, 'last_over_time(coachbench_check_status{check="stream.open",status="pass"}[5m])');
       expect(passing[0]?.value[1]).toBe('1');
     },

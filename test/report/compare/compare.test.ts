@@ -44,6 +44,20 @@ describe('compareReports', () => {
     expect(row(comparison.rows, 'chatStreams.eventLatencyMs.max')).toMatchObject({ status: 'info', limit: null });
   });
 
+  it('knows stream open latency and the intermediary counts: an nginx that holds headers is a regression', () => {
+    const direct = makeReport({ seed: 1 });
+    const held = makeReport({ seed: 2 });
+    if (!direct.scenarios.chatStreams || !held.scenarios.chatStreams) throw new Error('builder must include chatStreams');
+    direct.scenarios.chatStreams.openLatencyMs = summaryOf(Array.from({ length: 2_000 }, () => 5));
+    held.scenarios.chatStreams.openLatencyMs = summaryOf(Array.from({ length: 2_000 }, () => 1_003));
+    direct.scenarios.chatStreams.firstKeepAliveWithHeaders = 0;
+    held.scenarios.chatStreams.firstKeepAliveWithHeaders = 1_900;
+    const flagged = compareReports(direct, held, TEN_PERCENT).regressions.map((r) => r.metric);
+    expect(flagged).toEqual(
+      expect.arrayContaining(['chatStreams.openLatencyMs.p50', 'chatStreams.openLatencyMs.p99', 'chatStreams.firstKeepAliveWithHeaders']),
+    );
+  });
+
   it('calls a tail change inside the confidence intervals noise, not a regression', () => {
     const base = makeReport({ seed: 1 });
     const cand = makeReport({ seed: 1 });

@@ -1,0 +1,42 @@
+/**
+ * The progress line shows stream open latency (request → headers, p99 since the start) beside
+ * delivery latency, so a proxy that holds or queues opens shows while the run goes on.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TimeseriesPoint } from '../../src/contract/report.js';
+import { recordMs } from '../../src/metrics/histogram.js';
+import { MetricSet } from '../../src/metrics/metric-set.js';
+import { CHAT } from '../../src/metrics/names.js';
+import { Progress } from '../../src/orchestration/progress.js';
+
+const point: TimeseriesPoint = {
+  tSec: 5,
+  intervalSec: 1,
+  streamsOpen: 40,
+  mainStreamsOpen: 40,
+  events: 80,
+  eventsPerSec: 80,
+  keepAlives: 80,
+  keepAliveViolations: 0,
+  errors: 0,
+  requests: 0,
+  requestsPerSec: 0,
+  messagesSent: 0,
+  eventLatencyP99Ms: null,
+  requestLatencyP99Ms: null,
+  eventLoopDelayP99Ms: null,
+  rssBytes: 0,
+};
+
+const progress = new Progress({ quiet: false, stream: process.stderr, targetStreams: 40, durationMs: 10_000 });
+
+describe('the progress line', () => {
+  it('says the open latency p99 so far, or "-" before any stream opened', () => {
+    const total = new MetricSet();
+    expect(progress.line(point, total)).toContain('open p99 -');
+    for (let i = 0; i < 99; i++) recordMs(total.histogram(CHAT.openLatencyUs), 5);
+    recordMs(total.histogram(CHAT.openLatencyUs), 1_004);
+    recordMs(total.histogram(CHAT.openLatencyUs), 1_004);
+    expect(progress.line(point, total)).toMatch(/delivery p99 -\s+open p99 100\d\.\dms/);
+  });
+});
