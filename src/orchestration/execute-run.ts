@@ -3,14 +3,15 @@
  * first SIGINT/SIGTERM, and run one session (or a capacity search of many). Returns the exit
  * code of docs/design.md §2; never exits.
  */
+import { rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCapacitySearch } from './capacity/capacity-search.js';
 import { prepareOutputDir } from './output-dir.js';
 import { startLiveOutputs } from './outputs/start-outputs.js';
 import type { RunConfig } from './run-config.js';
-import { defaultRunId, type RunOutcome, runSession } from './run-session.js';
+import { defaultRunId, type RunOutcome, runSession, settleLateStop } from './run-session.js';
 import { preflight, resolveTarget } from './run-target.js';
-import { onStopSignal, type StopSignal } from './signals.js';
+import { onStopSignal, StoppedBeforeLoad, type StopSignal } from './signals.js';
 
 /**
  * Resolves with `work`, or as soon as `signal` aborts: a stop signal must not wait for a
@@ -25,6 +26,13 @@ function untilStopped(work: Promise<void>, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** True when `path` exists (as anything): a report folder that was there before is never removed. */
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
 /** Checks the report folder, resolves the target, stops on the first SIGINT/SIGTERM, and runs one session (or a capacity search). */
 export async function executeRun(
   config: RunConfig,
@@ -33,31 +41,46 @@ export async function executeRun(
 ): Promise<RunOutcome> {
   // From the first moment: a signal while the target starts still ends the run gracefully.
   const stop = new AbortController();
+  // Unlike `stop`, which the run's own end aborts too, only a signal: it shortens a drain under way.
+  const hurry = new AbortController();
   let stoppedBy: StopSignal | null = null;
   const removeSignalHandler = onStopSignal((signal) => {
     stoppedBy = signal;
     stop.abort();
+    hurry.abort();
   });
+  const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
+  let madeOutDir = false;
+  let sessionBegan = false;
   try {
-    const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
+    madeOutDir = !(await exists(outDir));
     await prepareOutputDir(outDir, config.outDir === null ? 'report folder' : '--out');
     // Before the target: a port that cannot be had is exit 2 with nothing started.
     const outputs = await startLiveOutputs(config.outputs, {
       say: (text) => (config.quiet ? undefined : stderr.write(`coachbench: ${text}\n`)),
       warn: (text) => stderr.write(`coachbench: warning: ${text}\n`),
     });
+    let outcome: RunOutcome;
     try {
-      const target = await resolveTarget(config);
+      const target = await resolveTarget(config, stop.signal);
       try {
         await untilStopped(preflight(target.url, target.transport), stop.signal);
-        const session = { config, target, outDir, stop, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
-        return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
+        if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
+        sessionBegan = true;
+        const session = { config, target, outDir, stop, hurry: hurry.signal, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
+        outcome = config.profile.search ? await runCapacitySearch(session) : await runSession(session);
       } finally {
         await target.embedded?.close();
       }
     } finally {
       await outputs.close();
     }
+    return await settleLateStop(outcome, stoppedBy, { stdout, stderr });
+  } catch (error) {
+    // Stopped before any load (docs/design.md §2.8): whatever the stop cut short, one line and the signal's code.
+    if (stoppedBy === null || sessionBegan) throw error;
+    if (madeOutDir) await rmdir(outDir).catch(() => undefined);
+    throw error instanceof StoppedBeforeLoad ? error : new StoppedBeforeLoad(stoppedBy);
   } finally {
     removeSignalHandler();
   }

@@ -4,8 +4,8 @@
  * token (every participant's) or JSON: `{ "token"?, "coachToken"?, "participants"?: { userId: token } }`.
  * Its output is never shown; its stderr is, with every secret masked.
  */
-import { spawn } from 'node:child_process';
 import { redact } from '../../util/redact.js';
+import { spawnGuardedShell } from './guarded-shell.js';
 
 /** New tokens: `token` for every participant, `participants` by user id (wins over `token`), the coach's. */
 export interface CredentialUpdate {
@@ -85,8 +85,9 @@ export function runTokenCommand(
   const timeoutMs = options.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     // Its own process group: a shell's children (curl, an SDK) hold the pipes open, so a
-    // command that hangs is ended as a group, by the PID of the shell started here.
-    const child = spawn(command, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // command that hangs is ended as a group, by the PID of the guard started here; the guard
+    // ends the group itself when this process dies without doing so (SIGKILL).
+    const child = spawnGuardedShell(command);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
