@@ -2,7 +2,9 @@
  * What a run starts dies with it (docs/design.md §2.8), checked by PID through /proc: a stop
  * signal while the first --token-command runs ends the run at once (143, one line, no report
  * folder) and the command with it; a SIGKILLed driver, which runs no code of its own at its
- * end, leaves neither its token command nor its --workers processes behind.
+ * end, leaves neither its token command nor its --workers processes behind. A first token
+ * command that prints a token over the bound (engine/auth/token-command.ts MAX_TOKEN_BYTES)
+ * stops the run before it starts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -152,6 +154,20 @@ describe('the first --token-command', () => {
     expect(sleepPid, 'the token command was seen running').toBeGreaterThan(0);
     expect(below.length, 'the guard, its shell and the command').toBeGreaterThanOrEqual(2);
     expect(await stillAliveAfter(below, 5_000), 'processes of the run still alive 5 s after its driver was SIGKILLed').toEqual([]);
+  }, 60_000);
+});
+
+describe('the first --token-command printing a 10 MB token', () => {
+  it('is a run that did not start: exit 3, one line naming the bound, no load', async () => {
+    const out = join(work, 'token-huge');
+    const command = `${JSON.stringify(process.execPath)} -e ${JSON.stringify('process.stdout.write("x".repeat(10 * 1024 * 1024))')}`;
+    const args = tokenRun(out, '0');
+    args[args.indexOf('sleep 0')] = command;
+    const result = await runBin(args, { env: { COACHBENCH_API_KEY: 'k-123456' }, deadlineMs: 40_000 });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr.trim()).toBe(
+      'coachbench: --token-command printed a token of 10485760 bytes, over the 8 KiB limit for one token; the run did not start',
+    );
   }, 60_000);
 });
 
