@@ -18,7 +18,11 @@ import { onStopSignal, StoppedBeforeLoad, type StopSignal } from './signals.js';
  * target that takes its time to answer the reachability check.
  */
 function untilStopped(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
+  if (signal.aborted) {
+    // Its failure, once the target is closed under it, is no news: it must not go unhandled (exit 4).
+    work.catch(() => undefined);
+    return Promise.resolve();
+  }
   return new Promise((resolve, reject) => {
     const onAbort = (): void => resolve();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -64,6 +68,7 @@ export async function executeRun(
     try {
       const target = await resolveTarget(config, stop.signal);
       try {
+        if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
         await untilStopped(preflight(target.url, target.transport), stop.signal);
         if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
         sessionBegan = true;
