@@ -8,25 +8,36 @@ import { setMaxListeners } from 'node:events';
 export const DRAIN_GRACE_MS = 2_000;
 
 /**
- * A signal that aborts `graceMs` after `stop` does: in-flight requests drain for a while
- * (so the last second of a run is not all errors) but never hold the end of the run for a
- * whole timeout. An exchange cut by it was not answered in the run: it judges nothing.
+ * After a stop signal (SIGINT/SIGTERM: `hurry`), how long the drain may still take, whatever
+ * it waited for (requests in flight, message deliveries' windows): the process must end within
+ * 2 s of the signal, its report written (docs/design.md §2.8).
  */
-export function cutAfterStop(stop: AbortSignal, graceMs: number): AbortSignal {
-  const cut = new AbortController();
+export const SIGNAL_DRAIN_MS = 500;
+
+/** A controller aborted `afterMs` after `start` is (at once if it has been). */
+function abortAfter(start: AbortSignal, afterMs: number): AbortController {
+  const later = new AbortController();
   // Every in-flight request listens on it.
-  setMaxListeners(0, cut.signal);
-  const arm = (): void => void setTimeout(() => cut.abort(), graceMs).unref();
-  if (stop.aborted) arm();
-  else stop.addEventListener('abort', arm, { once: true });
-  return cut.signal;
+  setMaxListeners(0, later.signal);
+  const arm = (): void => void setTimeout(() => later.abort(), afterMs).unref();
+  if (start.aborted) arm();
+  else start.addEventListener('abort', arm, { once: true });
+  return later;
 }
 
-/*
- * runScenarios makes one such signal per run, ScenarioContext.cut, and every driver's requests
- * carry it. Cutting after the stop, never at it, also keeps clear of a Node bug (24.21, undici
- * 8.13): an h2 request aborted in the same tick it was sent, its body still queued, is
- * destroyed by undici at once and Node's session then writes empty DATA frames for it forever
- * (one core at 100 %, memory without bound). A request sent by the last slot of a pacer whose
- * clock shares its zero with the end timer is exactly that request.
+/** Aborted SIGNAL_DRAIN_MS after `hurry` (a stop signal); never without one. */
+export function hurriedAfter(hurry: AbortSignal | undefined): AbortSignal {
+  return hurry ? abortAfter(hurry, SIGNAL_DRAIN_MS).signal : new AbortController().signal;
+}
+
+/**
+ * A signal that aborts `graceMs` after `stop` does, or when `hurried` does: in-flight requests
+ * drain for a while (so the last second of a run is not all errors) but never hold the end of
+ * the run for a whole timeout. An exchange cut by it was not answered in the run: it judges nothing.
  */
+export function cutAfterStop(stop: AbortSignal, graceMs: number, hurried?: AbortSignal): AbortSignal {
+  const cut = abortAfter(stop, graceMs);
+  if (hurried?.aborted) cut.abort();
+  else hurried?.addEventListener('abort', () => cut.abort(), { once: true });
+  return cut.signal;
+}

@@ -12,7 +12,7 @@ import type { MonitoredLoop } from '../metrics/generator-monitor.js';
 import { connectionsName } from '../metrics/names.js';
 import { type IntervalSink, Recorder } from '../metrics/recorder.js';
 import { type CredentialSources, Credentials } from './auth/credentials.js';
-import { cutAfterStop, DRAIN_GRACE_MS } from './drain.js';
+import { cutAfterStop, DRAIN_GRACE_MS, hurriedAfter } from './drain.js';
 import { createRequestAgent, REQUEST_CONNECTIONS } from './http-agent.js';
 import type { RunFixtures, Scenario, ScenarioContext } from './scenario.js';
 import { defaultTransport, type Transport } from './transport.js';
@@ -26,6 +26,8 @@ export interface RunScenariosOptions {
   keepAlive: KeepAliveExpectation;
   /** Aborted by the caller to stop early (signals, a parent's stop); aborted here at the profile's end. */
   stop: AbortController;
+  /** Aborted on a stop signal (SIGINT/SIGTERM), even during the drain: the drain ends soon after (docs/design.md §2.8). */
+  hurry?: AbortSignal;
   sink: IntervalSink;
   /** Length of one measurement interval (1 s in a run; tests use shorter ones). */
   intervalMs?: number;
@@ -67,6 +69,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     options.dispatcher ?? createRequestAgent(transport, REQUEST_CONNECTIONS, (protocol) => ctx.metrics.inc(connectionsName('requests', protocol)));
   await prepareScenarios(options.scenarios, profile);
   const runStartMs = options.zeroMs ?? performance.now();
+  const hurried = hurriedAfter(options.hurry);
   const recorder = new Recorder(options.intervalMs ?? 1_000, options.sink, profile.generator.maxEventLoopDelayP99Ms, options.loop, runStartMs);
   const ctx: ScenarioContext = {
     apiBase: `${options.targetUrl}/api/v1`,
@@ -78,7 +81,8 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     endMs: runStartMs + profile.durationMs,
     keepAlive: options.keepAlive,
     signal: stop.signal,
-    cut: cutAfterStop(stop.signal, DRAIN_GRACE_MS),
+    cut: cutAfterStop(stop.signal, DRAIN_GRACE_MS, hurried),
+    hurried,
     transport,
     credentials: null,
   };

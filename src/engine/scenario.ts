@@ -39,6 +39,11 @@ export interface ScenarioContext {
    * itself. An exchange cut by it was not answered in the run.
    */
   cut: AbortSignal;
+  /**
+   * Aborted SIGNAL_DRAIN_MS after a stop signal (never at the profile's end): drains that
+   * would wait longer (a message delivery's window) end then (docs/design.md §2.8).
+   */
+  hurried?: AbortSignal;
   /** TLS, extra headers and proxy (transport.ts): the dispatcher has them; streams and the closed model apply them too. */
   transport: Transport;
   /** Renews refused bearer tokens (auth/credentials.ts); null when the run has no way to (the embedded target). */

@@ -3,6 +3,7 @@
  * first SIGINT/SIGTERM, and run one session (or a capacity search of many). Returns the exit
  * code of docs/design.md §2; never exits.
  */
+import { rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { terminalText } from '../util/printable.js';
 import { runCapacitySearch } from './capacity/capacity-search.js';
@@ -10,22 +11,33 @@ import { prepareOutputDir } from './output-dir.js';
 import { startLiveOutputs } from './outputs/start-outputs.js';
 import type { RunConfig } from './run-config.js';
 import { lockRunFolder, type RunFolderLock } from './run-folder-lock.js';
-import { defaultRunId, type RunOutcome, runSession } from './run-session.js';
+import { defaultRunId, type RunOutcome, runSession, settleLateStop } from './run-session.js';
 import { preflightTarget, resolveTarget } from './run-target.js';
-import { onStopSignal, type StopSignal } from './signals.js';
+import { onStopSignal, StoppedBeforeLoad, type StopSignal } from './signals.js';
 
 /**
  * Resolves with `work`, or as soon as `signal` aborts: a stop signal must not wait for a
  * target that takes its time to answer the reachability check.
  */
 function untilStopped(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
+  if (signal.aborted) {
+    // Its failure, once the target is closed under it, is no news: it must not go unhandled (exit 4).
+    work.catch(() => undefined);
+    return Promise.resolve();
+  }
   return new Promise((resolve, reject) => {
     const onAbort = (): void => resolve();
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, (error: unknown) => (signal.aborted ? resolve() : reject(error))).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** True when `path` exists (as anything): a report folder that was there before is never removed. */
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Checks the report folder, resolves the target, stops on the first SIGINT/SIGTERM, and runs one session (or a capacity search). */
 export async function executeRun(
@@ -35,15 +47,21 @@ export async function executeRun(
 ): Promise<RunOutcome> {
   // From the first moment: a signal while the target starts still ends the run gracefully.
   const stop = new AbortController();
+  // Unlike `stop`, which the run's own end aborts too, only a signal: it shortens a drain under way.
+  const hurry = new AbortController();
   let stoppedBy: StopSignal | null = null;
   const removeSignalHandler = onStopSignal((signal) => {
     stoppedBy = signal;
     stop.abort();
+    hurry.abort();
   });
+  const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
+  const flag = config.outDir === null ? 'report folder' : '--out';
+  let madeOutDir = false;
+  let sessionBegan = false;
   let folderLock: RunFolderLock | null = null;
   try {
-    const outDir = config.outDir ?? join('reports', defaultRunId(config.profile.name, new Date()));
-    const flag = config.outDir === null ? 'report folder' : '--out';
+    madeOutDir = !(await exists(outDir));
     await prepareOutputDir(outDir, flag);
     // Before the target: a folder another run is writing is exit 2 with nothing started.
     folderLock = await lockRunFolder(outDir, flag);
@@ -52,21 +70,34 @@ export async function executeRun(
       say: (text) => (config.quiet ? undefined : stderr.write(terminalText(`coachbench: ${text}\n`))),
       warn: (text) => stderr.write(terminalText(`coachbench: warning: ${text}\n`)),
     });
+    let outcome: RunOutcome;
     try {
-      const target = await resolveTarget(config);
+      const target = await resolveTarget(config, stop.signal);
       try {
+        if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
         await untilStopped(
           preflightTarget(target, config, (line) => stderr.write(terminalText(`coachbench: ${line}\n`))),
           stop.signal,
         );
-        const session = { config, target, outDir, stop, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
-        return config.profile.search ? await runCapacitySearch(session) : await runSession(session);
+        if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
+        sessionBegan = true;
+        const session = { config, target, outDir, stop, hurry: hurry.signal, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
+        outcome = config.profile.search ? await runCapacitySearch(session) : await runSession(session);
       } finally {
         await target.embedded?.close();
       }
     } finally {
       await outputs.close();
     }
+    return await settleLateStop(outcome, stoppedBy, { stdout, stderr });
+  } catch (error) {
+    // Stopped before any load (docs/design.md §2.8): whatever the stop cut short, one line and the signal's code.
+    if (stoppedBy === null || sessionBegan) throw error;
+    // No report folder left behind: the lock goes first, then the folder this run made.
+    await folderLock?.release();
+    folderLock = null;
+    if (madeOutDir) await rmdir(outDir).catch(() => undefined);
+    throw error instanceof StoppedBeforeLoad ? error : new StoppedBeforeLoad(stoppedBy);
   } finally {
     await folderLock?.release();
     removeSignalHandler();

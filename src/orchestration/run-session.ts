@@ -76,6 +76,8 @@ export interface SessionOptions {
   target: ResolvedTarget;
   outDir: string;
   stop: AbortController;
+  /** Aborted by a stop signal (not by the run's own end): drains under way end soon (docs/design.md §2.8). */
+  hurry?: AbortSignal;
   /** The signal that stopped the run, or null while none has. */
   stoppedBy: () => StopSignal | null;
   stdout: NodeJS.WritableStream;
@@ -99,7 +101,7 @@ async function hlogPathIn(outDir: string, warn: (text: string) => void): Promise
 }
 
 /** One measured session against an already resolved, reachable target; writes the report folder. */
-export async function runSession({ config, target, outDir, stop, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<RunOutcome> {
+export async function runSession({ config, target, outDir, stop, hurry, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<RunOutcome> {
   const { profile } = config;
   // The run's clock starts at --start-at when one is given: every shard's intervals line up.
   if (config.startAtMs !== null) refuseLateStart(config.startAtMs, Date.now());
@@ -173,6 +175,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     const driver = await runDriver({
       job,
       stop,
+      hurry,
       sink,
       beforeLoad: async () => {
         startMs = await startLoad();
@@ -187,7 +190,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   } else {
     // Each worker waits for the instant on its own clock (messages.ts startAtMs); the parent
     // waits beside them to note when it came.
-    const running = runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink);
+    const running = runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink, hurry);
     actualStartMs = await startLoad();
     const pool = await running;
     ({ rssBytes, durationMs, failedByPolicy } = pool);
@@ -270,4 +273,22 @@ export function exitCodeOf(report: Report, stoppedBy: StopSignal | null, reportW
   if (stoppedBy === 'SIGTERM') return ExitCode.terminated;
   if (stoppedBy === 'SIGINT') return ExitCode.interrupted;
   return report.verdict === 'pass' && reportWritten ? ExitCode.ok : ExitCode.failed;
+}
+
+/**
+ * A signal that came while the report was being built or written, or while the target and
+ * live outputs closed after it, still stops the run (docs/design.md §2.8): the report, written
+ * as not interrupted, is written again saying it was, so report.json, its views and the
+ * printed line agree with the exit code (130/143). Its figures are those already measured.
+ */
+export async function settleLateStop(
+  outcome: RunOutcome,
+  stoppedBy: StopSignal | null,
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<RunOutcome> {
+  if (stoppedBy === null || outcome.report.interrupted) return outcome;
+  const report: Report = { ...outcome.report, interrupted: true };
+  if (outcome.outDir === null) return { ...outcome, report, exitCode: exitCodeOf(report, stoppedBy, false) };
+  const saved = await saveReport(outcome.outDir, report, streams);
+  return { exitCode: exitCodeOf(saved.report, stoppedBy, saved.dir !== null), report: saved.report, outDir: saved.dir };
 }

@@ -35,7 +35,8 @@ export interface ResolvedTarget {
   keepAlive: KeepAliveExpectation;
 }
 
-export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> {
+/** `stop`: a stop signal ends the first --token-command at once (docs/design.md §2.8). */
+export async function resolveTarget(config: RunConfig, stop?: AbortSignal): Promise<ResolvedTarget> {
   const { profile } = config;
   let embedded: RunningTarget | null = null;
   let fixtures: RunFixtures;
@@ -66,7 +67,7 @@ export async function resolveTarget(config: RunConfig): Promise<ResolvedTarget> 
     fixtures = { ...config.fixtures!, apiKey: config.apiKey! };
     if (config.coachToken) fixtures.coachToken = config.coachToken;
     try {
-      await renewBeforeRun(fixtures, config.credentials);
+      await renewBeforeRun(fixtures, config.credentials, stop);
     } catch (error) {
       if (!(error instanceof TokenCommandError)) throw error;
       throw new StartError(`${error.message}; the run did not start`);

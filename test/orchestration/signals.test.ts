@@ -1,10 +1,11 @@
 /**
  * Signals through bin/ (spawned, signalled by PID): SIGTERM exits 143 and SIGINT 130, both
  * with the partial report written and marked interrupted; the first signal ends the run even
- * while the target is still being checked; after it, no handler of ours is left, so a
+ * while the target is still being checked (before any load: one line, no report folder); after it, no handler of ours is left, so a
  * second signal gets the default action and ends the process at once.
  */
 
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { onStopSignal, type StopSignal } from '../../src/orchestration/signals.js';
 import { once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
+import { quickProfile } from './run-helpers.js';
 
 let work: string;
 let longProfile: string;
@@ -51,6 +53,43 @@ describe('a stop signal during the run', () => {
   );
 });
 
+describe('a stop signal while the run waits on a slow target', () => {
+  it('cuts the drain short: answers 4 s late do not hold the exit past 2 s of the signal', async () => {
+    // Every event delivery and non-stream answer waits 4 s: at the stop, uploads and tag links
+    // are in flight, which a run's own end gives a 2 s grace.
+    const slow = join(work, 'slow.json');
+    const requests = { enabled: true, ratePerSec: 10, maxInFlight: 8 };
+    await writeFile(
+      slow,
+      JSON.stringify(
+        quickProfile({
+          duration: '60s',
+          target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=4000'] },
+          photoUpload: requests,
+          tagLink: requests,
+        }),
+      ),
+    );
+    const out = join(work, 'slow');
+    let signalledAt = 0;
+    const started = performance.now();
+    const result = await runBin(['run', '--profile', slow, '--out', out], {
+      // 2.5 s into the load: messages have been posted and are waiting for their delivery.
+      onStderr: once(runIsUnderWay, (pid) =>
+        setTimeout(() => {
+          signalledAt = performance.now();
+          process.kill(pid, 'SIGTERM');
+        }, 2_500),
+      ),
+    });
+    expect(result.code, result.stderr).toBe(143);
+    // 2 s is the guarantee, and the margin is thin on purpose: before the short drain, the
+    // requests' 2 s grace alone held the exit, which then came 2.5-3 s after the signal.
+    expect(started + result.elapsedMs - signalledAt, 'ms from the signal to the exit').toBeLessThan(2_300);
+    expect((await readReport(out)).interrupted).toBe(true);
+  }, 60_000);
+});
+
 describe('a stop signal before the load starts', () => {
   let silent: Server;
   let silentUrl: string;
@@ -70,7 +109,7 @@ describe('a stop signal before the load starts', () => {
     await new Promise((resolve) => silent.close(resolve));
   });
 
-  it('SIGTERM while the target is being checked ends the run at once: 143, report marked interrupted', async () => {
+  it('SIGTERM while the target is being checked ends the run at once: 143, one line, no report folder left', async () => {
     const out = join(work, 'preflight');
     let pid = 0;
     let signalledAt = 0;
@@ -92,7 +131,8 @@ describe('a stop signal before the load starts', () => {
     expect(result.code, result.stderr).toBe(143);
     expect(result.stderr).not.toMatch(/not reachable|\n\s+at /);
     expect(started + result.elapsedMs - signalledAt, 'ms from the signal to the exit').toBeLessThan(5_000);
-    expect((await readReport(out)).interrupted).toBe(true);
+    expect(result.stderr).toContain('coachbench: stopped by SIGTERM before the load started; no report was written');
+    expect(existsSync(out), 'the report folder this run made').toBe(false);
   }, 60_000);
 });
 

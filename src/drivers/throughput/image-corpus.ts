@@ -49,13 +49,21 @@ export function buildImageCorpus(formats: readonly ImageFormat[], sizesBytes: re
 
 /**
  * The same corpus, yielding to the event loop between images: a 2 MiB JPEG takes ~0.2 s of
- * CPU, and the streams this process holds must not see one long stall.
+ * CPU, and the streams this process holds must not see one long stall. A `stop` that aborts
+ * ends it early, with the images built so far: a run stopped while it builds ends at once
+ * (docs/design.md §2.8).
  */
-export async function buildImageCorpusAsync(formats: readonly ImageFormat[], sizesBytes: readonly number[], seed = 1): Promise<CorpusImage[]> {
+export async function buildImageCorpusAsync(
+  formats: readonly ImageFormat[],
+  sizesBytes: readonly number[],
+  seed = 1,
+  stop?: AbortSignal,
+): Promise<CorpusImage[]> {
   const images: CorpusImage[] = [];
   for (const [f, format] of formats.entries()) {
     for (const [s, size] of sizesBytes.entries()) {
       await yieldToLoop();
+      if (stop?.aborted) return images;
       images.push(buildImage(format, size, imageSeed(seed, f, s)));
     }
   }

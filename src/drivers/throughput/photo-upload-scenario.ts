@@ -16,7 +16,7 @@ async function runPhotoUpload(ctx: ScenarioContext, settings: PhotoUploadSetting
     ctx.metrics.sample('photoUpload', 'not run: no participants, image sizes or formats');
     return;
   }
-  const corpus = await buildImageCorpusAsync(settings.formats, settings.imageSizes);
+  const corpus = await buildImageCorpusAsync(settings.formats, settings.imageSizes, 1, ctx.signal);
   if (ctx.signal.aborted) return;
   const workload = createPhotoWorkload({
     basePath: splitApiBase(ctx.apiBase).basePath,

@@ -273,12 +273,13 @@ export class Credentials {
 
 /**
  * Runs the token command once before the run, so the preflight and every driver start with
- * its tokens. Rejects with its TokenCommandError (one line, secrets masked).
+ * its tokens. Rejects with its TokenCommandError (one line, secrets masked); `signal` kills
+ * the command and rejects at once (a stop signal).
  */
-export async function renewBeforeRun(fixtures: Fixtures, sources: CredentialSources): Promise<void> {
+export async function renewBeforeRun(fixtures: Fixtures, sources: CredentialSources, signal?: AbortSignal): Promise<void> {
   if (sources.tokenCommand === null) return;
   const credentials = new Credentials(fixtures, sources, () => new MetricSet());
-  credentials.apply(await runTokenCommand(sources.tokenCommand, () => credentials.heldTokens()));
+  credentials.apply(await runTokenCommand(sources.tokenCommand, () => credentials.heldTokens(), signal ? { signal } : {}));
 }
 
 /**

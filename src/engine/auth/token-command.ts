@@ -4,8 +4,8 @@
  * token (every participant's) or JSON: `{ "token"?, "coachToken"?, "participants"?: { userId: token } }`.
  * Its output is never shown; its stderr is, with every secret masked.
  */
-import { spawn } from 'node:child_process';
 import { redact } from '../../util/redact.js';
+import { spawnGuardedShell } from './guarded-shell.js';
 
 /** New tokens: `token` for every participant, `participants` by user id (wins over `token`), the coach's. */
 export interface CredentialUpdate {
@@ -21,6 +21,12 @@ export class TokenCommandError extends Error {}
 export const TOKEN_COMMAND_TIMEOUT_MS = 30_000;
 // 19,000 participants' tokens in JSON are about 1 MiB; anything far beyond is not a token answer.
 const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+/**
+ * One token's bound (docs/design.md §2.13): well above real JWTs and about what servers take
+ * in one header line, so a larger token is a failed refresh named here, not a 431 blamed on
+ * the target and a driver bloated by one copy per participant.
+ */
+export const MAX_TOKEN_BYTES = 8 * 1024;
 const STDERR_TAIL_CHARS = 400;
 
 const TOKEN_TEXT = /^[\x21-\x7e]+$/;
@@ -29,12 +35,20 @@ const TOKEN_FIELDS = /((?:token|access_token|id_token)["']?\s*[:=]\s*["']?|Beare
 
 const isToken = (value: unknown): value is string => typeof value === 'string' && TOKEN_TEXT.test(value);
 
+/** Refuses a token over MAX_TOKEN_BYTES (printable ASCII: one byte a character); `what` names it. */
+function checkSize(token: string, what: string): void {
+  if (token.length > MAX_TOKEN_BYTES) {
+    throw new TokenCommandError(`--token-command printed ${what} of ${token.length} bytes, over the ${MAX_TOKEN_BYTES / 1024} KiB limit for one token`);
+  }
+}
+
 /** Parses what the command printed; throws TokenCommandError saying what is wrong (never the value). */
 export function parseTokenOutput(stdout: string): CredentialUpdate {
   const text = stdout.trim();
   if (text === '') throw new TokenCommandError('--token-command printed no token');
   if (!text.startsWith('{')) {
     if (!isToken(text)) throw new TokenCommandError('--token-command printed more than one token (expected one token, or a JSON object)');
+    checkSize(text, 'a token');
     return { token: text };
   }
   let data: unknown;
@@ -48,6 +62,7 @@ export function parseTokenOutput(stdout: string): CredentialUpdate {
   for (const key of ['token', 'coachToken'] as const) {
     if (record[key] === undefined) continue;
     if (!isToken(record[key])) throw new TokenCommandError(`--token-command: "${key}" must be a token (printable, no spaces)`);
+    checkSize(record[key], `a "${key}"`);
     update[key] = record[key];
   }
   if (record.participants !== undefined) {
@@ -56,6 +71,8 @@ export function parseTokenOutput(stdout: string): CredentialUpdate {
       throw new TokenCommandError('--token-command: "participants" must be an object of user id → token');
     const bad = entries.find(([, token]) => !isToken(token));
     if (bad) throw new TokenCommandError(`--token-command: participants["${bad[0]}"] must be a token (printable, no spaces)`);
+    const big = entries.find(([, token]) => (token as string).length > MAX_TOKEN_BYTES);
+    if (big) checkSize(big[1] as string, `participants["${big[0]}"]`);
     update.participants = new Map(entries as Array<[string, string]>);
   }
   if (update.token === undefined && update.coachToken === undefined && update.participants === undefined) {
@@ -85,8 +102,9 @@ export function runTokenCommand(
   const timeoutMs = options.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     // Its own process group: a shell's children (curl, an SDK) hold the pipes open, so a
-    // command that hangs is ended as a group, by the PID of the shell started here.
-    const child = spawn(command, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // command that hangs is ended as a group, by the PID of the guard started here; the guard
+    // ends the group itself when this process dies without doing so (SIGKILL).
+    const child = spawnGuardedShell(command);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';

@@ -15,17 +15,27 @@ const send = (message: WorkerMessage): void => {
 };
 
 const stop = new AbortController();
+const hurry = new AbortController();
 // Ctrl-C reaches the whole process group; the parent decides, and tells us with 'stop'.
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
+/** Set once the result is sent: the disconnect that follows is ours, not a lost parent. */
+let finished = false;
+// A lost parent (SIGKILLed: docs/design.md §2.8) has no use for what this worker would
+// measure or send: it ends at once, its request thread and token command with it.
 process.on('disconnect', () => {
   stop.abort();
+  if (!finished) process.exit(1);
   setTimeout(() => process.exit(1), 5_000).unref();
 });
 
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'stop') {
     stop.abort();
+    return;
+  }
+  if (message.type === 'hurry') {
+    hurry.abort();
     return;
   }
   const { job } = message;
@@ -35,6 +45,7 @@ process.on('message', (message: ParentMessage) => {
   runDriver({
     job,
     stop,
+    hurry: hurry.signal,
     // The run's TLS trust, headers, proxy and HTTP version, and where refused tokens are renewed, ride in the job.
     sink: (interval: MetricSet, startSec, endSec, index) => {
       send({ type: 'interval', index, startSec, endSec, metrics: interval.encode() });
@@ -48,5 +59,8 @@ process.on('message', (message: ParentMessage) => {
         : send({ type: 'failed', message: result.failure }),
     )
     .catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }))
-    .finally(() => process.disconnect?.());
+    .finally(() => {
+      finished = true;
+      process.disconnect?.();
+    });
 });

@@ -24,7 +24,8 @@ export interface WorkerJob {
   credentials: CredentialSources;
 }
 
-export type ParentMessage = { type: 'start'; job: WorkerJob } | { type: 'stop' };
+/** `hurry`: a stop signal reached the parent; the drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS), even one under way. */
+export type ParentMessage = { type: 'start'; job: WorkerJob } | { type: 'stop' } | { type: 'hurry' };
 
 export type WorkerMessage =
   | { type: 'interval'; index: number; startSec: number; endSec: number; metrics: EncodedMetrics }
@@ -35,9 +36,10 @@ export type WorkerMessage =
 /**
  * Main loop → request thread (request-thread-main.ts). `zeroEpochMs`: the run clock's zero
  * (performance.timeOrigin + performance.now() on the main loop), which both loops share.
- * `beforeStart`: stopped before `go`.
+ * `stop` and `hurry` (as ParentMessage's) come only after `go`: a thread stopped before it is
+ * terminated (request-thread.ts).
  */
-export type ThreadControl = { type: 'go'; zeroEpochMs: number } | { type: 'stop'; beforeStart: boolean };
+export type ThreadControl = { type: 'go'; zeroEpochMs: number } | { type: 'stop' } | { type: 'hurry' };
 
 /** Request thread → main loop: prepared, each interval, the end. */
 export type RequestThreadMessage =

@@ -20,6 +20,7 @@ registerParticipantTokens(job.fixtures.participants.map((participant) => partici
 
 const send = (message: RequestThreadMessage): void => port.postMessage(message);
 const stop = new AbortController();
+const hurry = new AbortController();
 const scenarios = scenariosFor(job.profile, undefined, 'requests');
 
 /** Runs the load on the clock whose zero the main loop chose (its epoch, read on this thread's clock). */
@@ -33,6 +34,7 @@ function run(zeroEpochMs: number): void {
     transport: job.transport,
     credentials: job.credentials,
     stop,
+    hurry: hurry.signal,
     loop: 'requestThread',
     zeroMs: zeroEpochMs - performance.timeOrigin,
     sink: (interval: MetricSet, startSec, endSec, index) => send({ type: 'interval', index, startSec, endSec, metrics: interval.encode() }),
@@ -44,11 +46,8 @@ function run(zeroEpochMs: number): void {
 
 port.on('message', (message: ThreadControl) => {
   if (message.type === 'go') run(message.zeroEpochMs);
-  else {
-    stop.abort();
-    // Stopped before it started (a signal during a --start-at wait): nothing to send.
-    if (message.beforeStart) port.close();
-  }
+  else if (message.type === 'hurry') hurry.abort();
+  else stop.abort();
 });
 
 prepareScenarios(scenarios, job.profile)

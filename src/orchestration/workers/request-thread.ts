@@ -19,7 +19,7 @@ export interface RequestThreadEnd {
 export class RequestThread {
   private readonly worker: Worker;
   private started = false;
-  /** Settles when the thread has prepared its scenarios (rejects if it cannot). */
+  /** Settles when the thread has prepared its scenarios; rejects if it cannot, or ends (stopped, died) before it has. */
   readonly ready: Promise<void>;
   /** Settles when the thread has ended, finished or not; never rejects. */
   readonly ended: Promise<RequestThreadEnd>;
@@ -41,6 +41,9 @@ export class RequestThread {
         end = { durationMs: 0, failure: error.message };
         reject(error);
       });
+      // Without this, a thread that ends before `ready` (stopped while it prepared) left
+      // `ready` pending forever, and with it the run (docs/design.md §2.8).
+      this.worker.once('exit', () => reject(new Error('the request thread ended before it was ready')));
     });
     // A thread that fails before `ready` is reported by `ready`; `ended` only says it ended.
     this.ready.catch(() => undefined);
@@ -53,8 +56,16 @@ export class RequestThread {
     this.post({ type: 'go', zeroEpochMs });
   }
 
+  /** Stops the run; a thread that has not started has nothing to send and is ended at once. */
   stop(): void {
-    this.post({ type: 'stop', beforeStart: !this.started });
+    if (this.started) this.post({ type: 'stop' });
+    else void this.terminate();
+  }
+
+  /** A stop signal: the thread's drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
+  hurry(): void {
+    if (this.started) this.post({ type: 'hurry' });
+    else void this.terminate();
   }
 
   /** Ends the thread at once (the run failed around it). */

@@ -15,6 +15,8 @@ import { RequestThread } from './request-thread.js';
 export interface DriverRun {
   job: WorkerJob;
   stop: AbortController;
+  /** Aborted on a stop signal, even after `stop`: the drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
+  hurry?: AbortSignal;
   sink: IntervalSink;
   /** Awaited once every loop has prepared, right before the load starts (a --start-at wait). */
   beforeLoad?: () => Promise<unknown>;
@@ -30,23 +32,31 @@ export interface DriverResult {
 const MAIN_LOOP = 0;
 const REQUEST_THREAD = 1;
 
-export async function runDriver({ job, stop, sink, beforeLoad }: DriverRun): Promise<DriverResult> {
+export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRun): Promise<DriverResult> {
   if (!wantsRequestThread(job.profile)) {
     const scenarios = scenariosFor(job.profile);
     await prepareScenarios(scenarios, job.profile);
     await beforeLoad?.();
-    const result = await runScenarios({ ...job, scenarios, stop, sink });
+    const result = await runScenarios({ ...job, scenarios, stop, hurry, sink });
     return { ...result, failure: null };
   }
 
   const merger = new IntervalMerger(2, sink);
   const thread = new RequestThread(job, (index, startSec, endSec, metrics) => merger.add(REQUEST_THREAD, index, startSec, endSec, metrics));
   const stopThread = (): void => thread.stop();
-  stop.signal.addEventListener('abort', stopThread, { once: true });
+  const hurryThread = (): void => thread.hurry();
+  // A run stopped already (a signal during the reachability check) stops its thread at once.
+  if (stop.signal.aborted) stopThread();
+  else stop.signal.addEventListener('abort', stopThread, { once: true });
+  hurry?.addEventListener('abort', hurryThread, { once: true });
   try {
     const scenarios = scenariosFor(job.profile, undefined, 'streams');
-    await Promise.all([prepareScenarios(scenarios, job.profile), thread.ready]);
-    await beforeLoad?.();
+    // Both settle, whatever happens: a thread stopped while it prepares ends without `ready`.
+    const prepared = await Promise.allSettled([prepareScenarios(scenarios, job.profile), thread.ready]);
+    if (!stop.signal.aborted) {
+      for (const loop of prepared) if (loop.status === 'rejected') throw loop.reason;
+      await beforeLoad?.();
+    }
     if (stop.signal.aborted) {
       await thread.ended;
       return { durationMs: 0, rssBytes: 0, failure: null };
@@ -58,6 +68,7 @@ export async function runDriver({ job, stop, sink, beforeLoad }: DriverRun): Pro
       ...job,
       scenarios,
       stop,
+      hurry,
       zeroMs,
       sink: (interval, startSec, endSec, index) => merger.addSet(MAIN_LOOP, index, startSec, endSec, interval),
     });
@@ -75,5 +86,6 @@ export async function runDriver({ job, stop, sink, beforeLoad }: DriverRun): Pro
     throw error;
   } finally {
     stop.signal.removeEventListener('abort', stopThread);
+    hurry?.removeEventListener('abort', hurryThread);
   }
 }

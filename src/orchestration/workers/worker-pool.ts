@@ -36,6 +36,8 @@ export async function runWorkerPool(
   policy: 'fail' | 'continue',
   stop: AbortController,
   sink: (interval: MetricSet, startSec: number, endSec: number) => void,
+  /** A stop signal: every worker's drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
+  hurry?: AbortSignal,
 ): Promise<PoolResult> {
   const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false };
   const merger = new IntervalMerger(jobs.length, sink);
@@ -44,6 +46,10 @@ export async function runWorkerPool(
     for (const child of children) if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
   };
   stop.signal.addEventListener('abort', onStop, { once: true });
+  const onHurry = (): void => {
+    for (const child of children) if (child.connected) child.send({ type: 'hurry' } satisfies ParentMessage);
+  };
+  hurry?.addEventListener('abort', onHurry, { once: true });
 
   const runOne = (job: WorkerJob): Promise<void> =>
     new Promise((resolve) => {
@@ -84,6 +90,7 @@ export async function runWorkerPool(
   await Promise.all(jobs.map(runOne));
   result.workers.sort((a, b) => a.index - b.index);
   stop.signal.removeEventListener('abort', onStop);
+  hurry?.removeEventListener('abort', onHurry);
   merger.drain();
   return result;
 }

@@ -127,6 +127,18 @@ describe('image corpus', () => {
     expect(other.bytes.equals(corpus[3]?.bytes as Buffer)).toBe(false);
   });
 
+  it('stops building when the run stops, with the images built so far', async () => {
+    const stop = new AbortController();
+    let built = 0;
+    const building = buildImageCorpusAsync(['jpeg', 'png', 'webp'], SIZES, 1, stop.signal).then((images) => {
+      built = images.length;
+    });
+    stop.abort();
+    await building;
+    expect(built).toBe(0);
+    expect((await buildImageCorpusAsync(['jpeg'], SIZES, 1, new AbortController().signal)).length).toBe(SIZES.length);
+  });
+
   it('never makes an image below a format minimum, and rounds WebP to even sizes', () => {
     const tiny = buildImageCorpus(['jpeg', 'png', 'webp'], [10]);
     const minimums = [JPEG_MIN_BYTES, PNG_MIN_BYTES, WEBP_MIN_BYTES];

@@ -103,6 +103,15 @@ describe('Credentials.renew', () => {
     expect(held.participants[0]!.token).toBe('pt_1_0');
   });
 
+  it('counts a token over the size bound as a failed refresh, naming the limit, and keeps the tokens held', async () => {
+    const held = fixtures();
+    const credentials = credentialsWith(held, { tokenCommand: `${NODE} -e "process.stdout.write('x'.repeat(9000))"` });
+    expect(await credentials.renew('Bearer pt_1_0')).toBeNull();
+    expect(metrics.count(AUTH.refreshFailures)).toBe(1);
+    expect(metrics.encode().samples.auth).toEqual(['--token-command printed a token of 9000 bytes, over the 8 KiB limit for one token']);
+    expect(held.participants[0]!.token).toBe('pt_1_0');
+  });
+
   it('without a command, a 401 to a current token stands when the file holds no newer one', async () => {
     const path = join(dir, 'fixtures.json');
     await writeFile(path, JSON.stringify(fixtures()));

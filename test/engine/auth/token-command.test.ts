@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { maskedStderr, parseTokenOutput, runTokenCommand, TokenCommandError } from '../../../src/engine/auth/token-command.js';
+import { MAX_TOKEN_BYTES, maskedStderr, parseTokenOutput, runTokenCommand, TokenCommandError } from '../../../src/engine/auth/token-command.js';
 import { registerSecret } from '../../../src/util/redact.js';
 
 const NODE = JSON.stringify(process.execPath);
@@ -31,6 +31,28 @@ describe('parseTokenOutput', () => {
     ['{"expires": 3}', '--token-command printed JSON without "token", "coachToken" or "participants"'],
   ])('refuses %j, saying why without the value', (output, message) => {
     expect(() => parseTokenOutput(output)).toThrow(new TokenCommandError(message));
+  });
+});
+
+describe('the bound on one token', () => {
+  it(`takes a token of MAX_TOKEN_BYTES (${MAX_TOKEN_BYTES}), refuses one byte more, naming the limit and never the value`, () => {
+    const atLimit = 'a'.repeat(MAX_TOKEN_BYTES);
+    expect(parseTokenOutput(atLimit)).toEqual({ token: atLimit });
+    const over = `${atLimit}b`;
+    const limit = `over the 8 KiB limit for one token`;
+    expect(() => parseTokenOutput(over)).toThrow(new TokenCommandError(`--token-command printed a token of 8193 bytes, ${limit}`));
+    expect(() => parseTokenOutput(JSON.stringify({ coachToken: over }))).toThrow(
+      new TokenCommandError(`--token-command printed a "coachToken" of 8193 bytes, ${limit}`),
+    );
+    expect(() => parseTokenOutput(JSON.stringify({ participants: { 'p-1': 'ok', 'p-2': over } }))).toThrow(
+      new TokenCommandError(`--token-command printed participants["p-2"] of 8193 bytes, ${limit}`),
+    );
+  });
+
+  it('fails the run of a command that prints a 10 MB token', async () => {
+    const error = await runTokenCommand(nodeCommand('process.stdout.write("x".repeat(10 * 1024 * 1024))'), () => []).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenCommandError);
+    expect((error as Error).message).toBe('--token-command printed a token of 10485760 bytes, over the 8 KiB limit for one token');
   });
 });
 
