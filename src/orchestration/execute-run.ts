@@ -92,7 +92,8 @@ export async function executeRun(
     return await settleLateStop(outcome, stoppedBy, { stdout, stderr });
   } catch (error) {
     // Stopped before any load (docs/design.md §2.8): whatever the stop cut short, one line and the signal's code.
-    if (stoppedBy === null || sessionBegan) throw error;
+    // A session stops before any load only at its --start-at barrier, and says so itself.
+    if (stoppedBy === null || (sessionBegan && !(error instanceof StoppedBeforeLoad))) throw error;
     // No report folder left behind: the lock goes first, then the folder this run made.
     await folderLock?.release();
     folderLock = null;

@@ -4,6 +4,7 @@
  * report folder is written. A run is one session; a capacity search is one per step.
  */
 
+import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { runPlanOf } from '../contract/profile/run-plan.js';
@@ -28,7 +29,7 @@ import { Progress } from './progress.js';
 import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
 import { saveReport } from './save-report.js';
-import type { StopSignal } from './signals.js';
+import { StoppedBeforeLoad, type StopSignal } from './signals.js';
 import { refuseLateStart, waitUntil } from './start-at.js';
 import type { WorkerJob } from './workers/messages.js';
 import { runDriver } from './workers/run-driver.js';
@@ -161,11 +162,14 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
   let durationMs: number;
   let failedByPolicy = false;
   let workerSummaries: Report['workers'];
+  /** Whether the load began: false when a stop came during the --start-at wait. */
+  let loadBegan = config.startAtMs === null;
   /** Ready: wait for --start-at (at once without one); resolves with when the load starts. */
   const startLoad = async (): Promise<number> => {
     if (config.startAtMs === null) return Date.now();
     progress.say(`coachbench: ready; load starts at ${startedAt.toISOString()} (--start-at)`);
     await waitUntil(config.startAtMs, stop.signal);
+    loadBegan = !stop.signal.aborted;
     return Date.now();
   };
   let actualStartMs: number;
@@ -200,7 +204,13 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
   await collector.close();
   monitor.finish();
   progress.done();
-  const interrupted = stoppedBy() !== null;
+  const stopSignal = stoppedBy();
+  if (!loadBegan && stopSignal !== null) {
+    // Stopped at the --start-at barrier: nothing was measured, so no report (docs/design.md §2.8).
+    if (hlogPath !== null) await rm(hlogPath, { force: true });
+    throw new StoppedBeforeLoad(stopSignal);
+  }
+  const interrupted = stopSignal !== null;
   const report = buildReport(collector.total, {
     runId: defaultRunId(profile.name, startedAt),
     startedAt,

@@ -2,6 +2,7 @@
  * `run --start-at` (docs/design.md §2.2): two shard processes given one instant start their
  * load within 100 ms of each other, whenever each was launched; a late one refuses.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { mergeReports } from '../../src/report/merge/merge-reports.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { runBin } from './bin-helpers.js';
+import { once, runBin } from './bin-helpers.js';
 import { quickProfile } from './run-helpers.js';
 
 let dir: string;
@@ -83,6 +84,24 @@ describe('run --start-at', () => {
     // At least the 5 s it was set in the past (more when the process starts slowly).
     expect(Number(late?.[1])).toBeGreaterThanOrEqual(5);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it.each([
+    ['1', 'SIGTERM', 143],
+    ['2', 'SIGINT', 130],
+  ] as const)('a %s-worker shard stopped by %s at the barrier: nothing measured, one line, no report folder', async (workers, signal, code) => {
+    const out = join(dir, `barrier-${signal}`);
+    const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '--shard', '0/2', '--start-at', '+30s', '-w', workers, '-o', out], {
+      onStderr: once(
+        (stderr) => stderr.includes('ready; load starts at'),
+        (pid) => process.kill(pid, signal),
+      ),
+    });
+    expect(result.code, result.stderr).toBe(code);
+    expect(result.stderr).toContain(`coachbench: stopped by ${signal} before the load started; no report was written`);
+    expect(result.stderr).not.toMatch(/stream\.open|FAIL/);
+    // No report whose start comes after its end, and no folder left behind.
+    expect(existsSync(out)).toBe(false);
   });
 
   it('reads COACHBENCH_START_AT when the flag is absent', async () => {

@@ -37,6 +37,8 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
     const scenarios = scenariosFor(job.profile);
     await prepareScenarios(scenarios, job.profile);
     await beforeLoad?.();
+    // Stopped before the load began (a signal during a --start-at wait): nothing to run.
+    if (stop.signal.aborted) return { durationMs: 0, rssBytes: 0, failure: null };
     const result = await runScenarios({ ...job, scenarios, stop, hurry, sink });
     return { ...result, failure: null };
   }
