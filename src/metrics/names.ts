@@ -71,6 +71,11 @@ export const CHAT = {
   stalled: 'chat.stalled',
   /** Peak gauge. */
   open: 'chat.open',
+  /**
+   * Time-weighted open streams, chat and main together: each µs a stream is open adds one
+   * (stream-µs). load.achieved compares it with the planned population (docs/design.md §5.4).
+   */
+  heldStreamUs: 'chat.heldStreamUs',
   event: (type: string) => `chat.events.${type}`,
   keepAliveGapUs: 'chat.keepAliveGapUs',
   firstKeepAliveUs: 'chat.firstKeepAliveUs',

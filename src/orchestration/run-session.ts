@@ -14,7 +14,7 @@ import { metricView } from '../metrics/metric-view.js';
 import { protocolsOf } from '../metrics/protocols-summary.js';
 import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
-import { buildReport } from '../report/build-report.js';
+import { buildReport, reportPlan } from '../report/build-report.js';
 import { describeAbort } from '../report/describe-abort.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
@@ -22,7 +22,7 @@ import { secretsSnapshot } from '../util/redact.js';
 import { describeSystemError } from '../util/system-error.js';
 import type { LiveOutputs } from './outputs/live-outputs.js';
 import { judgeLive } from './outputs/live-verdict.js';
-import { profileShare, shardFixtures } from './profile-share.js';
+import { fixturesCap, profileShare, shardFixtures } from './profile-share.js';
 import { Progress } from './progress.js';
 import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
@@ -106,10 +106,15 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   const workers = resolveDriverWorkers(config.workers);
   const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
   const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
+  // Fewer participants in the fixtures file than the profile asks for: the run holds what there is, and says so once.
+  const cap = fixturesCap(profile, target.fixtures.participants.length);
+  const planContext = { shard: config.shard, ...(cap ? { participantsCap: cap.participants } : {}) };
+  const plan = reportPlan(profile, planContext);
   const progress = new Progress({
     quiet: config.quiet,
     stream: stderr,
-    targetStreams: participants,
+    plan,
+    streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
     durationMs: profile.durationMs,
     plainEveryMs: config.progressEveryMs,
   });
@@ -124,13 +129,23 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     progress.done();
     stderr.write(`coachbench: warning: ${text}\n`);
   };
+  if (cap) warn(cap.reason);
   if (target.transport.tls.insecure && target.url.startsWith('https:')) {
     warn('--insecure: the target certificate is NOT verified; this run says nothing about the TLS a real client would see');
   }
   const hlogPath = await hlogPathIn(outDir, warn);
   outputs?.beginSession(
-    { profileName: profile.name, targetUrl: target.url, participants, durationMs: profile.durationMs, thresholds: config.thresholds },
-    (total) => judgeLive(total, { config, target, processes: workers, startedAt }),
+    {
+      profileName: profile.name,
+      targetUrl: target.url,
+      participants,
+      durationMs: profile.durationMs,
+      thresholds: config.thresholds,
+      plannedParticipants: plan.scenarios.find((scenario) => scenario.unit === 'participants')?.stages ?? [],
+      streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
+    },
+    (total) =>
+      judgeLive(total, { config, target, processes: workers, startedAt, participants, ...planContext, timeseries: () => collector.timeseries.toArray() }),
   );
   const monitor = thresholdMonitorFor(config, target, workers, (info) => {
     // Said at once, even with --quiet: the run ends early and the reader should know why.
@@ -216,6 +231,8 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     windowResults: monitor.windowResults(),
     stageTotals: monitor.stages(),
     ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
+    participants,
+    ...(cap ? { participantsCap: cap.participants } : {}),
   });
   if (workerSummaries) report.workers = workerSummaries;
   if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);

@@ -59,7 +59,7 @@ describe('coachbench run (e2e)', () => {
   it('runs a profile against the embedded target, prints progress, writes the report, exits 0', async () => {
     const out = join(dir, 'ok');
     const result = await coachbench(['run', '--profile', profilePath, '--out', out]);
-    expect(result.stderr).toMatch(/streams \d+\/24/);
+    expect(result.stderr).toMatch(/streams \d+\/48 \(plan \d+\)/);
     expect(result.stderr).toMatch(/PASS/);
     expect(result.code).toBe(0);
     const report = await readReport(out);

@@ -48,4 +48,5 @@ export function forgetRole(role: RoleState): void {
   role.attempts = 0;
   role.droppedAtMs = Number.NaN;
   role.lastEventId = null;
+  role.switchedAtMs = Number.NaN;
 }

@@ -3,10 +3,11 @@
  * streams, latency and KEEP_ALIVE-gap percentiles of that interval), running totals, and the
  * live state of every check and threshold. Plain JSON, small, one per second.
  */
+import { valueAt } from '../../contract/profile/stage-plan.js';
 import { createHistogram, type Histogram } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, throughputNames } from '../../metrics/names.js';
-import type { IntervalSample } from './live-output.js';
+import type { IntervalSample, SessionInfo } from './live-output.js';
 
 export interface Percentiles {
   p50: number;
@@ -18,6 +19,8 @@ export interface DashboardSample {
   tSec: number;
   streamsOpen: number;
   mainStreamsOpen: number;
+  /** Streams (chat and main) the plan holds at this instant; null without a planned population. */
+  plannedStreams: number | null;
   eventsPerSec: number;
   requestsPerSec: number;
   /** Of this interval, in ms; null when nothing was measured in it. */
@@ -56,12 +59,24 @@ export interface RunningTotals {
   errors: number;
 }
 
-export function dashboardSample({ point, interval, total, verdict }: IntervalSample, running: RunningTotals): DashboardSample {
+/** What the session's plan holds at `tSec`, in streams. */
+function plannedStreamsAt(session: SessionInfo | null, tSec: number): number | null {
+  const stages = session?.plannedParticipants;
+  if (!stages || stages.length === 0) return null;
+  return Math.floor(valueAt(stages, tSec * 1_000) + 1e-9) * (session.streamsPerParticipant ?? 1);
+}
+
+export function dashboardSample(
+  { point, interval, total, verdict }: IntervalSample,
+  running: RunningTotals,
+  session: SessionInfo | null = null,
+): DashboardSample {
   const live = verdict();
   return {
     tSec: point.tSec,
     streamsOpen: point.streamsOpen,
     mainStreamsOpen: point.mainStreamsOpen,
+    plannedStreams: plannedStreamsAt(session, point.tSec),
     eventsPerSec: point.eventsPerSec,
     requestsPerSec: point.requestsPerSec,
     eventLatencyMs: percentilesMs(joined(interval, [CHAT.eventLatencyUs])),
