@@ -62,15 +62,16 @@ export const MIN_JUDGED_MS = 1_000;
 
 /**
  * The window the streams are judged on: from the end of the warm-up, and no earlier than
- * RAMP_SETTLE_MS after the initial ramp (the first stage, when it rises from 0), to the end of
+ * RAMP_SETTLE_MS after the initial ramp (rising from 0 to the end of the first stage that brings
+ * anyone online), to the end of
  * the load (the plan's, or the run's when it was stopped). Every stage after that is judged.
  * A run too short for that is judged on its last MIN_JUDGED_MS, never skipped.
  */
 export function judgedWindow(stages: readonly PlannedStage[], warmupMs: number, runMs: number, planMs: number): { fromMs: number; toMs: number } {
   const toMs = Math.max(0, Math.min(runMs, planMs));
-  const first = stages[0];
-  const rampEndMs = first && first.from === 0 ? first.endMs : 0;
-  const fromMs = Math.max(warmupMs, rampEndMs > 0 ? rampEndMs + RAMP_SETTLE_MS : 0);
+  // The initial ramp: from a start at 0 to the end of the first stage that brings anyone online (a step included).
+  const rampEnd = stages[0]?.from === 0 ? stages.find((stage) => stage.to > 0) : undefined;
+  const fromMs = Math.max(warmupMs, rampEnd ? rampEnd.endMs + RAMP_SETTLE_MS : 0);
   return { fromMs: Math.max(0, Math.min(fromMs, toMs - MIN_JUDGED_MS)), toMs };
 }
 
