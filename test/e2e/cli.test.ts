@@ -66,6 +66,11 @@ describe('coachbench run (e2e)', () => {
     expect(report.verdict).toBe('pass');
     expect(report.target.embedded).toBe(true);
     expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
+    // A healthy run held the streams it planned (docs/design.md §5.4).
+    const load = report.checks.find((check) => check.id === 'load.achieved')!;
+    expect(load.status, load.detail).toBe('pass');
+    expect(load.detail).toMatch(/^held \d+(\.\d)? % of planned stream-seconds \(.*\); \d+ of 48 streams at the end$/);
+    expect(report.coreChecks).toContain('load.achieved');
   });
 
   it('exits 1 with the report written when a threshold fails', async () => {
