@@ -14,7 +14,7 @@ import { metricView } from '../metrics/metric-view.js';
 import { protocolsOf } from '../metrics/protocols-summary.js';
 import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
-import { buildReport, reportPlan } from '../report/build-report.js';
+import { buildReport, type ReportContext, reportPlan } from '../report/build-report.js';
 import { describeAbort } from '../report/describe-abort.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
@@ -233,6 +233,7 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
     ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
     participants,
     ...(cap ? { participantsCap: cap.participants } : {}),
+    ...lostWorkers(workerSummaries, profile.workers.onWorkerExit),
   });
   if (workerSummaries) report.workers = workerSummaries;
   if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);
@@ -242,6 +243,17 @@ export async function runSession({ config, target, outDir, stop, stoppedBy, stdo
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });
   return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
+}
+
+/** The share of the load of workers that died, when the `continue` policy accepts their loss (load.achieved judges the rest). */
+function lostWorkers(workers: Report['workers'], policy: string): { lost?: NonNullable<ReportContext['lost']> } {
+  const dead = (workers ?? []).filter((worker) => worker.counters === null);
+  if (policy !== 'continue' || dead.length === 0 || !workers) return {};
+  const participants = workers.reduce((n, worker) => n + worker.participants, 0);
+  const lostParticipants = dead.reduce((n, worker) => n + worker.participants, 0);
+  return {
+    lost: { participantShare: participants > 0 ? lostParticipants / participants : 0, rateShare: dead.length / workers.length, workers: dead.length },
+  };
 }
 
 /** What report.json says of the transport: settings and header names, never values or keys. */

@@ -8,6 +8,7 @@ import type { KeepAliveExpectation } from '../contract/keep-alive.js';
 import { drivenPlan } from '../contract/profile/driven-plan.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { runPlanOf } from '../contract/profile/run-plan.js';
+import { scaleStages } from '../contract/profile/stage-plan.js';
 import {
   type AbortInfo,
   REPORT_SCHEMA_VERSION,
@@ -63,6 +64,23 @@ export interface ReportContext {
   participants?: number;
   /** Participants the whole run could hold, when the fixtures file has fewer than the profile asks (the plan is capped there). */
   participantsCap?: number;
+  /**
+   * Driver workers that died under `workers.onWorkerExit: continue`: the share of the
+   * participants and of the rates they drove. The policy accepts their loss, so load.achieved
+   * judges the rest of the plan.
+   */
+  lost?: { participantShare: number; rateShare: number; workers: number };
+}
+
+/** The plan without the share of workers that died under `continue` (load.achieved judges what the policy kept). */
+function keptPlan(plan: ReturnType<typeof runPlanOf>, lost: NonNullable<ReportContext['lost']>): ReturnType<typeof runPlanOf> {
+  return {
+    ...plan,
+    scenarios: plan.scenarios.map((scenario) => ({
+      ...scenario,
+      stages: scaleStages(scenario.stages, 1 - (scenario.unit === 'participants' ? lost.participantShare : lost.rateShare)),
+    })),
+  };
 }
 
 /** The run's plan as this report's processes drove it: capped at the fixtures' participants, a shard's share. */
@@ -85,13 +103,15 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     rssBytes: ctx.rssBytes,
   });
   const auth = buildAuthSummary(total);
+  const judgedPlan = ctx.lost ? keptPlan(plan, ctx.lost) : plan;
   const load = {
-    plan,
+    plan: judgedPlan,
     timeseries: ctx.timeseries,
     warmupMs: profile.warmupMs ?? 0,
     runMs: ctx.durationMs,
     streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
-    requests: requestLoads(total, profile, plan, ctx.durationMs, ctx.shard?.count ?? 1),
+    requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard?.count ?? 1),
+    ...(ctx.lost ? { note: `judged without the ${ctx.lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
   };
   const checks = evaluateChecks({ total, chat: chatStreams, generator, load });
   const warnings = [...ctx.warnings];

@@ -69,7 +69,7 @@ describe('a fixtures file with fewer participants than the profile', () => {
     expect(report.scenarios.chatStreams!.participants).toBe(16);
     expect(peakOf(report.plan!.scenarios[0]!.stages)).toBe(16);
     // The profile stays as written (shards of one run must still merge); the plan says what was driven.
-    expect(report.profile.chatStreams.participants).toBe(24);
+    expect((report.profile as unknown as { chatStreams: { participants: number } }).chatStreams.participants).toBe(24);
     expect(report.warnings.filter((w) => /fewer than the profile's 24/.test(w))).toHaveLength(1);
     const load = report.checks.find((c) => c.id === 'load.achieved')!;
     expect(load.status, load.detail).toBe('pass');

@@ -21,7 +21,7 @@ export const DELIVERY_WINDOW_MS = 5_000;
  * How long the end of a run waits for opens still in flight to be answered: enough for any
  * healthy open, short beside the grace a run has to stop (docs/design.md §6).
  */
-export const OPEN_SETTLE_MS = 1_000;
+export const OPEN_SETTLE_MS = 2_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

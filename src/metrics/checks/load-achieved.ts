@@ -37,6 +37,8 @@ export interface LoadInputs {
   /** 2 when each participant holds a main stream beside its chat stream, else 1. */
   streamsPerParticipant: number;
   requests: readonly RequestLoad[];
+  /** Said after the detail: what the judged plan leaves out (workers lost under a `continue` policy). */
+  note?: string;
 }
 
 /** Stream-seconds held against planned over a window, and per stage where the plan has several. */
@@ -194,6 +196,7 @@ export function loadAchieved(inputs: LoadInputs): CheckResult {
     if (part) parts.push(part);
   }
   if (parts.length === 0) return skip('load.achieved', notes[0] ?? 'nothing was planned: no participant, no open-model arrival, no closed-model connection');
+  if (inputs.note) parts[parts.length - 1]!.text += ` (${inputs.note})`;
   const least = Math.min(...parts.map((part) => part.share));
   const observed = Math.round(least * 1_000) / 10;
   const short = parts.filter((part) => part.share < MIN_ACHIEVED_SHARE);
