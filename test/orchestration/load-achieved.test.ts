@@ -8,8 +8,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { peakOf } from '../../src/contract/profile/stage-plan.js';
+import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from './bin-helpers.js';
@@ -54,7 +54,12 @@ describe('a fixtures file with fewer participants than the profile', () => {
     const fixtures = join(dir, 'fixtures.json');
     await writeFile(fixtures, JSON.stringify({ ...target.fixtures, participants: target.fixtures.participants.slice(0, 16) }));
     const profile = join(dir, 'profile.json');
-    await writeFile(profile, JSON.stringify(quickProfile({ duration: '3s', chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 } })));
+    await writeFile(
+      profile,
+      JSON.stringify(
+        quickProfile({ duration: '3s', chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 } }),
+      ),
+    );
     const out = join(dir, 'report');
     const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '--out', out], {
       env: { COACHBENCH_API_KEY: target.fixtures.apiKey },

@@ -19,7 +19,8 @@ export interface DashboardSample {
   tSec: number;
   streamsOpen: number;
   mainStreamsOpen: number;
-  /** Streams (chat and main) the plan holds at this instant; null without a planned population. */
+  /** Participants the plan holds at this instant (each holds one stream of each kind), and their streams (chat and main); null without a planned population. */
+  plannedParticipants: number | null;
   plannedStreams: number | null;
   eventsPerSec: number;
   requestsPerSec: number;
@@ -59,11 +60,11 @@ export interface RunningTotals {
   errors: number;
 }
 
-/** What the session's plan holds at `tSec`, in streams. */
-function plannedStreamsAt(session: SessionInfo | null, tSec: number): number | null {
+/** The participants the session's plan holds at `tSec`. */
+function plannedAt(session: SessionInfo | null, tSec: number): number | null {
   const stages = session?.plannedParticipants;
   if (!stages || stages.length === 0) return null;
-  return Math.floor(valueAt(stages, tSec * 1_000) + 1e-9) * (session.streamsPerParticipant ?? 1);
+  return Math.floor(valueAt(stages, tSec * 1_000) + 1e-9);
 }
 
 export function dashboardSample(
@@ -72,11 +73,13 @@ export function dashboardSample(
   session: SessionInfo | null = null,
 ): DashboardSample {
   const live = verdict();
+  const planned = plannedAt(session, point.tSec);
   return {
     tSec: point.tSec,
     streamsOpen: point.streamsOpen,
     mainStreamsOpen: point.mainStreamsOpen,
-    plannedStreams: plannedStreamsAt(session, point.tSec),
+    plannedParticipants: planned,
+    plannedStreams: planned === null ? null : planned * (session?.streamsPerParticipant ?? 1),
     eventsPerSec: point.eventsPerSec,
     requestsPerSec: point.requestsPerSec,
     eventLatencyMs: percentilesMs(joined(interval, [CHAT.eventLatencyUs])),

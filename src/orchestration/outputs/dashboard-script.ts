@@ -101,7 +101,7 @@ export const dashboardScript = (maxSamples: number): string => `'use strict';
     setTile('tile-elapsed', clock(last.tSec) + (session ? ' / ' + clock(session.durationMs / 1000) : ''));
     // Open (chat and main) beside what the plan holds now: a run that cannot hold its load shows it here first.
     const open = last.streamsOpen + last.mainStreamsOpen;
-    setTile('tile-streams', fmt(open, 0) + (last.plannedStreams === null || last.plannedStreams === undefined ? '' : ' / plan ' + fmt(last.plannedStreams, 0)));
+    setTile('tile-streams', fmt(open, 0) + (last.plannedStreams === null || last.plannedStreams === undefined ? '' : ' (plan ' + fmt(last.plannedStreams, 0) + ')'));
     setTile('tile-events', fmt(last.eventsPerSec));
     setTile('tile-requests', fmt(last.requestsPerSec));
     setTile('tile-delivery-p99', last.eventLatencyMs ? fmt(last.eventLatencyMs.p99, 2) + ' ms' : '-');
@@ -117,7 +117,7 @@ export const dashboardScript = (maxSamples: number): string => `'use strict';
     drawChart('chart-streams', [
       { name: 'chat streams open', values: samples.map((s) => [s.tSec, s.streamsOpen]) },
       { name: 'main streams open', values: samples.map((s) => [s.tSec, s.mainStreamsOpen]) },
-      { name: 'planned streams', values: samples.map((s) => [s.tSec, s.plannedStreams === undefined ? null : s.plannedStreams]) },
+      { name: 'planned (participants)', values: samples.map((s) => [s.tSec, s.plannedParticipants === undefined ? null : s.plannedParticipants]) },
     ], 'streams');
     drawChart('chart-rates', [
       { name: 'requests/s', values: samples.map((s) => [s.tSec, s.requestsPerSec]) },
