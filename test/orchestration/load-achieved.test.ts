@@ -30,7 +30,7 @@ describe('load.achieved, open model', () => {
     const check = report.checks.find((c) => c.id === 'load.achieved')!;
     expect(check.status, check.detail).toBe('fail');
     expect(check.observed as number).toBeLessThan(50);
-    expect(check.detail).toMatch(/^photoUpload started \d+(\.\d)? % of \d+ planned arrivals on time \((\d+) dropped at maxInFlight, \d+ late\)/);
+    expect(check.detail).toMatch(/^photoUpload started \d+(\.\d)? % of \d+ planned arrivals \((\d+) dropped at maxInFlight; \d+ started late\)/);
     const dropped = Number(/\((\d+) dropped/.exec(check.detail)![1]);
     expect(dropped).toBe(report.scenarios.photoUpload!.droppedSlots);
     expect(dropped).toBeGreaterThan(20);
