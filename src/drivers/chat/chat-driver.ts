@@ -188,11 +188,12 @@ export class ChatDriver implements StreamHost {
   onOpen(stream: SseStream, openLatencyMs: number): void {
     const m = this.ctx.metrics;
     this.countHeld(performance.now());
-    this.participants[stream.participant]!.roles[stream.role].renewedOpen = false;
+    const state = this.participants[stream.participant]!.roles[stream.role];
+    state.renewedOpen = false;
     const names = ROLE_NAMES[stream.role];
     m.inc(names.opened);
     m.peak(names.open, ++this.openCount[stream.role]);
-    const state = this.participants[stream.participant]!.roles[stream.role];
+    // A switch's gap counts as held once the next stream is open, up to SWITCH_GAP_CREDIT_MS.
     if (!Number.isNaN(state.switchedAtMs)) {
       m.inc(CHAT.heldStreamUs, Math.round(Math.min(SWITCH_GAP_CREDIT_MS, Math.max(0, stream.openedAtMs - state.switchedAtMs)) * 1_000));
       state.switchedAtMs = NaN;
