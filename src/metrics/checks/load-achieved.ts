@@ -12,6 +12,13 @@ import { fail, passOnEvidence, skip } from './check-result.js';
 
 /** The least share of the plan a healthy run achieves: reopen backoff, switches and open latency cost a little. */
 export const MIN_ACHIEVED_SHARE = 0.95;
+/**
+ * Streams judged over less than this are held to SHORT_WINDOW_MIN_SHARE: one slow switch or
+ * stall weighs more in a few seconds (healthy test runs on a loaded machine read 92-94 % over
+ * 1-3 s), while what the check is for reads far lower (a quarter through a queueing proxy).
+ */
+export const SHORT_WINDOW_MS = 10_000;
+export const SHORT_WINDOW_MIN_SHARE = 0.9;
 
 /** What one request scenario was asked to drive and drove. */
 export interface RequestLoad {
@@ -140,6 +147,8 @@ const sec = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 interface Part {
   /** Achieved share of the plan, 0..1 (or more). */
   share: number;
+  /** The least share that passes. */
+  bound: number;
   /** What was planned and achieved, and where a shortfall was. */
   text: string;
 }
@@ -147,9 +156,11 @@ interface Part {
 function streamPart(judged: StreamSecondsJudged): Part {
   const share = judged.held / judged.planned;
   const worst = judged.stages.length > 1 ? judged.stages.reduce((w, s) => (s.held / s.planned < w.held / w.planned ? s : w)) : null;
-  const where = worst && share < MIN_ACHIEVED_SHARE ? `, least in stage ${worst.name} (${pct(worst.held / worst.planned)})` : '';
+  const bound = judged.toMs - judged.fromMs < SHORT_WINDOW_MS ? SHORT_WINDOW_MIN_SHARE : MIN_ACHIEVED_SHARE;
+  const where = worst && share < bound ? `, least in stage ${worst.name} (${pct(worst.held / worst.planned)})` : '';
   return {
     share,
+    bound,
     text:
       `held ${pct(share)} of planned stream-seconds (${whole(judged.held)} of ${whole(judged.planned)} from ${sec(judged.fromMs)} to ${sec(judged.toMs)}${where}); ` +
       `${whole(judged.heldAtEnd)} of ${whole(judged.plannedAtEnd)} streams at the end`,
@@ -164,6 +175,7 @@ function requestPart(load: RequestLoad): Part | null {
     const started = Math.min(load.started, load.planned);
     return {
       share: started / load.planned,
+      bound: MIN_ACHIEVED_SHARE,
       text: `${load.scenario} started ${pct(started / load.planned)} of ${whole(load.planned)} planned arrivals (${whole(load.dropped)} dropped at maxInFlight; ${whole(load.late)} started late)`,
     };
   }
@@ -175,6 +187,7 @@ function requestPart(load: RequestLoad): Part | null {
     .join(', ');
   return {
     share: errors > 0 ? 0 : 1,
+    bound: MIN_ACHIEVED_SHARE,
     text:
       errors > 0
         ? `${load.scenario} could not hold its ${load.connections} closed-model connections: ${errors} connection errors (${kinds})`
@@ -182,7 +195,7 @@ function requestPart(load: RequestLoad): Part | null {
   };
 }
 
-/** The check: fails when any part of the load fell below MIN_ACHIEVED_SHARE of its plan; observed is the least share, in %. */
+/** The check: fails when any part of the load fell below its bound (MIN_ACHIEVED_SHARE, or less for a short window); observed is the least share, in %. */
 export function loadAchieved(inputs: LoadInputs): CheckResult {
   const parts: Part[] = [];
   const notes: string[] = [];
@@ -201,9 +214,10 @@ export function loadAchieved(inputs: LoadInputs): CheckResult {
   if (inputs.note) parts[parts.length - 1]!.text += ` (${inputs.note})`;
   const least = Math.min(...parts.map((part) => part.share));
   const observed = Math.round(least * 1_000) / 10;
-  const short = parts.filter((part) => part.share < MIN_ACHIEVED_SHARE);
+  const short = parts.filter((part) => part.share < part.bound);
   if (short.length > 0) {
-    return fail('load.achieved', observed, `${short.map((part) => part.text).join('; ')} (at least ${pct(MIN_ACHIEVED_SHARE)} is required)`);
+    const bounds = [...new Set(short.map((part) => pct(part.bound)))].join(' or ');
+    return fail('load.achieved', observed, `${short.map((part) => part.text).join('; ')} (at least ${bounds} is required)`);
   }
   return passOnEvidence('load.achieved', Math.max(observed, 0.1), parts.map((part) => part.text).join('; '), 'nothing was planned');
 }

@@ -190,6 +190,19 @@ describe('loadAchieved', () => {
     expect(result.detail).toMatch(/nothing was planned/);
   });
 
+  it.each([
+    ['a window under 10 s is held to 90 %', 5, 92, 'pass'],
+    ['a window under 10 s below 90 % fails', 5, 88, 'fail'],
+    ['a window of 10 s or more is held to 95 %', 15, 92, 'fail'],
+  ])('%s', (_name, seconds, share, status) => {
+    const stages = [stage('hold', 0, seconds * 1_000, 10, 10)];
+    const result = loadAchieved(
+      inputs({ plan: plan(stages, seconds * 1_000), warmupMs: 0, runMs: seconds * 1_000, timeseries: series(seconds, () => (20 * share) / 100) }),
+    );
+    expect(result.status, result.detail).toBe(status);
+    if (status === 'fail') expect(result.detail).toMatch(seconds < 10 ? /at least 90 % is required/ : /at least 95 % is required/);
+  });
+
   it('fails a run that held no stream at all (never a skip)', () => {
     const result = loadAchieved(inputs({ timeseries: series(30, () => 0) }));
     expect(result).toMatchObject({ status: 'fail', observed: 0 });
