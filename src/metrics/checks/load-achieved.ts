@@ -116,11 +116,15 @@ export function judgeStreamSeconds(
   const judgedPoints = pointsIn(points, window);
   const firstMs = judgedPoints[0] ? (judgedPoints[0].tSec - judgedPoints[0].intervalSec) * 1_000 : window.fromMs;
   const judged: StreamSecondsJudged = { fromMs: Math.max(0, firstMs), toMs: window.toMs, held: 0, planned: 0, heldAtEnd: 0, plannedAtEnd: 0, stages: [] };
+  // Points of processes merged side by side take the longest of their intervals, so neighbours
+  // can overlap: each second is judged once, from where the previous point ended.
+  let judgedUntilMs = 0;
   for (const point of judgedPoints) {
     const endMs = point.tSec * 1_000;
-    const a = Math.max(0, endMs - point.intervalSec * 1_000);
+    const a = Math.max(0, endMs - point.intervalSec * 1_000, judgedUntilMs);
     const b = Math.min(endMs, window.toMs);
     if (!(b > a)) continue;
+    judgedUntilMs = b;
     const heldPerMs = (point.streamSeconds ?? 0) / (point.intervalSec * 1_000);
     judged.held += heldPerMs * (b - a);
     judged.planned += integrateStages(stages, a, b) * streamsPerParticipant;

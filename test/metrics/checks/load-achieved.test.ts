@@ -108,6 +108,15 @@ describe('judgeStreamSeconds', () => {
     expect(judged.planned).toBeCloseTo(10 * 1.6, 6);
   });
 
+  it('judges each second once where merged points overlap (workers whose intervals differ in length)', () => {
+    // Two workers' intervals merged side by side: each point spans the longer one, 1.3 s.
+    const points = series(4, () => 10).map((p) => ({ ...p, intervalSec: 1.3, streamSeconds: 13 }));
+    const judged = judgeStreamSeconds(points, [stage('hold', 0, 4_000, 5, 5)], 2, { fromMs: 0, toMs: 4_000 })!;
+    // The first point straddles the window's start and is left out; the rest cover 0.7 s to 4 s once.
+    expect(judged.planned).toBeCloseTo(10 * 3.3, 6);
+    expect(judged.held / judged.planned).toBeCloseTo(1, 6);
+  });
+
   it('is null for a report older than stream-second counting', () => {
     const old = series(5, () => 4).map(({ streamSeconds: _, ...rest }) => rest);
     expect(judgeStreamSeconds(old, ramp, 2, { fromMs: 0, toMs: 5_000 })).toBeNull();
