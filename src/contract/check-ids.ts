@@ -15,6 +15,7 @@ export const CHECK_IDS = [
   'auth.apikey.required',
   'auth.token.refresh',
   'errors.problem_json',
+  'load.achieved',
   'generator.healthy',
 ] as const;
 

@@ -226,6 +226,11 @@ export interface TimeseriesPoint {
   intervalSec: number;
   streamsOpen: number;
   mainStreamsOpen: number;
+  /**
+   * Optional (absent from older reports): stream-seconds held in the interval, chat and main
+   * streams together, time-weighted (load.achieved's evidence; / intervalSec = mean streams held).
+   */
+  streamSeconds?: number;
   events: number;
   eventsPerSec: number;
   keepAlives: number;

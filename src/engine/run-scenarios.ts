@@ -78,6 +78,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     metrics: recorder.interval,
     dispatcher,
     runStartMs,
+    onIntervalClose: (listener) => recorder.onClose(listener),
     endMs: runStartMs + profile.durationMs,
     keepAlive: options.keepAlive,
     signal: stop.signal,

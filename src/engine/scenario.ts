@@ -27,6 +27,11 @@ export interface ScenarioContext {
   dispatcher: Dispatcher;
   /** performance.now() when the run started. */
   runStartMs: number;
+  /**
+   * Registers a listener told (with performance.now()) as each interval closes, before it is
+   * handed on; absent where no recorder runs (a scenario under test alone).
+   */
+  onIntervalClose?: (listener: (nowMs: number) => void) => void;
   /** performance.now() when load must stop (the run's duration). */
   endMs: number;
   /** The KEEP_ALIVE cadence streams are held to, resolved once for the run. */

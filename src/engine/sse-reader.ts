@@ -235,6 +235,23 @@ export class SseStream {
     host.onDropped(this, failure, detail);
   }
 
+  /** Still waiting for the response headers (not yet open, closed or given up on). */
+  get opening(): boolean {
+    return this.state === StreamState.Connecting && this.body === null && !this.closeWhenOpen;
+  }
+
+  /**
+   * Gives up on an open still waiting for its response headers: the request is cancelled and
+   * the host told at once, as a failed open (docs/design.md §6). undici's headersTimeout
+   * starts only once the request is written to a connection, so it never covers the wait for
+   * a connection or a proxy's CONNECT answer; the driver bounds the whole open with this.
+   */
+  abandonOpen(host: StreamHost, failure: FailureCode, detail: string): void {
+    if (!this.opening) return;
+    this.close();
+    host.onOpenFailed(this, failure, detail);
+  }
+
   /** Closes from our side (switch, stall, end of run). Safe in any state. */
   close(): void {
     if (this.state === StreamState.Connecting && this.body === null) {

@@ -23,6 +23,8 @@ export type IntervalSink = (interval: MetricSet, startSec: number, endSec: numbe
 
 export class Recorder {
   readonly interval = new MetricSet();
+  /** Told as each interval closes, before it is handed on (recorder.onClose). */
+  private readonly closing: Array<(nowMs: number) => void> = [];
   private readonly monitor: GeneratorMonitor;
   private timer: NodeJS.Timeout | undefined;
   private lastTickMs: number;
@@ -46,6 +48,14 @@ export class Recorder {
   ) {
     this.monitor = new GeneratorMonitor(loop);
     this.lastTickMs = zeroMs;
+  }
+
+  /**
+   * Runs `listener` as each interval closes, before it is handed on: a count integrated over
+   * time (stream-seconds held) is brought up to the edge and lands in the interval it belongs to.
+   */
+  onClose(listener: (nowMs: number) => void): void {
+    this.closing.push(listener);
   }
 
   start(): void {
@@ -78,6 +88,7 @@ export class Recorder {
     const startSec = (this.lastTickMs - this.zeroMs) / 1_000;
     const endSec = (nowMs - this.zeroMs) / 1_000;
     this.lastTickMs = nowMs;
+    for (const listener of this.closing) listener(nowMs);
     const { rssBytes, loopDelayP99Ms } = this.monitor.collect(this.interval);
     this.lastRssBytes = rssBytes;
     if (loopDelayP99Ms > this.behindAboveMs) this.interval.inc(GENERATOR.behindProcesses);

@@ -46,6 +46,7 @@ export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: num
     intervalSec: round(intervalSec),
     streamsOpen: set.peakOf(CHAT.open),
     mainStreamsOpen: set.peakOf(MAIN.open),
+    streamSeconds: round(set.count(CHAT.heldStreamUs) / 1e6),
     events,
     eventsPerSec: round(events / intervalSec),
     keepAlives: set.count(CHAT.keepAlives),
@@ -99,6 +100,8 @@ export function mergePoints(a: TimeseriesPoint, b: TimeseriesPoint, concurrent =
     intervalSec,
     streamsOpen: gauge(a.streamsOpen, b.streamsOpen),
     mainStreamsOpen: gauge(a.mainStreamsOpen, b.mainStreamsOpen),
+    // Stream-seconds add, side by side and one after another alike.
+    ...(a.streamSeconds !== undefined || b.streamSeconds !== undefined ? { streamSeconds: round((a.streamSeconds ?? 0) + (b.streamSeconds ?? 0)) } : {}),
     events,
     eventsPerSec: round(events / intervalSec),
     keepAlives: a.keepAlives + b.keepAlives,

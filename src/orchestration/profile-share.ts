@@ -56,3 +56,18 @@ export function shardFixtures(fixtures: RunFixtures, participants: number, shard
 export function populationShare(population: number, part: number, parts: number): number {
   return Math.max(0, Math.ceil((Math.floor(population + 1e-9) - part) / parts));
 }
+
+/**
+ * The participants a run can hold when its fixtures file has fewer than the profile asks for
+ * (the driver brings only those online), with the one line that says so; null when there are enough.
+ */
+export function fixturesCap(profile: Profile, fixtureParticipants: number): { participants: number; reason: string } | null {
+  const chat = profile.chatStreams;
+  if (!chat.enabled || fixtureParticipants >= chat.participants) return null;
+  return {
+    participants: fixtureParticipants,
+    reason:
+      `the fixtures file holds ${fixtureParticipants} participants, fewer than the profile's ${chat.participants}: ` +
+      `the run holds ${fixtureParticipants}, and the report, its plan and load.achieved count ${fixtureParticipants}`,
+  };
+}

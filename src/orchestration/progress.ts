@@ -5,6 +5,8 @@
  * stays clean for piping.
  */
 
+import { plannedParticipantsAt } from '../contract/profile/driven-plan.js';
+import { peakOf, type RunPlan } from '../contract/profile/stage-plan.js';
 import type { TimeseriesPoint } from '../contract/report.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { CHAT, throughputNames } from '../metrics/names.js';
@@ -16,7 +18,10 @@ const PLAIN_EVERY_SEC = 5;
 export interface ProgressOptions {
   quiet: boolean;
   stream: NodeJS.WriteStream;
-  targetStreams: number;
+  /** The plan as this run drives it (report.ts `plan`): the streams it should hold, at each instant and at its peak. */
+  plan: RunPlan;
+  /** 2 when each participant holds a main stream beside its chat stream. */
+  streamsPerParticipant: number;
   durationMs: number;
   /** `--progress-every`: plain lines at this cadence, on a TTY too; null: the defaults above. */
   plainEveryMs?: number | null;
@@ -28,9 +33,21 @@ export class Progress {
   private readonly tty: boolean;
   private lastPlainSec = -Infinity;
   private wroteTty = false;
+  /** The most streams the plan holds at once. */
+  private readonly peakStreams: number;
 
   constructor(private readonly options: ProgressOptions) {
     this.tty = Boolean(options.stream.isTTY) && !options.plainEveryMs;
+    const chat = options.plan.scenarios.find((scenario) => scenario.unit === 'participants');
+    this.peakStreams = chat ? Math.floor(peakOf(chat.stages) + 1e-9) * options.streamsPerParticipant : 0;
+  }
+
+  /** `streams 184/400 (plan 400)`: open now (chat and main), the plan's peak, and what the plan holds now. */
+  private streams(point: TimeseriesPoint): string {
+    const open = point.streamsOpen + point.mainStreamsOpen;
+    if (this.peakStreams === 0) return `streams ${fmt(open)}`;
+    const planned = Math.floor(plannedParticipantsAt(this.options.plan, point.tSec * 1_000) + 1e-9) * this.options.streamsPerParticipant;
+    return `streams ${fmt(open)}/${fmt(this.peakStreams)} (plan ${fmt(planned)})`;
   }
 
   /** Formats one progress line from the latest interval and the running total. */
@@ -47,7 +64,7 @@ export class Progress {
     const openP99 = opens && opens.totalCount > 0 ? `${(opens.getValueAtPercentile(99) / 1_000).toFixed(1)}ms` : '-';
     return [
       `[${formatDuration(point.tSec * 1_000)}/${formatDuration(this.options.durationMs)}]`,
-      `streams ${fmt(point.streamsOpen)}/${fmt(this.options.targetStreams)}`,
+      this.streams(point),
       `${fmt(point.eventsPerSec)} ev/s`,
       `delivery p99 ${p99}`,
       `open p99 ${openP99}`,

@@ -15,7 +15,7 @@ import { metricView } from '../metrics/metric-view.js';
 import { protocolsOf } from '../metrics/protocols-summary.js';
 import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
-import { buildReport } from '../report/build-report.js';
+import { buildReport, type ReportContext, reportPlan } from '../report/build-report.js';
 import { describeAbort } from '../report/describe-abort.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
@@ -24,7 +24,7 @@ import { secretsSnapshot } from '../util/redact.js';
 import { describeSystemError } from '../util/system-error.js';
 import type { LiveOutputs } from './outputs/live-outputs.js';
 import { judgeLive } from './outputs/live-verdict.js';
-import { profileShare, shardFixtures } from './profile-share.js';
+import { fixturesCap, profileShare, shardFixtures } from './profile-share.js';
 import { Progress } from './progress.js';
 import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
@@ -110,10 +110,15 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
   const workers = resolveDriverWorkers(config.workers);
   const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
   const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
+  // Fewer participants in the fixtures file than the profile asks for: the run holds what there is, and says so once.
+  const cap = fixturesCap(profile, target.fixtures.participants.length);
+  const planContext = { shard: config.shard, ...(cap ? { participantsCap: cap.participants } : {}) };
+  const plan = reportPlan(profile, planContext);
   const progress = new Progress({
     quiet: config.quiet,
     stream: stderr,
-    targetStreams: participants,
+    plan,
+    streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
     durationMs: profile.durationMs,
     plainEveryMs: config.progressEveryMs,
   });
@@ -128,13 +133,23 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     progress.done();
     stderr.write(terminalText(`coachbench: warning: ${escapeInvisible(text)}\n`));
   };
+  if (cap) warn(cap.reason);
   if (target.transport.tls.insecure && target.url.startsWith('https:')) {
     warn('--insecure: the target certificate is NOT verified; this run says nothing about the TLS a real client would see');
   }
   const hlogPath = await hlogPathIn(outDir, warn);
   outputs?.beginSession(
-    { profileName: profile.name, targetUrl: target.url, participants, durationMs: profile.durationMs, thresholds: config.thresholds },
-    (total) => judgeLive(total, { config, target, processes: workers, startedAt }),
+    {
+      profileName: profile.name,
+      targetUrl: target.url,
+      participants,
+      durationMs: profile.durationMs,
+      thresholds: config.thresholds,
+      plannedParticipants: plan.scenarios.find((scenario) => scenario.unit === 'participants')?.stages ?? [],
+      streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
+    },
+    (total) =>
+      judgeLive(total, { config, target, processes: workers, startedAt, participants, ...planContext, timeseries: () => collector.timeseries.toArray() }),
   );
   const monitor = thresholdMonitorFor(config, target, workers, (info) => {
     // Said at once, even with --quiet: the run ends early and the reader should know why.
@@ -230,6 +245,9 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     windowResults: monitor.windowResults(),
     stageTotals: monitor.stages(),
     ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
+    participants,
+    ...(cap ? { participantsCap: cap.participants } : {}),
+    ...lostWorkers(workerSummaries, profile.workers.onWorkerExit),
   });
   if (workerSummaries) report.workers = workerSummaries;
   if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);
@@ -239,6 +257,17 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });
   return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
+}
+
+/** The share of the load of workers that died, when the `continue` policy accepts their loss (load.achieved judges the rest). */
+function lostWorkers(workers: Report['workers'], policy: string): { lost?: NonNullable<ReportContext['lost']> } {
+  const dead = (workers ?? []).filter((worker) => worker.counters === null);
+  if (policy !== 'continue' || dead.length === 0 || !workers) return {};
+  const participants = workers.reduce((n, worker) => n + worker.participants, 0);
+  const lostParticipants = dead.reduce((n, worker) => n + worker.participants, 0);
+  return {
+    lost: { participantShare: participants > 0 ? lostParticipants / participants : 0, rateShare: dead.length / workers.length, workers: dead.length },
+  };
 }
 
 /** What report.json says of the transport: settings and header names, never values or keys. */

@@ -5,8 +5,10 @@
  */
 
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
+import { drivenPlan } from '../contract/profile/driven-plan.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { runPlanOf } from '../contract/profile/run-plan.js';
+import { scaleStages } from '../contract/profile/stage-plan.js';
 import {
   type AbortInfo,
   REPORT_SCHEMA_VERSION,
@@ -19,6 +21,7 @@ import {
 import { buildAuthSummary } from '../metrics/auth-summary.js';
 import { buildChatSummary } from '../metrics/chat-summary.js';
 import { evaluateChecks } from '../metrics/checks/evaluate-checks.js';
+import { requestLoads } from '../metrics/checks/request-loads.js';
 import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
@@ -54,13 +57,43 @@ export interface ReportContext {
   stageTotals?: readonly StageTotal[];
   /** Set when an abortOnFail threshold stopped the load. */
   aborted?: AbortInfo;
+  /**
+   * Participants this report's processes held: the fixtures' participants after the cap and
+   * the shard's split (docs/design.md §2.11). Absent: the profile's.
+   */
+  participants?: number;
+  /** Participants the whole run could hold, when the fixtures file has fewer than the profile asks (the plan is capped there). */
+  participantsCap?: number;
+  /**
+   * Driver workers that died under `workers.onWorkerExit: continue`: the share of the
+   * participants and of the rates they drove. The policy accepts their loss, so load.achieved
+   * judges the rest of the plan.
+   */
+  lost?: { participantShare: number; rateShare: number; workers: number };
+}
+
+/** The plan without the share of workers that died under `continue` (load.achieved judges what the policy kept). */
+function keptPlan(plan: ReturnType<typeof runPlanOf>, lost: NonNullable<ReportContext['lost']>): ReturnType<typeof runPlanOf> {
+  return {
+    ...plan,
+    scenarios: plan.scenarios.map((scenario) => ({
+      ...scenario,
+      stages: scaleStages(scenario.stages, 1 - (scenario.unit === 'participants' ? lost.participantShare : lost.rateShare)),
+    })),
+  };
+}
+
+/** The run's plan as this report's processes drove it: capped at the fixtures' participants, a shard's share. */
+export function reportPlan(profile: Profile, ctx: Pick<ReportContext, 'participantsCap' | 'shard'>): ReturnType<typeof runPlanOf> {
+  return drivenPlan(runPlanOf(profile), { participants: ctx.participantsCap ?? null, shard: ctx.shard });
 }
 
 export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   const { profile } = ctx;
+  const plan = reportPlan(profile, ctx);
   const chatStreams = profile.chatStreams.enabled
     ? buildChatSummary(total, {
-        participants: profile.chatStreams.participants,
+        participants: ctx.participants ?? profile.chatStreams.participants,
         keepAlive: ctx.keepAlive,
       })
     : null;
@@ -70,7 +103,17 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     rssBytes: ctx.rssBytes,
   });
   const auth = buildAuthSummary(total);
-  const checks = evaluateChecks({ total, chat: chatStreams, generator });
+  const judgedPlan = ctx.lost ? keptPlan(plan, ctx.lost) : plan;
+  const load = {
+    plan: judgedPlan,
+    timeseries: ctx.timeseries,
+    warmupMs: profile.warmupMs ?? 0,
+    runMs: ctx.durationMs,
+    streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
+    requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard?.count ?? 1),
+    ...(ctx.lost ? { note: `judged without the ${ctx.lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
+  };
+  const checks = evaluateChecks({ total, chat: chatStreams, generator, load });
   const warnings = [...ctx.warnings];
   // A p99 within bounds can hide one long stall; cadence and latency around it describe the driver.
   if (chatStreams && generator.eventLoopDelayMs.max > ctx.keepAlive.toleranceMs) {
@@ -98,7 +141,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     target: ctx.target,
     profile: { ...profile, name: profile.name } as Report['profile'],
     shard: ctx.shard,
-    plan: runPlanOf(profile),
+    plan,
     checks,
     thresholds: [],
     scenarios: {

@@ -36,6 +36,7 @@ const EVIDENCE: Record<CheckId, Holds | null> = {
   // Token renewals happen throughout the run, wherever requests or streams are.
   'auth.token.refresh': (p) => requesting(p) || streaming(p),
   'errors.problem_json': requesting,
+  'load.achieved': (p) => requesting(p) || streaming(p),
   'generator.healthy': () => true,
 };
 

@@ -59,13 +59,18 @@ describe('coachbench run (e2e)', () => {
   it('runs a profile against the embedded target, prints progress, writes the report, exits 0', async () => {
     const out = join(dir, 'ok');
     const result = await coachbench(['run', '--profile', profilePath, '--out', out]);
-    expect(result.stderr).toMatch(/streams \d+\/24/);
+    expect(result.stderr).toMatch(/streams \d+\/48 \(plan \d+\)/);
     expect(result.stderr).toMatch(/PASS/);
     expect(result.code).toBe(0);
     const report = await readReport(out);
     expect(report.verdict).toBe('pass');
     expect(report.target.embedded).toBe(true);
     expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
+    // A healthy run held the streams it planned (docs/design.md §5.4).
+    const load = report.checks.find((check) => check.id === 'load.achieved')!;
+    expect(load.status, load.detail).toBe('pass');
+    expect(load.detail).toMatch(/^held \d+(\.\d)? % of planned stream-seconds \(.*\); \d+ of 48 streams at the end$/);
+    expect(report.coreChecks).toContain('load.achieved');
   });
 
   it('exits 1 with the report written when a threshold fails', async () => {

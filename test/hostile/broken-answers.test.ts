@@ -29,7 +29,16 @@ describe('hostile targets: every answer broken (bin/coachbench.js run --target)'
     const run = await runAgainst(server.url, hostileRequestProfile());
     expectContained(
       run,
-      ['stream.open', 'photo.upload', 'photo.fieldname.override', 'tags.link', 'tags.role.required', 'auth.apikey.required', 'errors.problem_json'],
+      [
+        'stream.open',
+        'photo.upload',
+        'photo.fieldname.override',
+        'tags.link',
+        'tags.role.required',
+        'auth.apikey.required',
+        'errors.problem_json',
+        'load.achieved',
+      ],
       normal,
     );
     const chat = run.report!.scenarios.chatStreams!;
@@ -41,7 +50,11 @@ describe('hostile targets: every answer broken (bin/coachbench.js run --target)'
     server = await behaviours.randomBytes();
     const run = await runAgainst(server.url, hostileRequestProfile());
     // No 4xx/5xx ever came back, so errors.problem_json has nothing to judge.
-    expectContained(run, ['stream.open', 'photo.upload', 'photo.fieldname.override', 'tags.link', 'tags.role.required', 'auth.apikey.required'], normal);
+    expectContained(
+      run,
+      ['stream.open', 'photo.upload', 'photo.fieldname.override', 'tags.link', 'tags.role.required', 'auth.apikey.required', 'load.achieved'],
+      normal,
+    );
     const chat = run.report!.scenarios.chatStreams!;
     expect(chat.opened).toBeGreaterThan(0);
     expect(chat.drops.end).toBeGreaterThan(0);
@@ -50,8 +63,12 @@ describe('hostile targets: every answer broken (bin/coachbench.js run --target)'
   it('(d) accepted and never answered after the preflight: the run still ends on time, requests cut by its end judge nothing', async () => {
     server = await behaviours.stallAfterPreflight();
     const run = await runAgainst(server.url, hostileRequestProfile());
-    expectContained(run, ['stream.open'], normal);
-    expect(run.report!.scenarios.chatStreams!.opened).toBe(0);
+    expectContained(run, ['stream.open', 'load.achieved'], normal);
+    const chat = run.report!.scenarios.chatStreams!;
+    expect(chat.opened).toBe(0);
+    // Every open still waiting when the run ended is a failed open, never nothing: 3 main and 3 chat streams.
+    expect(chat.openFailures).toEqual({ 'timeout:headers': 6 });
+    expect(chat.samples.join('\n')).toMatch(/still waiting for response headers when the run ended, after \d+ ms/);
   });
 
   it('(d) accepted and never answered, the preflight too: exit 3 once the preflight times out, one line, no report', async () => {

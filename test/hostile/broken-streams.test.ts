@@ -22,7 +22,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** The suite's common expectations; and only streams were asked for, so nothing else reached the server. */
+/**
+ * The suite's common expectations; and only streams were asked for, so nothing else reached the
+ * server. A target that breaks every stream also keeps the run from holding its planned streams:
+ * load.achieved fails beside the stream checks.
+ */
 function expectContained(run: HostileRun, failing: string[]): void {
   expectContainedRun(run, failing, normal);
   expect(server!.seen.others).toBe(0);
@@ -35,7 +39,7 @@ describe('hostile targets: every stream broken (bin/coachbench.js run --target)'
     server = await behaviours.resetAfterFirstFrame();
     const run = await runAgainst(server.url, hostileProfile());
     // A KEEP_ALIVE with the headers proves no cadence: each first one is early.
-    expectContained(run, ['stream.open', 'stream.keepalive.cadence']);
+    expectContained(run, ['stream.open', 'stream.keepalive.cadence', 'load.achieved']);
     const drops = dropsOf(run);
     const resets = Object.entries(drops).filter(([code]) => code.startsWith('net:'));
     expect(resets.length, JSON.stringify(drops)).toBeGreaterThan(0);
@@ -45,14 +49,14 @@ describe('hostile targets: every stream broken (bin/coachbench.js run --target)'
   it('(e) one byte a second: no frame ever completes, so every stream stalls and is reopened', async () => {
     server = await behaviours.trickle();
     const run = await runAgainst(server.url, hostileProfile());
-    expectContained(run, ['stream.stall']);
+    expectContained(run, ['stream.stall', 'load.achieved']);
     expect(run.report!.scenarios.chatStreams!.stalled).toBeGreaterThan(0);
   });
 
   it('(f) one 100 MB line: every stream fails as frame-too-large after about 1 MiB, memory stays flat', async () => {
     server = await behaviours.hugeLine();
     const run = await runAgainst(server.url, hostileProfile());
-    expectContained(run, ['stream.open']);
+    expectContained(run, ['stream.open', 'load.achieved']);
     expect(dropsOf(run)['frame-too-large']).toBeGreaterThan(0);
     // 1 MiB read, the rest of what was written waits in socket buffers until the close.
     expect(server.seen.maxBytesOnOneConnection).toBeLessThan(16 * MiB);
@@ -61,7 +65,7 @@ describe('hostile targets: every stream broken (bin/coachbench.js run --target)'
   it('(g) a 10 MB line every second: each stream fails at its first line, memory stays flat', async () => {
     server = await behaviours.bigLineEverySecond();
     const run = await runAgainst(server.url, hostileProfile());
-    expectContained(run, ['stream.open']);
+    expectContained(run, ['stream.open', 'load.achieved']);
     expect(dropsOf(run)['frame-too-large']).toBeGreaterThan(0);
     expect(server.seen.maxBytesOnOneConnection).toBeLessThan(10 * MiB);
   });
@@ -69,7 +73,7 @@ describe('hostile targets: every stream broken (bin/coachbench.js run --target)'
   it('(h) a clean end after every event: every stream counts as ended by the target', async () => {
     server = await behaviours.closeAfterEveryEvent();
     const run = await runAgainst(server.url, hostileProfile());
-    expectContained(run, ['stream.open', 'stream.keepalive.cadence']);
+    expectContained(run, ['stream.open', 'stream.keepalive.cadence', 'load.achieved']);
     expect(dropsOf(run).end).toBeGreaterThan(0);
   });
 });

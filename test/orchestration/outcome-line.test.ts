@@ -31,7 +31,9 @@ describe('an incomplete run', () => {
     expect(status['stream.keepalive.cadence']).toBe('skip');
     expect(status['stream.stall']).toBe('skip');
     expect(report.scenarios.chatStreams!.firstKeepAliveMs.count).toBeGreaterThan(0);
-    expect(report.coreChecks).toEqual(['stream.open', 'stream.keepalive.cadence', 'stream.stall']);
+    expect(report.coreChecks).toEqual(['stream.open', 'stream.keepalive.cadence', 'stream.stall', 'load.achieved']);
+    // The streams were held as planned: the load check has its evidence even in 2 s.
+    expect(status['load.achieved']).toBe('pass');
     expect(report.verdict).toBe('incomplete');
     expect(exitCode).toBe(1);
 

@@ -3,6 +3,7 @@
  * delivery latency, so a proxy that holds or queues opens shows while the run goes on.
  */
 import { describe, expect, it } from 'vitest';
+import type { RunPlan } from '../../src/contract/profile/stage-plan.js';
 import type { TimeseriesPoint } from '../../src/contract/report.js';
 import { recordMs } from '../../src/metrics/histogram.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
@@ -28,7 +29,20 @@ const point: TimeseriesPoint = {
   rssBytes: 0,
 };
 
-const progress = new Progress({ quiet: false, stream: process.stderr, targetStreams: 40, durationMs: 10_000 });
+/** 20 participants, each with a main and a chat stream, held for the run. */
+const plan: RunPlan = {
+  durationMs: 10_000,
+  scenarios: [
+    {
+      scenario: 'chatStreams',
+      unit: 'participants',
+      explicit: false,
+      stages: [{ name: 'hold', named: false, startMs: 0, endMs: 10_000, from: 20, to: 20 }],
+    },
+  ],
+  windows: [],
+};
+const progress = new Progress({ quiet: false, stream: process.stderr, plan, streamsPerParticipant: 2, durationMs: 10_000 });
 
 describe('the progress line', () => {
   it('says the open latency p99 so far, or "-" before any stream opened', () => {

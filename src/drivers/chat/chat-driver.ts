@@ -30,6 +30,13 @@ import {
 
 const UNAUTHORIZED = statusFailure(401);
 
+/**
+ * The most of a session switch's gap (old stream closed, next one not yet open) that counts as
+ * held once the next stream opens: a switch is planned client behaviour, and a healthy open
+ * takes well under this (docs/design.md §5.4). An open that fails or times out is credited nothing.
+ */
+export const SWITCH_GAP_CREDIT_MS = 1_000;
+
 /** The counters both roles have, by role (CHAT also holds the chat-only ones). */
 const ROLE_NAMES: Record<StreamRole, Record<'opened' | 'openFailed' | 'dropped' | 'open', string>> = { chat: CHAT, main: MAIN };
 
@@ -47,6 +54,8 @@ export class ChatDriver implements StreamHost {
   private readonly bySession = new Map<string, SseStream[]>();
   /** Open streams per role, for the peak gauges. */
   private readonly openCount: Record<StreamRole, number> = { chat: 0, main: 0 };
+  /** Until when the open streams have been added to CHAT.heldStreamUs (NaN before start). */
+  private heldUntilMs = NaN;
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   /** Participants brought online by setPopulation (a prefix of `participants`). */
@@ -72,6 +81,9 @@ export class ChatDriver implements StreamHost {
   /** Starts the periodic sweep; streams open as participants are started. */
   start(): void {
     const sweepMs = Math.max(20, Math.min(250, this.ctx.keepAlive.intervalMs / 8));
+    this.heldUntilMs = performance.now();
+    // Held time up to each interval's edge lands in that interval, not the next sweep's.
+    this.ctx.onIntervalClose?.((nowMs) => this.countHeld(nowMs));
     this.sweepTimer = setInterval(() => this.sweep(performance.now()), sweepMs);
   }
 
@@ -161,12 +173,31 @@ export class ChatDriver implements StreamHost {
     void stream.open(request, this);
   }
 
+  /**
+   * Adds the streams held since the last call to CHAT.heldStreamUs: called before every change
+   * of the open count, on every sweep and as each interval closes, so the integral is exact and
+   * lands in the interval it was held in.
+   */
+  private countHeld(nowMs: number): void {
+    if (Number.isNaN(this.heldUntilMs)) return;
+    const open = this.openCount.chat + this.openCount.main;
+    if (open > 0 && nowMs > this.heldUntilMs) this.ctx.metrics.inc(CHAT.heldStreamUs, Math.round(open * (nowMs - this.heldUntilMs) * 1_000));
+    this.heldUntilMs = Math.max(this.heldUntilMs, nowMs);
+  }
+
   onOpen(stream: SseStream, openLatencyMs: number): void {
     const m = this.ctx.metrics;
-    this.participants[stream.participant]!.roles[stream.role].renewedOpen = false;
+    this.countHeld(performance.now());
+    const state = this.participants[stream.participant]!.roles[stream.role];
+    state.renewedOpen = false;
     const names = ROLE_NAMES[stream.role];
     m.inc(names.opened);
     m.peak(names.open, ++this.openCount[stream.role]);
+    // A switch's gap counts as held once the next stream is open, up to SWITCH_GAP_CREDIT_MS.
+    if (!Number.isNaN(state.switchedAtMs)) {
+      m.inc(CHAT.heldStreamUs, Math.round(Math.min(SWITCH_GAP_CREDIT_MS, Math.max(0, stream.openedAtMs - state.switchedAtMs)) * 1_000));
+      state.switchedAtMs = NaN;
+    }
     if (stream.resumedFrom !== null) this.resume.onOpen(stream, m);
     if (stream.role === 'main') return;
     recordMs(m.histogram(CHAT.openLatencyUs), openLatencyMs);
@@ -203,6 +234,8 @@ export class ChatDriver implements StreamHost {
 
   private countOpenFailure(stream: SseStream, failure: FailureCode, detail: string): void {
     const m = this.ctx.metrics;
+    // A switch whose next stream did not open held nothing in its gap.
+    this.participants[stream.participant]!.roles[stream.role].switchedAtMs = NaN;
     m.inc(ROLE_NAMES[stream.role].openFailed);
     m.inc(CHAT.openFailure(failure));
     m.sample(CHAT.samples, redact(`${stream.role} stream open failed (${failure}): ${detail}`));
@@ -239,7 +272,9 @@ export class ChatDriver implements StreamHost {
   /** Removes a stream from the open-stream bookkeeping (once per stream lifetime). */
   private forget(stream: SseStream): void {
     if (Number.isNaN(stream.openedAtMs)) return;
-    this.observer.onClosed(stream, performance.now());
+    const nowMs = performance.now();
+    this.observer.onClosed(stream, nowMs);
+    this.countHeld(nowMs);
     this.openCount[stream.role]--;
     if (stream.role === 'main') return;
     const list = this.bySession.get(stream.sessionId!);
@@ -261,10 +296,14 @@ export class ChatDriver implements StreamHost {
     const m = this.ctx.metrics;
     // The stall window; StreamObserver.onClosed counts the streams that outlived it.
     const stallMs = 2 * this.ctx.keepAlive.intervalMs;
+    this.countHeld(nowMs);
     for (const participant of this.participants) {
       for (const role of STREAM_ROLES) {
         const stream = participant.roles[role].stream;
-        if (stream) this.checkStall(stream, nowMs, stallMs);
+        if (stream) {
+          this.checkStall(stream, nowMs, stallMs);
+          this.checkOpenTimeout(stream, nowMs);
+        }
       }
       if (this.stopping || !participant.online) continue;
       const chat = chatStreamOf(participant);
@@ -274,6 +313,7 @@ export class ChatDriver implements StreamHost {
         m.inc(CHAT.switches);
         // Another session is another stream: nothing to resume.
         participant.roles.chat.lastEventId = null;
+        participant.roles.chat.switchedAtMs = nowMs;
         this.openStream(participant, 'chat');
       }
       for (const role of STREAM_ROLES) {
@@ -287,6 +327,28 @@ export class ChatDriver implements StreamHost {
     }
     for (const role of STREAM_ROLES) m.peak(ROLE_NAMES[role].open, this.openCount[role]);
     this.resolveDeliveries(nowMs, false);
+  }
+
+  /**
+   * An open waiting longer than the open timeout for its response headers fails as
+   * `timeout:headers`, whatever it waits on (a connection, a proxy's queue, the target), and is
+   * reopened with backoff like any failed open.
+   */
+  private checkOpenTimeout(stream: SseStream, nowMs: number): void {
+    const timeoutMs = this.ctx.profile.chatStreams.openTimeoutMs;
+    if (!stream.opening || nowMs - stream.requestAtMs <= timeoutMs) return;
+    stream.abandonOpen(
+      this,
+      'timeout:headers',
+      `timeout:headers: no response headers within ${timeoutMs} ms (waiting for a connection, a proxy or the target)`,
+    );
+  }
+
+  /** Streams still waiting for their response headers. */
+  opensPending(): number {
+    let pending = 0;
+    for (const participant of this.participants) for (const role of STREAM_ROLES) if (participant.roles[role].stream?.opening) pending++;
+    return pending;
   }
 
   /** A stream silent for 2 × the KEEP_ALIVE interval is stalled: count it, and reconnect as a client would. */
@@ -322,11 +384,18 @@ export class ChatDriver implements StreamHost {
   closeAll(): void {
     this.stopping = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.resolveDeliveries(performance.now(), true);
+    const nowMs = performance.now();
+    this.resolveDeliveries(nowMs, true);
+    this.countHeld(nowMs);
     for (const participant of this.participants) {
       for (const role of STREAM_ROLES) {
         const stream = participant.roles[role].stream;
-        if (stream) this.closeStream(stream);
+        if (!stream) continue;
+        // An open still waiting when the run ends failed to open in the time it had: never nothing.
+        if (stream.opening) {
+          const waitedMs = Math.round(nowMs - stream.requestAtMs);
+          stream.abandonOpen(this, 'timeout:headers', `timeout:headers: still waiting for response headers when the run ended, after ${waitedMs} ms`);
+        } else this.closeStream(stream);
       }
     }
     this.connections.closeAll();

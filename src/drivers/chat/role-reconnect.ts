@@ -65,4 +65,5 @@ export function forgetRole(role: RoleState): void {
   role.attempts = 0;
   role.droppedAtMs = Number.NaN;
   role.lastEventId = null;
+  role.switchedAtMs = Number.NaN;
 }

@@ -24,6 +24,8 @@ export interface RoleState {
   sentAuthorization: string | null;
   /** The last open was sent again with a renewed token after a 401: another 401 stands. */
   renewedOpen: boolean;
+  /** When a session switch closed this role's stream to open the next (its gap may count as held), NaN otherwise. */
+  switchedAtMs: number;
 }
 
 export interface VirtualParticipant {
@@ -72,7 +74,17 @@ export function createParticipant(index: number, fixture: FixtureParticipant, ap
 }
 
 function idleRole(): RoleState {
-  return { stream: null, attempts: 0, reopenAtMs: NaN, droppedAtMs: NaN, lastEventId: null, retryMs: null, sentAuthorization: null, renewedOpen: false };
+  return {
+    stream: null,
+    attempts: 0,
+    reopenAtMs: NaN,
+    droppedAtMs: NaN,
+    lastEventId: null,
+    retryMs: null,
+    sentAuthorization: null,
+    renewedOpen: false,
+    switchedAtMs: NaN,
+  };
 }
 
 /** The participant's Authorization now: read at each send, so a renewed token is used at once (engine/auth). */

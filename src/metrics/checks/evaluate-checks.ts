@@ -11,6 +11,7 @@ import { buildAuthSummary, tokenRefreshCheck } from '../auth-summary.js';
 import type { MetricSet } from '../metric-set.js';
 import { CHAT } from '../names.js';
 import { fail, passOnEvidence, skip } from './check-result.js';
+import { type LoadInputs, loadAchieved } from './load-achieved.js';
 import { type RequestCheckId, requestCheck } from './request-checks.js';
 import { streamChecks } from './stream-checks.js';
 
@@ -52,10 +53,13 @@ export interface CheckInputs {
   total: MetricSet;
   chat: ChatStreamsSummary | null;
   generator: GeneratorSummary;
+  /** The plan as driven and what was held (load.achieved); absent: the check is a skip that says so. */
+  load?: LoadInputs;
 }
 
-export function evaluateChecks({ total, chat, generator }: CheckInputs): CheckResult[] {
+export function evaluateChecks({ total, chat, generator, load }: CheckInputs): CheckResult[] {
   const byId = new Map<string, CheckResult>();
+  byId.set('load.achieved', load ? loadAchieved(load) : skip('load.achieved', 'the load driven was not measured'));
   byId.set('auth.token.refresh', tokenRefreshCheck(buildAuthSummary(total)));
   if (chat) {
     const behind = {

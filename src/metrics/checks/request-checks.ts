@@ -12,7 +12,7 @@ import type { MetricSet } from '../metric-set.js';
 import { fail, passOnEvidence, skip } from './check-result.js';
 import { evidenceFailures, evidenceRuns, evidenceSamples } from './evidence.js';
 
-export type RequestCheckId = Exclude<CheckId, `stream.${string}` | 'generator.healthy' | 'auth.token.refresh'>;
+export type RequestCheckId = Exclude<CheckId, `stream.${string}` | 'generator.healthy' | 'auth.token.refresh' | 'load.achieved'>;
 
 /** What a skip says each check lacked. */
 const NO_EVIDENCE: Readonly<Record<RequestCheckId, string>> = {

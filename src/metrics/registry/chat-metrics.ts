@@ -61,6 +61,9 @@ export const CHAT_OPENING = group('chat.', [
   }),
   counter('stalled', 'lower', { report: 'stalled', failsCheck: 'stream.stall', doc: 'streams silent for longer than the stall window' }),
   peak('open', 'count', { report: 'peakConcurrent', doc: 'chat-session streams open at once, at the peak' }),
+  counter('heldStreamUs', 'info', {
+    doc: 'time-weighted open streams, chat and main together (stream-µs): what load.achieved compares with the planned population',
+  }),
 ]);
 
 export const MAIN_STREAMS = group('main.', [

@@ -68,7 +68,7 @@ export class DashboardOutput implements LiveOutput {
   onInterval(sample: IntervalSample): void {
     const { point } = sample;
     this.running = { events: this.running.events + point.events, requests: this.running.requests + point.requests, errors: this.running.errors + point.errors };
-    const entry = dashboardSample(sample, this.running);
+    const entry = dashboardSample(sample, this.running, this.session);
     this.samples.push(entry);
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     this.broadcast(sse('sample', entry));

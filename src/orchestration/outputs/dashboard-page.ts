@@ -38,7 +38,7 @@ export function dashboardPage(): string {
       '<div><dt>requests</dt><dd id="total-requests">-</dd></div><div><dt>errors</dt><dd id="total-errors">-</dd></div></dl></div>',
       '<div class="tiles">',
       tile('tile-elapsed', 'elapsed'),
-      tile('tile-streams', 'open streams'),
+      tile('tile-streams', 'open streams (plan)'),
       tile('tile-requests', 'requests/s'),
       tile('tile-events', 'events/s'),
       tile('tile-request-p99', 'request p99'),

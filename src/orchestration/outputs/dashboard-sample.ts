@@ -3,10 +3,11 @@
  * streams, latency and KEEP_ALIVE-gap percentiles of that interval), running totals, and the
  * live state of every check and threshold. Plain JSON, small, one per second.
  */
+import { valueAt } from '../../contract/profile/stage-plan.js';
 import { createHistogram, type Histogram } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, throughputNames } from '../../metrics/names.js';
-import type { IntervalSample } from './live-output.js';
+import type { IntervalSample, SessionInfo } from './live-output.js';
 
 export interface Percentiles {
   p50: number;
@@ -18,6 +19,9 @@ export interface DashboardSample {
   tSec: number;
   streamsOpen: number;
   mainStreamsOpen: number;
+  /** Participants the plan holds at this instant (each holds one stream of each kind), and their streams (chat and main); null without a planned population. */
+  plannedParticipants: number | null;
+  plannedStreams: number | null;
   eventsPerSec: number;
   requestsPerSec: number;
   /** Of this interval, in ms; null when nothing was measured in it. */
@@ -56,12 +60,26 @@ export interface RunningTotals {
   errors: number;
 }
 
-export function dashboardSample({ point, interval, total, verdict }: IntervalSample, running: RunningTotals): DashboardSample {
+/** The participants the session's plan holds at `tSec`. */
+function plannedAt(session: SessionInfo | null, tSec: number): number | null {
+  const stages = session?.plannedParticipants;
+  if (!stages || stages.length === 0) return null;
+  return Math.floor(valueAt(stages, tSec * 1_000) + 1e-9);
+}
+
+export function dashboardSample(
+  { point, interval, total, verdict }: IntervalSample,
+  running: RunningTotals,
+  session: SessionInfo | null = null,
+): DashboardSample {
   const live = verdict();
+  const planned = plannedAt(session, point.tSec);
   return {
     tSec: point.tSec,
     streamsOpen: point.streamsOpen,
     mainStreamsOpen: point.mainStreamsOpen,
+    plannedParticipants: planned,
+    plannedStreams: planned === null ? null : planned * (session?.streamsPerParticipant ?? 1),
     eventsPerSec: point.eventsPerSec,
     requestsPerSec: point.requestsPerSec,
     eventLatencyMs: percentilesMs(joined(interval, [CHAT.eventLatencyUs])),

@@ -99,7 +99,9 @@ export const dashboardScript = (maxSamples: number): string => `'use strict';
     const last = samples[samples.length - 1];
     if (!last) return;
     setTile('tile-elapsed', clock(last.tSec) + (session ? ' / ' + clock(session.durationMs / 1000) : ''));
-    setTile('tile-streams', fmt(last.streamsOpen, 0) + (session ? ' / ' + fmt(session.participants, 0) : ''));
+    // Open (chat and main) beside what the plan holds now: a run that cannot hold its load shows it here first.
+    const open = last.streamsOpen + last.mainStreamsOpen;
+    setTile('tile-streams', fmt(open, 0) + (last.plannedStreams === null || last.plannedStreams === undefined ? '' : ' (plan ' + fmt(last.plannedStreams, 0) + ')'));
     setTile('tile-events', fmt(last.eventsPerSec));
     setTile('tile-requests', fmt(last.requestsPerSec));
     setTile('tile-delivery-p99', last.eventLatencyMs ? fmt(last.eventLatencyMs.p99, 2) + ' ms' : '-');
@@ -115,6 +117,7 @@ export const dashboardScript = (maxSamples: number): string => `'use strict';
     drawChart('chart-streams', [
       { name: 'chat streams open', values: samples.map((s) => [s.tSec, s.streamsOpen]) },
       { name: 'main streams open', values: samples.map((s) => [s.tSec, s.mainStreamsOpen]) },
+      { name: 'planned (participants)', values: samples.map((s) => [s.tSec, s.plannedParticipants === undefined ? null : s.plannedParticipants]) },
     ], 'streams');
     drawChart('chart-rates', [
       { name: 'requests/s', values: samples.map((s) => [s.tSec, s.requestsPerSec]) },

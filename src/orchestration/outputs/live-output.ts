@@ -4,6 +4,7 @@
  * output once a second, so no output ever sits in a driver's hot path, and `--workers`
  * runs still have one endpoint (the parent's).
  */
+import type { PlannedStage } from '../../contract/profile/stage-plan.js';
 import type { CheckResult, Report, ThresholdResult, TimeseriesPoint } from '../../contract/report.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
@@ -22,6 +23,9 @@ export interface SessionInfo {
   participants: number;
   durationMs: number;
   thresholds: readonly string[];
+  /** The planned chat population as driven (capped, a shard's share; empty without chat), and streams per participant. */
+  plannedParticipants?: PlannedStage[];
+  streamsPerParticipant?: number;
 }
 
 /** One closed interval. `interval` and `total` are the collector's: read them now, never keep them. */

@@ -2,7 +2,7 @@
  * The verdict of a run so far: the report builder run on the running total, so live checks
  * and thresholds are judged exactly as report.json will judge them at the end.
  */
-import type { Report } from '../../contract/report.js';
+import type { Report, TimeseriesPoint } from '../../contract/report.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { buildReport } from '../../report/build-report.js';
 import type { RunConfig } from '../run-config.js';
@@ -14,10 +14,18 @@ export interface LiveJudgeContext {
   target: ResolvedTarget;
   processes: number;
   startedAt: Date;
+  /** The time series so far (load.achieved judges the streams held on it); absent: none. */
+  timeseries?: () => TimeseriesPoint[];
+  /** As in ReportContext: the participants held, and the cap the fixtures put on the plan. */
+  participants?: number;
+  participantsCap?: number;
 }
 
-/** Judges `total` as the report would if the run ended now (no warnings, no time series). */
-export function judgeLive(total: MetricSet, { config, target, processes, startedAt }: LiveJudgeContext): LiveVerdict {
+/** Judges `total` as the report would if the run ended now (no warnings). */
+export function judgeLive(
+  total: MetricSet,
+  { config, target, processes, startedAt, timeseries, participants, participantsCap }: LiveJudgeContext,
+): LiveVerdict {
   const now = new Date();
   const report: Report = buildReport(total, {
     runId: 'live',
@@ -31,9 +39,11 @@ export function judgeLive(total: MetricSet, { config, target, processes, started
     shard: config.shard,
     processes,
     rssBytes: 0,
-    timeseries: [],
+    timeseries: timeseries?.() ?? [],
     warnings: [],
     thresholds: config.thresholds,
+    ...(participants !== undefined ? { participants } : {}),
+    ...(participantsCap !== undefined ? { participantsCap } : {}),
   });
   return { verdict: report.verdict, checks: report.checks, thresholds: report.thresholds };
 }

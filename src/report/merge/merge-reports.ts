@@ -131,6 +131,20 @@ function shardStarts(reports: readonly Report[]): Report['shardStarts'] {
   };
 }
 
+/**
+ * The participants the shards held together (each report counts its own, docs/design.md
+ * §2.11), no more than the profile's (older shard reports each said the profile's); with
+ * every shard present and fewer than the profile asks, the fixtures capped the run there.
+ */
+function mergedParticipants(profileParticipants: number, reports: readonly Report[], complete: boolean): { participants?: number; participantsCap?: number } {
+  if (reports.some((r) => r.scenarios.chatStreams === null)) return {};
+  const held = Math.min(
+    profileParticipants,
+    reports.reduce((sum, r) => sum + r.scenarios.chatStreams!.participants, 0),
+  );
+  return { participants: held, ...(complete && held < profileParticipants ? { participantsCap: held } : {}) };
+}
+
 export function mergeReports(reports: readonly Report[], sources: readonly string[]): Report {
   if (reports.length !== sources.length) throw new ConfigError(`merge: ${reports.length} reports but ${sources.length} source names`);
   const plan = planMerge(reports.map((report, i) => ({ report, source: sources[i]! })));
@@ -151,6 +165,7 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   const startedAt = new Date(Math.min(...shardReports.map((r) => Date.parse(r.startedAt))));
   const endedAt = new Date(Math.max(...shardReports.map((r) => Date.parse(r.endedAt))));
   const report = buildReport(total, {
+    ...mergedParticipants(plan.profile.chatStreams.participants, shardReports, plan.missing.length === 0),
     runId: mergedRunId(plan.profile.name, startedAt),
     startedAt,
     endedAt,

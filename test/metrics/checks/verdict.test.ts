@@ -14,7 +14,7 @@ const checksWith = (statuses: Partial<Record<CheckId, CheckResult['status']>>): 
   });
 
 describe('coreChecks', () => {
-  it('chat streams with messages imply every stream check but the generator', () => {
+  it('chat streams with messages imply every stream check but the generator, and the load check', () => {
     expect(coreChecks(profile({ chatStreams: { messageRatePerSec: 5 } }))).toEqual([
       'stream.open',
       'stream.keepalive.cadence',
@@ -22,6 +22,7 @@ describe('coreChecks', () => {
       'stream.session.isolation',
       'stream.event.schema',
       'stream.message.delivery',
+      'load.achieved',
     ]);
   });
 
@@ -30,18 +31,19 @@ describe('coreChecks', () => {
       'stream.open',
       'stream.keepalive.cadence',
       'stream.stall',
+      'load.achieved',
     ]);
   });
 
   it('photo and tags imply their own checks, the override and existing names only when the profile sends them', () => {
     const both = profile({ chatStreams: { enabled: false }, photoUpload: { enabled: true }, tagLink: { enabled: true } });
-    expect(coreChecks(both)).toEqual(['photo.upload', 'photo.fieldname.override', 'tags.link', 'tags.existing.ignored']);
+    expect(coreChecks(both)).toEqual(['photo.upload', 'photo.fieldname.override', 'tags.link', 'tags.existing.ignored', 'load.achieved']);
     const plain = profile({
       chatStreams: { enabled: false },
       photoUpload: { enabled: true, overrideShare: 0 },
       tagLink: { enabled: true, existingShare: 0 },
     });
-    expect(coreChecks(plain)).toEqual(['photo.upload', 'tags.link']);
+    expect(coreChecks(plain)).toEqual(['photo.upload', 'tags.link', 'load.achieved']);
     expect(coreChecks(profile({ chatStreams: { enabled: false } }))).toEqual([]);
   });
 });

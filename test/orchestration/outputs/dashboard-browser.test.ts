@@ -69,7 +69,8 @@ describe('the live dashboard in a real browser', () => {
       expect(second.events).toBeGreaterThan(first.events);
       expect(second.elapsed).not.toBe(first.elapsed);
       expect(await page.locator('#connection').textContent()).toBe('live, updated every second');
-      expect(await page.locator('#tile-streams').textContent()).toMatch(/^\d+ \/ 24$/);
+      // Open streams (chat and main) beside what the plan holds now.
+      expect(await page.locator('#tile-streams').textContent()).toMatch(/^\d+ \(plan 48\)$/);
       expect(await page.locator('#tile-gap-p99').textContent()).toMatch(/^\d\.\d+ s$/);
 
       // Every check and the threshold, each with its current state.
@@ -87,7 +88,7 @@ describe('the live dashboard in a real browser', () => {
         };
         return [...document.querySelectorAll('svg.chart')].map((svg) => [svg.id, svg.querySelectorAll('path.series').length] as const);
       });
-      expect(Object.fromEntries(drawn)).toMatchObject({ 'chart-streams': 2, 'chart-rates': 2, 'chart-delivery-latency': 3, 'chart-keepalive': 3 });
+      expect(Object.fromEntries(drawn)).toMatchObject({ 'chart-streams': 3, 'chart-rates': 2, 'chart-delivery-latency': 3, 'chart-keepalive': 3 });
       await page.screenshot({ path: join(ARTIFACTS, 'dashboard-1280.png'), fullPage: true });
       expect((await stat(join(ARTIFACTS, 'dashboard-1280.png'))).size).toBeGreaterThan(20_000);
 

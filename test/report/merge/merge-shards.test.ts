@@ -34,7 +34,9 @@ describe('coachbench merge of 4 shards', () => {
   it('ran four real, disjoint shards', () => {
     for (const [i, s] of shards.entries()) {
       expect(s.report.shard).toEqual({ index: i, count: 4 });
-      expect(s.report.scenarios.chatStreams!.participants).toBe(24);
+      // Each shard says what it held: every 4th of the 24 participants, and a quarter of the plan.
+      expect(s.report.scenarios.chatStreams!.participants).toBe(6);
+      expect(s.report.plan!.scenarios[0]!.stages.at(-1)!.to).toBe(6);
       expect(s.report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
       expect(s.report.scenarios.chatStreams!.deliveriesReceived).toBeGreaterThan(0);
     }
@@ -106,6 +108,9 @@ describe('coachbench merge of 4 shards', () => {
   it('evaluates thresholds on the merged data and speaks for the whole run', () => {
     expect(merged.thresholds).toEqual([{ expression: 'chatStreams.opened > 0', status: 'pass', observed: merged.scenarios.chatStreams!.opened }]);
     expect(merged.shard).toBeNull();
+    // The merged report speaks for every participant of the run again.
+    expect(merged.scenarios.chatStreams!.participants).toBe(24);
+    expect(merged.plan!.scenarios[0]!.stages.at(-1)!.to).toBe(24);
     expect(merged.mergedFrom).toEqual(shards.map((s) => s.path));
     expect(merged.startedAt).toBe(shards.map((s) => s.report.startedAt).sort()[0]);
     expect(merged.endedAt).toBe(
@@ -120,7 +125,11 @@ describe('coachbench merge of 4 shards', () => {
   });
 
   it('passes when every shard passed', () => {
-    expect(shards.map((s) => s.report.verdict)).toEqual(['pass', 'pass', 'pass', 'pass']);
+    const failed = shards.flatMap((s) => s.report.checks.filter((c) => c.status === 'fail'));
+    expect(
+      shards.map((s) => s.report.verdict),
+      JSON.stringify(failed),
+    ).toEqual(['pass', 'pass', 'pass', 'pass']);
     expect(merged.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(merged.verdict).toBe('pass');
   });
@@ -133,7 +142,12 @@ describe('coachbench merge of 4 shards', () => {
     );
     expect(partial.warnings[0]).toMatch(/^partial merge: 3 of 4 shards \(missing 2\/4\)/);
     expect(partial.scenarios.chatStreams!.opened).toBe(some.reduce((sum, s) => sum + s.report.scenarios.chatStreams!.opened, 0));
-    expect(partial.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    // A missing shard's participants were never held: the load check says how much of the plan was.
+    const failed = partial.checks.filter((c) => c.status === 'fail');
+    expect(failed.map((c) => c.id)).toEqual(['load.achieved']);
+    // Three shards of four hold at most three quarters of the plan.
+    expect(failed[0]!.observed).toBeLessThan(76);
+    expect(failed[0]!.detail).toMatch(/^held \d+(\.\d)? % of planned stream-seconds \(.*\); \d+ of 48 streams at the end/);
     expect(partial.verdict).toBe('fail');
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * What photo upload and tag link were asked to drive and drove, read from the run's counters
+ * for load.achieved (docs/design.md §5.4).
+ */
+import { integrateStages } from '../../contract/profile/driven-plan.js';
+import type { Profile } from '../../contract/profile/profile.js';
+import type { RunPlan } from '../../contract/profile/stage-plan.js';
+import type { MetricSet } from '../metric-set.js';
+import { throughputNames } from '../names.js';
+import { cutAtEndName, scheduledSlotsName, TAG_EXTRA } from '../throughput-extra-names.js';
+import type { RequestLoad } from './load-achieved.js';
+
+/** Failures by code (`net:ECONNREFUSED`, ...) among counters `<prefix><code>` whose code starts with `codePrefix`. */
+function failuresUnder(total: MetricSet, prefix: string, codePrefix: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(total.encodeCounters())) {
+    if (name.startsWith(prefix + codePrefix) && value > 0) out[name.slice(prefix.length)] = value;
+  }
+  return out;
+}
+
+/**
+ * One entry per request scenario that ran. Open model: the slots planned are the schedule's
+ * (`scheduledSlots`), no more than the plan holds up to the run's end (a stopped run is judged
+ * on what it had time for); started slots are the requests answered or failed plus those cut at
+ * the end. Closed model: its connection errors (`net:*` failures, which only a connection
+ * raises there) against the connections asked for (a shard's share when `parts` shards split them).
+ */
+export function requestLoads(total: MetricSet, profile: Pick<Profile, 'photoUpload' | 'tagLink'>, plan: RunPlan, runMs: number, parts: number): RequestLoad[] {
+  const loads: RequestLoad[] = [];
+  for (const scenario of ['photoUpload', 'tagLink'] as const) {
+    const settings = profile[scenario];
+    if (!settings.enabled) continue;
+    // Without a coach token tag link sends nothing: tags.link says so (no evidence), not this check.
+    if (scenario === 'tagLink' && total.count(TAG_EXTRA.skipped) > 0) continue;
+    const names = throughputNames(scenario);
+    const stages = plan.scenarios.find((entry) => entry.scenario === scenario)?.stages ?? [];
+    const byPlan = integrateStages(stages, 0, Math.min(runMs, plan.durationMs));
+    const scheduled = total.count(scheduledSlotsName(scenario));
+    loads.push({
+      scenario,
+      model: settings.model,
+      planned: scheduled > 0 ? Math.min(scheduled, byPlan) : byPlan,
+      started: total.count(names.requests) + total.count(cutAtEndName(scenario)),
+      late: total.count(names.lateSlots),
+      dropped: total.count(names.droppedSlots),
+      connections: settings.model === 'closed' ? Math.max(1, Math.ceil(settings.connections / parts)) : 0,
+      connectionErrors: settings.model === 'closed' ? failuresUnder(total, names.errorKind(''), 'net:') : {},
+    });
+  }
+  return loads;
+}

@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import type { PlannedStage, RunPlan } from '../../../src/contract/profile/stage-plan.js';
+import type { TimeseriesPoint } from '../../../src/contract/report.js';
+import { judgedWindow, judgeStreamSeconds, type LoadInputs, loadAchieved, type RequestLoad } from '../../../src/metrics/checks/load-achieved.js';
+
+const stage = (name: string, startMs: number, endMs: number, from: number, to: number): PlannedStage => ({ name, named: false, startMs, endMs, from, to });
+
+/** 200 participants ramped over 2 s, held to 30 s (smoke's shape, capped at a 200-participant fixtures file). */
+const ramp = [stage('ramp', 0, 2_000, 0, 200), stage('hold', 2_000, 30_000, 200, 200)];
+
+/** One point per second; `held(t)` is the mean streams held in the second ending at t. */
+function series(seconds: number, held: (tSec: number) => number): TimeseriesPoint[] {
+  return Array.from({ length: seconds }, (_, i) => {
+    const tSec = i + 1;
+    const streams = held(tSec);
+    return {
+      tSec,
+      intervalSec: 1,
+      streamsOpen: Math.ceil(streams / 2),
+      mainStreamsOpen: Math.ceil(streams / 2),
+      streamSeconds: streams,
+      events: 0,
+      eventsPerSec: 0,
+      keepAlives: 0,
+      keepAliveViolations: 0,
+      errors: 0,
+      requests: 0,
+      requestsPerSec: 0,
+      messagesSent: 0,
+      eventLatencyP99Ms: null,
+      requestLatencyP99Ms: null,
+      eventLoopDelayP99Ms: null,
+      rssBytes: 0,
+    };
+  });
+}
+
+const plan = (stages: PlannedStage[], durationMs = 30_000): RunPlan => ({
+  durationMs,
+  scenarios: [{ scenario: 'chatStreams', unit: 'participants', explicit: false, stages }],
+  windows: [],
+});
+
+const inputs = (overrides: Partial<LoadInputs>): LoadInputs => ({
+  plan: plan(ramp),
+  timeseries: series(30, () => 400),
+  warmupMs: 2_000,
+  runMs: 30_000,
+  streamsPerParticipant: 2,
+  requests: [],
+  ...overrides,
+});
+
+describe('judgedWindow', () => {
+  it.each([
+    ['after the warm-up and 1 s past the ramp, to the end', ramp, 2_000, 30_000, 30_000, { fromMs: 3_000, toMs: 30_000 }],
+    ['a warm-up longer than the ramp rules', ramp, 10_000, 30_000, 30_000, { fromMs: 10_000, toMs: 30_000 }],
+    ['a run stopped early ends there', ramp, 0, 12_000, 30_000, { fromMs: 3_000, toMs: 12_000 }],
+    ['no ramp from 0 (a step): 1 s after it', [stage('step', 0, 0, 0, 50), stage('hold', 0, 5_000, 50, 50)], 0, 5_000, 5_000, { fromMs: 1_000, toMs: 5_000 }],
+    [
+      'a quiet start, then a step: 1 s after the step',
+      [stage('quiet', 0, 4_000, 0, 0), stage('step', 4_000, 4_000, 0, 50), stage('hold', 4_000, 9_000, 50, 50)],
+      0,
+      9_000,
+      9_000,
+      { fromMs: 5_000, toMs: 9_000 },
+    ],
+    ['a plan starting above 0 has no ramp to forgive', [stage('hold', 0, 5_000, 50, 50)], 0, 5_000, 5_000, { fromMs: 0, toMs: 5_000 }],
+    ['too short for that: its last second', [stage('ramp', 0, 120, 0, 6), stage('hold', 120, 2_000, 6, 6)], 0, 2_000, 2_000, { fromMs: 1_000, toMs: 2_000 }],
+    ['shorter than a second: all of it', ramp, 0, 800, 800, { fromMs: 0, toMs: 800 }],
+  ])('%s', (_name, stages, warmupMs, runMs, planMs, expected) => {
+    expect(judgedWindow(stages, warmupMs, runMs, planMs)).toEqual(expected);
+  });
+});
+
+describe('judgeStreamSeconds', () => {
+  it('compares the seconds held with the plan over the same intervals', () => {
+    const judged = judgeStreamSeconds(
+      series(30, () => 400),
+      ramp,
+      2,
+      { fromMs: 3_000, toMs: 30_000 },
+    )!;
+    expect(judged.held).toBeCloseTo(27 * 400, 6);
+    expect(judged.planned).toBeCloseTo(27 * 400, 6);
+    expect(judged.heldAtEnd).toBe(400);
+    expect(judged.plannedAtEnd).toBe(400);
+  });
+
+  it('a proxy that lets fewer and fewer through: held falls, the end says where', () => {
+    const judged = judgeStreamSeconds(
+      series(30, (t) => Math.max(184, 400 - 10 * t)),
+      ramp,
+      2,
+      { fromMs: 3_000, toMs: 30_000 },
+    )!;
+    expect(judged.held / judged.planned).toBeLessThan(0.7);
+    expect(judged.heldAtEnd).toBe(184);
+  });
+
+  it('an interval straddling the window start is left out (it holds the ramp), the last is cut at the end', () => {
+    // Late ticks: intervals (0, 1.4], (1.4, 2.4], (2.4, 3.4]; the run ended at 3.0 s.
+    const points = series(3, () => 10).map((p, i) => ({ ...p, tSec: 1.4 + i, intervalSec: 1 }));
+    points[0] = { ...points[0]!, intervalSec: 1.4, streamSeconds: 1 };
+    const judged = judgeStreamSeconds(points, [stage('hold', 0, 3_000, 5, 5)], 2, { fromMs: 1_000, toMs: 3_000 })!;
+    expect(judged.fromMs).toBeCloseTo(1_400, 6);
+    expect(judged.held).toBeCloseTo(10 + 10 * 0.6, 6);
+    expect(judged.planned).toBeCloseTo(10 * 1.6, 6);
+  });
+
+  it('judges each second once where merged points overlap (workers whose intervals differ in length)', () => {
+    // Two workers' intervals merged side by side: each point spans the longer one, 1.3 s.
+    const points = series(4, () => 10).map((p) => ({ ...p, intervalSec: 1.3, streamSeconds: 13 }));
+    const judged = judgeStreamSeconds(points, [stage('hold', 0, 4_000, 5, 5)], 2, { fromMs: 0, toMs: 4_000 })!;
+    // The first point straddles the window's start and is left out; the rest cover 0.7 s to 4 s once.
+    expect(judged.planned).toBeCloseTo(10 * 3.3, 6);
+    expect(judged.held / judged.planned).toBeCloseTo(1, 6);
+  });
+
+  it('is null for a report older than stream-second counting', () => {
+    const old = series(5, () => 4).map(({ streamSeconds: _, ...rest }) => rest);
+    expect(judgeStreamSeconds(old, ramp, 2, { fromMs: 0, toMs: 5_000 })).toBeNull();
+  });
+});
+
+const open = (planned: number, started: number, late: number, dropped: number): RequestLoad => ({
+  scenario: 'photoUpload',
+  model: 'open',
+  planned,
+  started,
+  late,
+  dropped,
+  connections: 0,
+  connectionErrors: {},
+});
+
+describe('loadAchieved', () => {
+  it('passes a run that held its plan, saying so', () => {
+    const result = loadAchieved(inputs({}));
+    expect(result.status).toBe('pass');
+    expect(result.observed).toBe(100);
+    expect(result.detail).toBe('held 100 % of planned stream-seconds (10,800 of 10,800 from 3 s to 30 s); 400 of 400 streams at the end');
+  });
+
+  it('fails a run whose streams fell short, with planned, achieved and the end', () => {
+    const result = loadAchieved(inputs({ timeseries: series(30, (t) => (t <= 5 ? 400 : 184)) }));
+    expect(result.status).toBe('fail');
+    // Two seconds of 400 after the window opens at 3 s, then 25 of 184.
+    expect(result.observed).toBe(50);
+    expect(result.detail).toMatch(
+      /^held 50 % of planned stream-seconds \(5,400 of 10,800 from 3 s to 30 s\); 184 of 400 streams at the end \(at least 95 % is required\)$/,
+    );
+  });
+
+  it('names the stage that fell short most', () => {
+    const stages = [stage('ramp', 0, 2_000, 0, 100), stage('steady', 2_000, 20_000, 100, 100), stage('spike', 20_000, 30_000, 400, 400)];
+    const result = loadAchieved(inputs({ plan: plan(stages), timeseries: series(30, (t) => (t <= 20 ? 200 : 300)) }));
+    expect(result.status).toBe('fail');
+    expect(result.detail).toMatch(/least in stage spike \(37\.5 %\)/);
+    expect(result.detail).toMatch(/300 of 800 streams at the end/);
+  });
+
+  it.each([
+    ['every slot started', open(600, 600, 0, 0), 'pass', /^photoUpload started 100 % of 600 planned arrivals \(0 dropped at maxInFlight; 0 started late\)$/],
+    ['late slots still arrived: said, not short', open(600, 600, 120, 0), 'pass', /100 % .*; 120 started late\)$/],
+    ['a few slots dropped are within 95 %', open(600, 580, 0, 20), 'pass', /96\.7 %/],
+    [
+      'slots dropped at maxInFlight',
+      open(600, 300, 0, 300),
+      'fail',
+      /photoUpload started 50 % of 600 planned arrivals \(300 dropped at maxInFlight; 0 started late\)/,
+    ],
+    ['slots never reached (a schedule cut short)', open(600, 400, 0, 0), 'fail', /66\.7 %/],
+  ])('open model: %s', (_name, load, status, detail) => {
+    const result = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] }, requests: [load] }));
+    expect(result.status).toBe(status);
+    expect(result.detail).toMatch(detail);
+  });
+
+  it('closed model: a connection error is a connection not held', () => {
+    const closed: RequestLoad = { ...open(0, 0, 0, 0), scenario: 'tagLink', model: 'closed', connections: 8, connectionErrors: { 'net:ECONNREFUSED': 3 } };
+    const failed = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] }, requests: [closed] }));
+    expect(failed).toMatchObject({ status: 'fail', observed: 0 });
+    expect(failed.detail).toMatch(/tagLink could not hold its 8 closed-model connections: 3 connection errors \(net:ECONNREFUSED: 3\)/);
+    const held = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] }, requests: [{ ...closed, connectionErrors: {} }] }));
+    expect(held).toMatchObject({ status: 'pass', observed: 100, detail: 'tagLink held its 8 closed-model connections' });
+  });
+
+  it('each part is judged: streams held, arrivals short', () => {
+    const result = loadAchieved(inputs({ requests: [open(600, 300, 0, 300)] }));
+    expect(result.status).toBe('fail');
+    expect(result.observed).toBe(50);
+    expect(result.detail).not.toMatch(/stream-seconds/);
+  });
+
+  it('skips only when nothing was planned', () => {
+    const result = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] } }));
+    expect(result).toMatchObject({ status: 'skip', observed: null });
+    expect(result.detail).toMatch(/nothing was planned/);
+  });
+
+  it.each([
+    ['a window under 10 s is held to 90 %', 5, 92, 'pass'],
+    ['a window under 10 s below 90 % fails', 5, 88, 'fail'],
+    ['a window of 10 s or more is held to 95 %', 15, 92, 'fail'],
+  ])('%s', (_name, seconds, share, status) => {
+    const stages = [stage('hold', 0, seconds * 1_000, 10, 10)];
+    const result = loadAchieved(
+      inputs({ plan: plan(stages, seconds * 1_000), warmupMs: 0, runMs: seconds * 1_000, timeseries: series(seconds, () => (20 * share) / 100) }),
+    );
+    expect(result.status, result.detail).toBe(status);
+    if (status === 'fail') expect(result.detail).toMatch(seconds < 10 ? /at least 90 % is required/ : /at least 95 % is required/);
+  });
+
+  it('fails a run that held no stream at all (never a skip)', () => {
+    const result = loadAchieved(inputs({ timeseries: series(30, () => 0) }));
+    expect(result).toMatchObject({ status: 'fail', observed: 0 });
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * load.achieved on real runs (docs/design.md §5.4) and what a report says was driven (§2.11):
+ * an open-model rate the target is too slow for drops its slots and fails the check; a fixtures
+ * file with fewer participants than the profile caps the run, which the console says once and
+ * report.json, its plan and every view say after it.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { peakOf } from '../../src/contract/profile/stage-plan.js';
+import type { Report } from '../../src/contract/report.js';
+import { startTarget } from '../../src/reference-service/start-target.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { runBin } from './bin-helpers.js';
+import { quickProfile, runProfile } from './run-helpers.js';
+
+describe('load.achieved, open model', () => {
+  it('fails when slots are dropped at maxInFlight against a slow target, saying planned and achieved', async () => {
+    const { report } = await runProfile(
+      quickProfile({
+        duration: '4s',
+        // Every upload answered after 1 s: two places in flight carry about 2 of the 20 asked for each second.
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=1000'] },
+        chatStreams: { participants: 6, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+        photoUpload: { enabled: true, ratePerSec: 20, maxInFlight: 2, imageSizes: ['16KiB'], formats: ['jpeg'] },
+        tagLink: { enabled: false },
+      }),
+    );
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    expect(check.observed as number).toBeLessThan(50);
+    expect(check.detail).toMatch(/^photoUpload started \d+(\.\d)? % of \d+ planned arrivals \((\d+) dropped at maxInFlight; \d+ started late\)/);
+    const dropped = Number(/\((\d+) dropped/.exec(check.detail)![1]);
+    expect(dropped).toBe(report.scenarios.photoUpload!.droppedSlots);
+    expect(dropped).toBeGreaterThan(20);
+    // The streams were held: only the rate is named short.
+    expect(check.detail).not.toMatch(/stream-seconds/);
+    expect(report.verdict).toBe('fail');
+  }, 60_000);
+});
+
+describe('a fixtures file with fewer participants than the profile', () => {
+  let target: RunningTarget;
+  let dir: string;
+
+  beforeAll(async () => {
+    target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
+    dir = await mkdtemp(join(tmpdir(), 'coachbench-capped-'));
+  });
+  afterAll(() => target.close());
+
+  it('caps the run: said once on the console, and report.json, its plan and the views say the capped number', async () => {
+    const fixtures = join(dir, 'fixtures.json');
+    await writeFile(fixtures, JSON.stringify({ ...target.fixtures, participants: target.fixtures.participants.slice(0, 16) }));
+    const profile = join(dir, 'profile.json');
+    await writeFile(
+      profile,
+      JSON.stringify(
+        quickProfile({ duration: '3s', chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 } }),
+      ),
+    );
+    const out = join(dir, 'report');
+    const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '--out', out], {
+      env: { COACHBENCH_API_KEY: target.fixtures.apiKey },
+    });
+    // The cap is under test, not the cadence of a busy machine: the run may pass or fail, never stop short.
+    expect([0, 1], result.stderr).toContain(result.code);
+    const cap = /the fixtures file holds 16 participants, fewer than the profile's 24: the run holds 16/g;
+    expect(result.stderr.match(cap), result.stderr).toHaveLength(1);
+    expect(result.stderr).toMatch(/16 participants/);
+    expect(result.stderr).toMatch(/streams \d+\/32 \(plan \d+\)/);
+
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.scenarios.chatStreams!.participants).toBe(16);
+    expect(peakOf(report.plan!.scenarios[0]!.stages)).toBe(16);
+    // The profile stays as written (shards of one run must still merge); the plan says what was driven.
+    expect((report.profile as unknown as { chatStreams: { participants: number } }).chatStreams.participants).toBe(24);
+    expect(report.warnings.filter((w) => /fewer than the profile's 24/.test(w))).toHaveLength(1);
+    // load.achieved judged the capped plan: 16 participants, 32 streams.
+    const load = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(load.detail).toMatch(/; \d+ of 32 streams at the end/);
+
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/<dt>Participants<\/dt><dd>16<\/dd>/);
+    expect(html).not.toMatch(/<dt>Participants<\/dt><dd>24<\/dd>/);
+    const markdown = await readFile(join(out, 'summary.md'), 'utf8');
+    expect(markdown).toMatch(/\| 16 participants, peak \d+ open streams \|/);
+  }, 60_000);
+});

@@ -1,0 +1,161 @@
+/**
+ * The load actually driven is judged (issue 26, item 1), against a real intermediary: tinyproxy
+ * with `MaxClients 100` as HTTP_PROXY in front of `coachbench serve`, and a 200-participant run
+ * (400 streams) through bin/. tinyproxy serves 100 connections and leaves the rest waiting in
+ * its queue; before load.achieved such a run read PASS while holding a quarter of its streams,
+ * and queued opens waited far past the open timeout, counted as nothing. Now the run fails on
+ * load.achieved with planned and achieved in its message, and every queued open fails as
+ * `timeout:headers` within its open timeout. Holds whether plain-http streams reach tinyproxy
+ * as CONNECT tunnels or in absolute form: its MaxClients bounds both.
+ *
+ * Needs /usr/bin/tinyproxy (Debian package `tinyproxy`) and dist/ (npm run build).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
+import { BIN, runBin } from './bin-helpers.js';
+
+const TINYPROXY = '/usr/bin/tinyproxy';
+const PARTICIPANTS = 200;
+const DURATION_MS = 10_000;
+const OPEN_TIMEOUT_MS = 2_000;
+
+let dir: string;
+let serve: ChildProcess | undefined;
+let proxy: ChildProcess | undefined;
+let targetUrl: string;
+let proxyUrl: string;
+
+/** A port free on 127.0.0.1 right now (tinyproxy takes a port number, not 0). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Resolves once `port` on 127.0.0.1 accepts connections (tinyproxy prints nothing when ready). */
+async function listening(port: number, deadlineMs: number): Promise<void> {
+  const until = performance.now() + deadlineMs;
+  while (performance.now() < until) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const probe = connect(port, '127.0.0.1');
+      probe.once('connect', () => {
+        probe.destroy();
+        resolve(true);
+      });
+      probe.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`tinyproxy did not listen on 127.0.0.1:${port}`);
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe.skipIf(!existsSync(TINYPROXY))('tinyproxy (MaxClients 100) in front of a 200-participant run', () => {
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'coachbench-tinyproxy-'));
+    const fixtures = join(dir, 'fixtures.json');
+    serve = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--participants', String(PARTICIPANTS + 20), '--sessions', '2', '--keepalive', '1s', '--fixtures-out', fixtures],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let stdout = '';
+    serve.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    while (!/http:\/\/127\.0\.0\.1:\d+/.test(stdout)) await once(serve.stdout!, 'data');
+    targetUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+
+    const port = await freePort();
+    const config = join(dir, 'tinyproxy.conf');
+    await writeFile(
+      config,
+      [
+        `Port ${port}`,
+        'Listen 127.0.0.1',
+        'MaxClients 100',
+        'Allow 127.0.0.1',
+        // Idle connections are SSE streams between KEEP_ALIVEs: far longer than the run.
+        'Timeout 600',
+        `PidFile "${join(dir, 'tinyproxy.pid')}"`,
+        `LogFile "${join(dir, 'tinyproxy.log')}"`,
+        'LogLevel Warning',
+        '',
+      ].join('\n'),
+    );
+    proxy = spawn(TINYPROXY, ['-d', '-c', config], { stdio: 'ignore' });
+    await listening(port, 10_000);
+    proxyUrl = `http://127.0.0.1:${port}`;
+  }, 30_000);
+
+  afterAll(async () => {
+    await stop(proxy);
+    await stop(serve);
+  });
+
+  it('fails on load.achieved with planned and achieved, and bounds every queued open by its timeout', async () => {
+    const profile = join(dir, 'profile.json');
+    await writeFile(
+      profile,
+      JSON.stringify({
+        name: 'tinyproxy-load',
+        duration: `${DURATION_MS}ms`,
+        keepAliveTolerance: '50%',
+        chatStreams: {
+          participants: PARTICIPANTS,
+          rampPerSec: 100,
+          switchEvery: '0s',
+          messageRatePerSec: 0,
+          churnRatePerSec: 0,
+          openTimeout: `${OPEN_TIMEOUT_MS}ms`,
+          reopenBase: '200ms',
+          reopenMax: '1s',
+        },
+        photoUpload: { enabled: false },
+        tagLink: { enabled: false },
+        generator: { maxEventLoopDelayP99: '500ms' },
+      }),
+    );
+    const out = join(dir, 'report');
+    const env = { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: '', no_proxy: '' };
+    const result = await runBin(['run', '-p', profile, '-t', targetUrl, '-f', join(dir, 'fixtures.json'), '--expect-keepalive', '1s', '--out', out], {
+      env,
+      deadlineMs: 50_000,
+    });
+    expect(result.killed, result.stderr).toBe(false);
+    expect(result.code, result.stderr).toBe(1);
+    // Planned beside achieved on the progress line.
+    expect(result.stderr).toMatch(/streams \d+\/400 \(plan 400\)/);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.verdict).toBe('fail');
+    const load = report.checks.find((check) => check.id === 'load.achieved')!;
+    expect(load.status, load.detail).toBe('fail');
+    // tinyproxy serves 100 connections, one per stream: at most a quarter of the 400 planned.
+    expect(load.observed as number).toBeLessThan(50);
+    expect(load.detail).toMatch(/^held \d+(\.\d)? % of planned stream-seconds \([\d,]+ of [\d,]+ from \d+(\.\d)? s to 10 s\); \d+ of 400 streams at the end/);
+    const chat = report.scenarios.chatStreams!;
+    expect(chat.participants).toBe(PARTICIPANTS);
+    // Queued opens fail within their timeout and are tried again, many times over in 10 s (not
+    // only the 300 still waiting at the end).
+    expect(chat.openFailures['timeout:headers'] ?? 0, JSON.stringify(chat.openFailures)).toBeGreaterThan(400);
+    expect(chat.samples.join('\n')).toMatch(/\(timeout:headers\)/);
+    expect(chat.openLatencyMs.max).toBeLessThan(OPEN_TIMEOUT_MS + 1_000);
+    expect(result.elapsedMs).toBeLessThan(DURATION_MS + 15_000);
+  }, 60_000);
+});
