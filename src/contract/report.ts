@@ -31,8 +31,12 @@ import type { RunPlan } from './profile/stage-plan.js';
  * 1.4.0: `auth` (bearer-token renewal: --token-command, fixtures re-read) and the check `auth.token.refresh`.
  * 1.5.0: `generator.behind` and time-series points' `generatorBehind` (intervals the driver fell behind in),
  *        `generator.requestLoopDelayMs` (the request thread's loop).
+ * 1.6.0: the check `load.achieved` and time-series points' `streamSeconds`; chatStreams
+ *        `firstKeepAliveFromRequestMs`, `firstKeepAliveWithHeaders`, `keepAliveBunched`,
+ *        `stalledSilentAfterHeaders`, `resume.idsUnsendable`; `metrics.maxima`; the failure codes
+ *        `body-too-large` and `proxy:<nnn>`.
  */
-export const REPORT_SCHEMA_VERSION = '1.5.0';
+export const REPORT_SCHEMA_VERSION = '1.6.0';
 
 export interface CheckResult {
   id: CheckId;
