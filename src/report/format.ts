@@ -3,6 +3,7 @@
  * the Markdown summary, JUnit and compare. Deterministic (no locale), units always shown.
  */
 import type { MetricUnit } from '../metrics/metric-catalog.js';
+import { formatBytes } from '../util/bytes.js';
 
 /** `1234567.8` → `1,234,568` (decimals = 0); independent of the machine's locale. */
 export function groupThousands(value: number, decimals = 0): string {
@@ -36,10 +37,8 @@ export function formatRatio(ratio: number): string {
   return `${adaptive(ratio * 100)} %`;
 }
 
-export function formatBytes(bytes: number): string {
-  const mib = bytes / 1_048_576;
-  return mib >= 1_024 ? `${(mib / 1_024).toFixed(2)} GiB` : `${mib.toFixed(1)} MiB`;
-}
+/** Memory in the views' style (`util/bytes.ts`, the one byte formatter). */
+export const formatMemory = (bytes: number): string => formatBytes(bytes, 'memory');
 
 export function formatSeconds(seconds: number): string {
   return `${adaptive(seconds)} s`;
@@ -60,7 +59,7 @@ export function formatValue(value: number | null, unit: MetricUnit): string {
     case 'percent':
       return `${adaptive(value)} %`;
     case 'bytes':
-      return formatBytes(value);
+      return formatMemory(value);
     case 'flag':
       return value === 0 ? 'no' : 'yes';
     case 'seconds':

@@ -7,7 +7,7 @@
 import type { Report } from '../contract/report.js';
 import { describeAbort } from './describe-abort.js';
 import { escapeMarkdown } from './escape.js';
-import { formatBytes, formatCount, formatMs, formatObserved, formatValue } from './format.js';
+import { formatCount, formatMemory, formatMs, formatObserved, formatValue } from './format.js';
 import { markdownList, markdownTable, statusMark } from './markdown.js';
 import {
   checksWithoutEvidence,
@@ -89,7 +89,7 @@ function keyFigures(report: Report): string[] {
   const generator = report.generator;
   lines.push(
     `Generator: event-loop delay p99 ${formatMs(generator.eventLoopDelayMs.p99)} (bound ${formatMs(generator.maxEventLoopDelayP99Ms)}), ` +
-      `CPU ${formatValue(generator.cpuPercent, 'percent')}, peak RSS ${formatBytes(generator.peakRssBytes)}, ${generator.saturated ? 'SATURATED' : 'not saturated'}` +
+      `CPU ${formatValue(generator.cpuPercent, 'percent')}, peak RSS ${formatMemory(generator.peakRssBytes)}, ${generator.saturated ? 'SATURATED' : 'not saturated'}` +
       (generator.behind && generator.behind.intervals > 0
         ? `; fell behind in ${formatCount(generator.behind.intervals)} interval(s), ${formatValue(generator.behind.share * 100, 'percent')} of the judged run.`
         : '.'),

@@ -10,7 +10,16 @@ export function parseBytes(text: string | number, where: string): number {
   return Math.round(Number(match[1]) * (UNIT_BYTES[match[2] ?? 'B'] ?? 1));
 }
 
-export function formatBytes(bytes: number): string {
+/**
+ * The one byte formatter. `size` writes a size as a profile does (`16KiB`, `1.5MiB`, `512B`),
+ * so a message can quote it back; `memory` writes a process's memory as the report views do
+ * (`241.3 MiB`, `1.20 GiB`).
+ */
+export function formatBytes(bytes: number, style: 'size' | 'memory' = 'size'): string {
+  if (style === 'memory') {
+    const mib = bytes / 1_048_576;
+    return mib >= 1_024 ? `${(mib / 1_024).toFixed(2)} GiB` : `${mib.toFixed(1)} MiB`;
+  }
   if (bytes >= 1024 * 1024) return `${+(bytes / 1024 / 1024).toFixed(1)}MiB`;
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)}KiB`;
   return `${bytes}B`;

@@ -4,7 +4,7 @@
  */
 
 import type { GeneratorBehind, Report } from '../../contract/report.js';
-import { formatBytes, formatCount, formatMs, formatValue } from '../format.js';
+import { formatCount, formatMemory, formatMs, formatValue } from '../format.js';
 import { percentileChart } from '../svg/percentile-chart.js';
 import { figure, grid, keyValues, raw, section } from './parts.js';
 import { percentileNote } from './section-latency.js';
@@ -30,8 +30,8 @@ export function generatorSection(report: Report): string {
     ['Event-loop delay p99 bound', formatMs(bound)],
     ...(generator.behind ? [['Fell behind', behindText(generator.behind)] as [string, string]] : []),
     ['CPU (max per process)', formatValue(generator.cpuPercent, 'percent')],
-    ['RSS at end', formatBytes(generator.rssBytes)],
-    ['Peak RSS', formatBytes(generator.peakRssBytes)],
+    ['RSS at end', formatMemory(generator.rssBytes)],
+    ['Peak RSS', formatMemory(generator.peakRssBytes)],
     ['Processes', formatCount(generator.processes)],
   ]);
   const eld = percentileChart({

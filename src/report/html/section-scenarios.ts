@@ -2,7 +2,7 @@
 
 import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../../contract/report.js';
 import { escapeXml as escapeText } from '../escape.js';
-import { formatBytes, formatCount, formatCounts, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
+import { formatCount, formatCounts, formatMemory, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
 import { SCENARIO_COLUMNS, scenarioRows } from '../scenario-rows.js';
 import { STAGE_COLUMNS, stageRows } from '../stage-rows.js';
 import { keyValues, section, table } from './parts.js';
@@ -79,7 +79,7 @@ export function scenariosSection(report: Report): string {
   const photo = (p: PhotoUploadSummary): string =>
     throughputDetails('Photo upload', p, [
       ['Name-override uploads', formatCount(p.overrideRequests)],
-      ['Bytes sent', formatBytes(p.bytesSent)],
+      ['Bytes sent', formatMemory(p.bytesSent)],
     ]);
   const tags = (t: TagLinkSummary): string =>
     throughputDetails('Tag link', t, [
