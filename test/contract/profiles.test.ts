@@ -72,6 +72,54 @@ describe('profile validation', () => {
   });
 });
 
+describe('profile arrivals and seed (docs/design.md §6)', () => {
+  it('places arrivals uniformly with seed 1 unless the profile says otherwise', () => {
+    const profile = resolveProfile({ name: 'x' }, 'x.json');
+    expect([profile.photoUpload.arrivals, profile.tagLink.arrivals, profile.chatStreams.messageArrivals, profile.seed]).toEqual([
+      'uniform',
+      'uniform',
+      'uniform',
+      1,
+    ]);
+  });
+
+  it('reads poisson arrivals for uploads, tags and injected messages, and the seed', () => {
+    const file = {
+      name: 'x',
+      seed: 42,
+      photoUpload: { arrivals: 'poisson' },
+      tagLink: { arrivals: 'poisson', stages: [{ duration: '10s', target: 5 }] },
+      chatStreams: { messageArrivals: 'poisson' },
+    } as const;
+    validateProfileFile(file, 'x.json');
+    const profile = resolveProfile(file, 'x.json');
+    expect([profile.photoUpload.arrivals, profile.tagLink.arrivals, profile.chatStreams.messageArrivals, profile.seed]).toEqual([
+      'poisson',
+      'poisson',
+      'poisson',
+      42,
+    ]);
+  });
+
+  it('refuses poisson arrivals in the closed model, naming the field', () => {
+    expect(() => resolveProfile({ name: 'x', photoUpload: { model: 'closed', arrivals: 'poisson' } }, 'x.json')).toThrow(
+      /^x.json: photoUpload.arrivals: "poisson" needs the open model/,
+    );
+    expect(resolveProfile({ name: 'x', photoUpload: { model: 'closed', arrivals: 'uniform' } }, 'x.json').photoUpload.model).toBe('closed');
+  });
+
+  it.each([
+    [{ name: 'x', photoUpload: { arrivals: 'bursty' } }, '/photoUpload/arrivals'],
+    [{ name: 'x', chatStreams: { messageArrivals: 'exponential' } }, '/chatStreams/messageArrivals'],
+    [{ name: 'x', chatStreams: { arrivals: 'poisson' } }, '"arrivals"'],
+    [{ name: 'x', seed: -1 }, '/seed'],
+    [{ name: 'x', seed: 4_294_967_296 }, '/seed'],
+    [{ name: 'x', seed: 1.5 }, '/seed'],
+  ])('refuses %j in the schema', (file, where) => {
+    expect(() => validateProfileFile(file, 'x.json')).toThrow(where);
+  });
+});
+
 describe('profile durations', () => {
   it('accept compound durations and days', () => {
     const profile = resolveProfile({ name: 'x', duration: '1h30m15s', chatStreams: { switchEvery: '2m30s', reopenBase: '1.5s', reopenMax: '1m' } }, 'x.json');

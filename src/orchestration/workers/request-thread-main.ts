@@ -32,6 +32,7 @@ function run(zeroEpochMs: number): void {
     keepAlive: job.keepAlive,
     transport: job.transport,
     credentials: job.credentials,
+    arrivalStream: job.arrivalStream,
     stop,
     loop: 'requestThread',
     zeroMs: zeroEpochMs - performance.timeOrigin,
