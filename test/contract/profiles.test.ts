@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInProfiles, loadProfile, validateProfileFile } from '../../src/contract/profile/load-profile.js';
+import type { ProfileFile } from '../../src/contract/profile/profile-file.js';
 import { resolveProfile } from '../../src/contract/profile/resolve-profile.js';
 import { parseThresholds } from '../../src/metrics/thresholds.js';
 import { parseSearch } from '../../src/orchestration/capacity/search-plan.js';
@@ -84,13 +85,13 @@ describe('profile arrivals and seed (docs/design.md §6)', () => {
   });
 
   it('reads poisson arrivals for uploads, tags and injected messages, and the seed', () => {
-    const file = {
+    const file: ProfileFile = {
       name: 'x',
       seed: 42,
       photoUpload: { arrivals: 'poisson' },
       tagLink: { arrivals: 'poisson', stages: [{ duration: '10s', target: 5 }] },
       chatStreams: { messageArrivals: 'poisson' },
-    } as const;
+    };
     validateProfileFile(file, 'x.json');
     const profile = resolveProfile(file, 'x.json');
     expect([profile.photoUpload.arrivals, profile.tagLink.arrivals, profile.chatStreams.messageArrivals, profile.seed]).toEqual([
