@@ -24,6 +24,10 @@ export const runCommand = defineCommand<RunFlags>({
           describe: `override the profile duration: 30s, 10m, 1h30m (units ms, s, m, h, d; a unit is required; at most ${MAX_DURATION_TEXT})`,
         }),
       )
+      .option(
+        'seed',
+        textOption('--seed', { describe: "seed of the driver's random draws (Poisson arrivals): 0..4294967295 (default: the profile's seed, else 1)" }),
+      )
       .option('out', textOption('--out', { alias: 'o', describe: 'report folder (default: reports/<profile>-<UTC stamp>)' }))
       .option('workers', textOption('--workers', { alias: 'w', describe: `driver processes on this machine: 1..${MAX_RUN_WORKERS} or auto (cores - 1)` }))
       .option('shard', textOption('--shard', { describe: 'run shard I of N (0-based, e.g. 0/4); merge the reports with coachbench merge' }))

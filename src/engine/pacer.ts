@@ -46,6 +46,14 @@ export function linearPacer({ startRatePerSec: r0, endRatePerSec: r1, durationMs
   };
 }
 
+/** One piece of a piecewise rate: linear from `from` to `to` req/s over `durationMs`, starting `offsetMs` into the schedule. */
+export interface RateSegment {
+  offsetMs: number;
+  durationMs: number;
+  from: number;
+  to: number;
+}
+
 /** One piece of a piecewise schedule: a linear pacer that starts `offsetMs` into the run. */
 interface PacerSegment {
   offsetMs: number;
@@ -63,22 +71,32 @@ export interface RateStage {
 }
 
 /**
+ * The rate of a list of stages as linear segments, cut at `durationMs`, holding the last
+ * rate to `durationMs`; zero-length stages (steps) leave no segment, the rate changes there.
+ */
+export function rateSegments(stages: readonly RateStage[], durationMs: number): RateSegment[] {
+  const pieces = stages.filter((stage) => stage.endMs > stage.startMs && stage.startMs < durationMs);
+  const last = stages.at(-1);
+  if (last && last.endMs < durationMs) pieces.push({ startMs: last.endMs, endMs: durationMs, from: last.to, to: last.to });
+  return pieces.map((stage) => {
+    const segmentMs = Math.min(stage.endMs, durationMs) - stage.startMs;
+    // A stage cut short by the run's end stops at the rate it had reached.
+    const endRate = stage.from + ((stage.to - stage.from) * segmentMs) / (stage.endMs - stage.startMs);
+    return { offsetMs: stage.startMs, durationMs: segmentMs, from: stage.from, to: endRate };
+  });
+}
+
+/**
  * Stages laid end to end, each a linear pacer, holding the last rate until `durationMs`.
  * Slot times stay a function of the slot alone (no drift from late ticks); a step (a
  * zero-length stage) changes the rate at that instant.
  */
 export function stagedPacer(stages: readonly RateStage[], durationMs: number): Pacer {
-  const pieces = stages.filter((stage) => stage.endMs > stage.startMs && stage.startMs < durationMs);
-  const last = stages.at(-1);
-  if (last && last.endMs < durationMs) pieces.push({ startMs: last.endMs, endMs: durationMs, from: last.to, to: last.to });
   const segments: PacerSegment[] = [];
   let firstSlot = 0;
-  for (const stage of pieces) {
-    const segmentMs = Math.min(stage.endMs, durationMs) - stage.startMs;
-    // A stage cut short by the run's end stops at the rate it had reached.
-    const endRate = stage.from + ((stage.to - stage.from) * segmentMs) / (stage.endMs - stage.startMs);
-    const pacer = linearPacer({ startRatePerSec: stage.from, endRatePerSec: endRate, durationMs: segmentMs });
-    segments.push({ offsetMs: stage.startMs, durationMs: segmentMs, firstSlot, pacer });
+  for (const piece of rateSegments(stages, durationMs)) {
+    const pacer = linearPacer({ startRatePerSec: piece.from, endRatePerSec: piece.to, durationMs: piece.durationMs });
+    segments.push({ offsetMs: piece.offsetMs, durationMs: piece.durationMs, firstSlot, pacer });
     firstSlot += pacer.totalSlots;
   }
   const totalSlots = firstSlot;

@@ -44,6 +44,8 @@ export interface RunScenariosOptions {
    * driver's main loop and its request thread); by default the moment the load starts here.
    */
   zeroMs?: number;
+  /** This process's index among the run's processes, which picks its random streams (default 0). */
+  arrivalStream?: number;
 }
 
 export interface RunScenariosResult {
@@ -85,6 +87,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     cut: cutAfterStop(stop.signal, DRAIN_GRACE_MS, hurried),
     hurried,
     transport,
+    arrivalStream: options.arrivalStream ?? 0,
     credentials: null,
   };
   const sources = options.credentials;

@@ -51,6 +51,8 @@ export interface ScenarioContext {
   hurried?: AbortSignal;
   /** TLS, extra headers and proxy (transport.ts): the dispatcher has them; streams and the closed model apply them too. */
   transport: Transport;
+  /** This process's index among the run's processes (shard × workers): its own random streams of `profile.seed` (arrival-pacer.ts). */
+  arrivalStream: number;
   /** Renews refused bearer tokens (auth/credentials.ts); null when the run has no way to (the embedded target). */
   credentials: Credentials | null;
 }

@@ -13,6 +13,7 @@ import { type ParsedThreshold, parseThresholds } from '../metrics/thresholds.js'
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
+import { MAX_SEED } from '../util/random-stream.js';
 import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
 import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
@@ -25,6 +26,8 @@ export interface RunFlags extends LiveOutputFlags, TransportFlags {
   target?: string;
   fixtures?: string;
   duration?: string;
+  /** `--seed N`: the driver's seed (Poisson arrivals); wins over the profile's. */
+  seed?: string | number;
   out?: string;
   workers?: string | number;
   shard?: string;
@@ -91,6 +94,14 @@ export function parseShard(text: string): ShardInfo {
   return { index, count };
 }
 
+/** `--seed N`: a whole number in 0..2^32 − 1, written as digits only. */
+export function parseSeed(value: string | number): number {
+  const text = String(value).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > MAX_SEED) throw new ConfigError(`--seed: "${printable(text)}" must be a whole number in 0..${MAX_SEED}`);
+  return n;
+}
+
 /** Most driver processes `--workers` starts on one machine. */
 export const MAX_RUN_WORKERS = 64;
 
@@ -134,6 +145,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     profile.durationMs = parseDuration(flags.duration, '--duration');
   }
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
+  if (flags.seed !== undefined) profile.seed = parseSeed(flags.seed);
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
   checkStageNames(parseThresholds(thresholds, 'threshold'), profile);
   if (profile.search) {

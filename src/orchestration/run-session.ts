@@ -59,10 +59,12 @@ export function resolveDriverWorkers(workers: number | 'auto'): number {
 function jobFor(config: RunConfig, target: ResolvedTarget, w: number, workers: number): WorkerJob {
   const shard: ShardInfo = config.shard ?? { index: 0, count: 1 };
   const parts = shard.count * workers;
+  const part = shard.index + shard.count * w;
   return {
     workerIndex: w,
+    arrivalStream: part,
     profile: profileShare(config.profile, parts),
-    fixtures: shardFixtures(target.fixtures, config.profile.chatStreams.participants, { index: shard.index + shard.count * w, count: parts }),
+    fixtures: shardFixtures(target.fixtures, config.profile.chatStreams.participants, { index: part, count: parts }),
     targetUrl: target.url,
     keepAlive: target.keepAlive,
     secrets: secretsSnapshot(),

@@ -22,6 +22,16 @@ function row(cells: readonly string[], widths: readonly number[]): string {
     .trimEnd();
 }
 
+const DESCRIBED = { uniform: 'uniform (evenly spaced)', poisson: 'poisson (exponential gaps)' } as const;
+const WORKLOAD_NAMES = { photoUpload: 'photoUpload', tagLink: 'tagLink', chatMessages: 'chatStreams messages' } as const;
+
+/** The arrival process of the open-model schedules (plan.arrivals is there only when one is Poisson). */
+function arrivalsLine(plan: RunPlan): string {
+  if (!plan.arrivals) return 'arrivals: uniform (evenly spaced) on every open-model schedule';
+  const schedules = plan.arrivals.schedules.map((schedule) => `${WORKLOAD_NAMES[schedule.workload]} ${DESCRIBED[schedule.process]}`);
+  return `arrivals: ${schedules.join(', ')}; seed ${plan.arrivals.seed} (--seed)`;
+}
+
 export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare): string {
   const header = ['scenario', 'stage', 'start', 'end', 'from', 'to', ...(share ? [`${share.label} start`, `${share.label} end`] : [])];
   const rows = plan.scenarios.flatMap((scenario) =>
@@ -43,6 +53,7 @@ export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare)
     row(header, widths),
     ...rows.map((cells) => row(cells, widths)),
   ];
+  lines.push('', arrivalsLine(plan));
   if (plan.windows.length > 0) lines.push('', `named windows for thresholds ({stage:NAME}): ${plan.windows.map((window) => window.name).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

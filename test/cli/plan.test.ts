@@ -82,3 +82,41 @@ describe('coachbench plan', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('coachbench plan: arrivals (docs/design.md §6)', () => {
+  it('says every open-model schedule is uniform by default, and keeps plan.arrivals out of the JSON', async () => {
+    const { path } = await writeProfile(staged);
+    expect((await runCli(['plan', path])).stdout).toContain('arrivals: uniform (evenly spaced) on every open-model schedule');
+    expect(JSON.parse((await runCli(['plan', path, '--json'])).stdout).arrivals).toBeUndefined();
+  });
+
+  it('names the Poisson schedules and the seed they draw from', async () => {
+    const { path } = await writeProfile({
+      ...staged,
+      seed: 5,
+      photoUpload: { enabled: true, ratePerSec: 20, arrivals: 'poisson' },
+      tagLink: { ...staged.tagLink, arrivals: 'uniform' },
+      chatStreams: { ...staged.chatStreams, messageRatePerSec: 4, messageArrivals: 'poisson' },
+    });
+    const text = (await runCli(['plan', path])).stdout;
+    expect(text).toContain(
+      'arrivals: photoUpload poisson (exponential gaps), tagLink uniform (evenly spaced), chatStreams messages poisson (exponential gaps); seed 5 (--seed)',
+    );
+    expect(JSON.parse((await runCli(['plan', path, '--json'])).stdout).arrivals).toEqual({
+      seed: 5,
+      schedules: [
+        { workload: 'photoUpload', process: 'poisson' },
+        { workload: 'tagLink', process: 'uniform' },
+        { workload: 'chatMessages', process: 'poisson' },
+      ],
+    });
+  });
+});
+
+describe('run --seed', () => {
+  it.each(['-1', '1.5', 'abc', '4294967296'])('refuses %s with exit 2, naming the flag', async (seed) => {
+    const result = await runCli(['run', '--seed', seed, '--quiet']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--seed: "${seed}" must be a whole number in 0..4294967295`);
+  });
+});

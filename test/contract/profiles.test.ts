@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInProfiles, loadProfile, validateProfileFile } from '../../src/contract/profile/load-profile.js';
+import type { ProfileFile } from '../../src/contract/profile/profile-file.js';
 import { resolveProfile } from '../../src/contract/profile/resolve-profile.js';
 import { parseThresholds } from '../../src/metrics/thresholds.js';
 import { parseSearch } from '../../src/orchestration/capacity/search-plan.js';
@@ -69,6 +70,54 @@ describe('profile validation', () => {
       /x.json: chatStreams.maxFrameBytes: must be at least 1024/,
     );
     expect(() => validateProfileFile({ name: 'x', chatStreams: { maxFrameBytes: 'huge' } }, 'x.json')).toThrow(/\/chatStreams\/maxFrameBytes/);
+  });
+});
+
+describe('profile arrivals and seed (docs/design.md §6)', () => {
+  it('places arrivals uniformly with seed 1 unless the profile says otherwise', () => {
+    const profile = resolveProfile({ name: 'x' }, 'x.json');
+    expect([profile.photoUpload.arrivals, profile.tagLink.arrivals, profile.chatStreams.messageArrivals, profile.seed]).toEqual([
+      'uniform',
+      'uniform',
+      'uniform',
+      1,
+    ]);
+  });
+
+  it('reads poisson arrivals for uploads, tags and injected messages, and the seed', () => {
+    const file: ProfileFile = {
+      name: 'x',
+      seed: 42,
+      photoUpload: { arrivals: 'poisson' },
+      tagLink: { arrivals: 'poisson', stages: [{ duration: '10s', target: 5 }] },
+      chatStreams: { messageArrivals: 'poisson' },
+    };
+    validateProfileFile(file, 'x.json');
+    const profile = resolveProfile(file, 'x.json');
+    expect([profile.photoUpload.arrivals, profile.tagLink.arrivals, profile.chatStreams.messageArrivals, profile.seed]).toEqual([
+      'poisson',
+      'poisson',
+      'poisson',
+      42,
+    ]);
+  });
+
+  it('refuses poisson arrivals in the closed model, naming the field', () => {
+    expect(() => resolveProfile({ name: 'x', photoUpload: { model: 'closed', arrivals: 'poisson' } }, 'x.json')).toThrow(
+      /^x.json: photoUpload.arrivals: "poisson" needs the open model/,
+    );
+    expect(resolveProfile({ name: 'x', photoUpload: { model: 'closed', arrivals: 'uniform' } }, 'x.json').photoUpload.model).toBe('closed');
+  });
+
+  it.each([
+    [{ name: 'x', photoUpload: { arrivals: 'bursty' } }, '/photoUpload/arrivals'],
+    [{ name: 'x', chatStreams: { messageArrivals: 'exponential' } }, '/chatStreams/messageArrivals'],
+    [{ name: 'x', chatStreams: { arrivals: 'poisson' } }, '"arrivals"'],
+    [{ name: 'x', seed: -1 }, '/seed'],
+    [{ name: 'x', seed: 4_294_967_296 }, '/seed'],
+    [{ name: 'x', seed: 1.5 }, '/seed'],
+  ])('refuses %j in the schema', (file, where) => {
+    expect(() => validateProfileFile(file, 'x.json')).toThrow(where);
   });
 });
 

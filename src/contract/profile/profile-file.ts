@@ -13,6 +13,7 @@ interface ThroughputFile {
   model?: 'open' | 'closed';
   ratePerSec?: number;
   rampToPerSec?: number;
+  arrivals?: 'uniform' | 'poisson';
   maxInFlight?: number;
   connections?: number;
   timeout?: Duration;
@@ -30,6 +31,7 @@ export interface ProfileFile {
   name: string;
   description?: string;
   duration?: Duration;
+  seed?: number;
   expectKeepAlive?: Duration;
   keepAliveTolerance?: Duration;
   target?: {
@@ -53,6 +55,7 @@ export interface ProfileFile {
     reopenBase?: Duration;
     reopenMax?: Duration;
     messageRatePerSec?: number;
+    messageArrivals?: 'uniform' | 'poisson';
     churnRatePerSec?: number;
     maxFrameBytes?: string | number;
     stages?: StageFile[];

@@ -6,6 +6,13 @@
 import type { WorkloadModel } from '../report.js';
 import type { PlannedStage } from './stage-plan.js';
 
+/**
+ * How an open-model schedule places its arrivals (docs/design.md §6): `uniform`, the i-th at
+ * the instant the plan expects i arrivals (evenly spaced at a constant rate); `poisson`,
+ * exponential gaps at the plan's instantaneous rate, drawn from the run's seed.
+ */
+export type ArrivalProcess = 'uniform' | 'poisson';
+
 export interface EmbeddedTargetSettings {
   /** KEEP_ALIVE interval of the embedded target. */
   keepAliveMs: number;
@@ -39,6 +46,8 @@ export interface ChatStreamsSettings {
   reopenMaxMs: number;
   /** Injected chat messages per second (open model, absolute schedule; 0: off). */
   messageRatePerSec: number;
+  /** How the injected messages arrive (uniform or Poisson at messageRatePerSec). */
+  messageArrivals: ArrivalProcess;
   /** Membership operations per second through the membership extension (0: off). */
   churnRatePerSec: number;
   /** Longest SSE line or event a stream buffers; beyond it the stream drops as `frame-too-large` (docs/design.md §6). */
@@ -54,6 +63,8 @@ export interface ThroughputSettings {
   ratePerSec: number;
   /** Open model: arrival rate at the end; equal to ratePerSec for a constant rate. */
   rampToPerSec: number;
+  /** Open model: how arrivals are placed on the rate's plan (uniform or Poisson). */
+  arrivals: ArrivalProcess;
   /** Open model: most requests in flight; a slot beyond it is dropped and counted. */
   maxInFlight: number;
   /** Closed model: connections, each sending back to back. */
@@ -100,6 +111,11 @@ export interface Profile {
   /** Where the profile came from (file path or built-in name). */
   source: string;
   durationMs: number;
+  /**
+   * Seed of the driver's random draws (Poisson arrivals): `--seed`, else the profile's, else 1.
+   * The same seed, profile and process layout give the same schedule. Absent from reports written before it existed.
+   */
+  seed: number;
   /** KEEP_ALIVE interval the driver expects; null means the embedded target's own, else 15 s. */
   expectKeepAliveMs: number | null;
   /** The tolerance as written ("10%" or a duration); resolved against the interval the run expects. */

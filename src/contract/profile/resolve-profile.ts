@@ -13,6 +13,9 @@ import { type PlannedStage, peakOf, planStages, stagesEndMs, stageWindows } from
 
 export const DEFAULT_KEEPALIVE_MS = 15_000;
 
+/** The driver's seed when neither `--seed` nor the profile gives one: runs are reproducible by default. */
+export const DEFAULT_SEED = 1;
+
 /** A frame bound far above any event of the API, far below what would hurt a process holding thousands of streams. */
 export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
 /** Below this, ordinary events (a message list, a session update) would be refused. */
@@ -69,12 +72,15 @@ function resolveStages(stages: StageFile[] | undefined, where: string, given: Re
 function throughput(file: NonNullable<ProfileFile['photoUpload']>, where: string, defaults: { ratePerSec: number; enabled: boolean }): ThroughputSettings {
   const stages = resolveStages(file.stages, where, { ratePerSec: file.ratePerSec, rampToPerSec: file.rampToPerSec });
   if (stages && file.model === 'closed') throw new ConfigError(`${where}.stages: an arrival rate needs the open model (the closed model has no rate)`);
+  if (file.arrivals === 'poisson' && file.model === 'closed')
+    throw new ConfigError(`${where}.arrivals: "poisson" needs the open model (the closed model sends back to back, it has no arrivals to place)`);
   const ratePerSec = stages ? stages[0]!.from : (file.ratePerSec ?? defaults.ratePerSec);
   return {
     enabled: file.enabled ?? defaults.enabled,
     model: file.model ?? 'open',
     ratePerSec,
     rampToPerSec: stages ? stages.at(-1)!.to : (file.rampToPerSec ?? ratePerSec),
+    arrivals: file.arrivals ?? 'uniform',
     maxInFlight: file.maxInFlight ?? 256,
     connections: file.connections ?? 16,
     timeoutMs: parseDuration(file.timeout ?? '10s', `${where}.timeout`),
@@ -123,6 +129,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
     description: file.description ?? '',
     source,
     durationMs: runDurationMs(file, [chatStages, photoUpload.stages, tagLink.stages], at),
+    seed: file.seed ?? DEFAULT_SEED,
     expectKeepAliveMs,
     keepAliveToleranceText: file.keepAliveTolerance ?? null,
     target: {
@@ -145,6 +152,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       reopenBaseMs: parseDuration(chat.reopenBase ?? '250ms', at('chatStreams.reopenBase')),
       reopenMaxMs: parseDuration(chat.reopenMax ?? '10s', at('chatStreams.reopenMax')),
       messageRatePerSec: chat.messageRatePerSec ?? 10,
+      messageArrivals: chat.messageArrivals ?? 'uniform',
       churnRatePerSec: chat.churnRatePerSec ?? 1,
       maxFrameBytes: sizeOf(chat.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, at('chatStreams.maxFrameBytes'), MAX_FRAME_BYTES_LIMIT),
       stages: chatStages,

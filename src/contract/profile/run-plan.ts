@@ -5,7 +5,7 @@
  * A profile read back from an older report has no `stages` at all: `!= null` treats that as none.
  */
 import type { Profile } from './profile.js';
-import { type PlannedStage, type RunPlan, type ScenarioPlan, stageWindows } from './stage-plan.js';
+import { type ArrivalsPlan, type PlannedStage, type RunPlan, type ScenarioPlan, stageWindows } from './stage-plan.js';
 
 /** Whether the profile shapes any load with stages (then `--duration` is refused). */
 export function hasStages(profile: Profile): boolean {
@@ -37,10 +37,28 @@ function ratePlan(profile: Profile, scenario: 'photoUpload' | 'tagLink'): Scenar
   return { scenario, unit: 'requests/s', stages, explicit: settings.stages != null };
 }
 
+/**
+ * The arrival process of each open-model schedule that runs (uploads and tags in the open
+ * model, injected messages at a rate above 0). A profile read back from an older report has
+ * no `arrivals`: uniform.
+ */
+export function arrivalsOf(profile: Profile): ArrivalsPlan {
+  const schedules: ArrivalsPlan['schedules'] = [];
+  for (const workload of ['photoUpload', 'tagLink'] as const) {
+    const settings = profile[workload];
+    if (settings.enabled && settings.model === 'open') schedules.push({ workload, process: settings.arrivals ?? 'uniform' });
+  }
+  const chat = profile.chatStreams;
+  if (chat.enabled && chat.messageRatePerSec > 0) schedules.push({ workload: 'chatMessages', process: chat.messageArrivals ?? 'uniform' });
+  return { seed: profile.seed ?? 1, schedules };
+}
+
 export function runPlanOf(profile: Profile): RunPlan {
   const scenarios = [populationPlan(profile), ratePlan(profile, 'photoUpload'), ratePlan(profile, 'tagLink')].filter(
     (plan): plan is ScenarioPlan => plan !== null,
   );
   const byScenario = Object.fromEntries(scenarios.map((plan) => [plan.scenario, plan.stages]));
-  return { durationMs: profile.durationMs, scenarios, windows: stageWindows(byScenario, profile.source) };
+  const arrivals = arrivalsOf(profile);
+  const poisson = arrivals.schedules.some((schedule) => schedule.process === 'poisson');
+  return { durationMs: profile.durationMs, scenarios, windows: stageWindows(byScenario, profile.source), ...(poisson ? { arrivals } : {}) };
 }

@@ -101,6 +101,14 @@ export interface RunPlan {
   scenarios: ScenarioPlan[];
   /** Named windows (`{stage:NAME}`), from stages named in the profile. */
   windows: StageWindow[];
+  /** How each open-model schedule places its arrivals; present only when one is Poisson (docs/design.md §6). */
+  arrivals?: ArrivalsPlan;
+}
+
+/** The arrival process of every open-model schedule of a run, and the seed Poisson ones draw from. */
+export interface ArrivalsPlan {
+  seed: number;
+  schedules: Array<{ workload: 'photoUpload' | 'tagLink' | 'chatMessages'; process: 'uniform' | 'poisson' }>;
 }
 
 /** A named window of the run: what `{stage:NAME}` in a threshold refers to. */

@@ -7,10 +7,10 @@
 
 import { performance } from 'node:perf_hooks';
 import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
+import { schedulePacer } from '../../engine/arrival-pacer.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
 import { discardBounded } from '../../engine/bounded-body.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
-import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT } from '../../metrics/names.js';
@@ -29,8 +29,14 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
   const m: MetricSet = ctx.metrics;
   const { origin, basePath: prefix } = splitApiBase(ctx.apiBase);
   const cut = ctx.cut;
+  const pacer = schedulePacer(
+    { arrivals: ctx.profile.chatStreams.messageArrivals, stages: null, startRatePerSec: rate, endRatePerSec: rate, durationMs },
+    { seed: ctx.profile.seed, stream: ctx.arrivalStream, workload: 'chatMessages' },
+  );
+  // The planned posts (Poisson: as drawn), which the achieved message rate is judged against.
+  m.inc(CHAT.messagesScheduledSlots, pacer.totalSlots);
   await runOpenLoop({
-    pacer: linearPacer({ startRatePerSec: rate, endRatePerSec: rate, durationMs }),
+    pacer,
     // Bounded: every in-flight post may hold a socket, and streams need the descriptors.
     maxInFlight: 256,
     latenessMs: LATENESS_MS,

@@ -8,9 +8,9 @@
 
 import { performance } from 'node:perf_hooks';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
+import { schedulePacer } from '../../engine/arrival-pacer.js';
 import { sendRenewing } from '../../engine/auth/credentials.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
-import { linearPacer, type Pacer, stagedPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { throughputNames } from '../../metrics/names.js';
 import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
@@ -27,9 +27,17 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
   const { origin } = splitApiBase(ctx.apiBase);
   // Stages are times in the run (docs/design.md §2.11); a plain rate starts when the scenario does.
   const startMs = settings.stages ? ctx.runStartMs : performance.now();
-  const pacer: Pacer = settings.stages
-    ? stagedPacer(settings.stages, ctx.endMs - ctx.runStartMs)
-    : linearPacer({ startRatePerSec: settings.ratePerSec, endRatePerSec: settings.rampToPerSec, durationMs: Math.max(0, ctx.endMs - startMs) });
+  const pacer = schedulePacer(
+    {
+      arrivals: settings.arrivals,
+      stages: settings.stages,
+      startRatePerSec: settings.ratePerSec,
+      endRatePerSec: settings.rampToPerSec,
+      durationMs: settings.stages ? ctx.endMs - ctx.runStartMs : Math.max(0, ctx.endMs - startMs),
+    },
+    { seed: ctx.profile.seed, stream: ctx.arrivalStream, workload: workload.scenario },
+  );
+  // The planned arrivals (Poisson: as drawn), which achieved rates are judged against.
   ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);
   const cut = ctx.cut;
   await runOpenLoop({

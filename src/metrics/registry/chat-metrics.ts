@@ -173,6 +173,9 @@ export const CHAT_EVENTS = group('chat.', [
   counter('messagesFailed', 'lower', { report: 'messagesFailed', doc: 'chat message posts that failed' }),
   counter('messagesLateSlots', 'info', { report: 'messagesLateSlots', doc: 'message posts started later than their slot by more than the lateness bound' }),
   counter('messagesDroppedSlots', 'lower', { report: 'messagesDroppedSlots', doc: 'message slots never started because the concurrency bound was reached' }),
+  counter('messagesScheduledSlots', 'info', {
+    doc: "message slots the injector's schedule held (Poisson arrivals: as drawn from the seed); what an achieved message rate is judged against",
+  }),
   counter('deliveriesExpected', 'info', {
     report: 'deliveriesExpected',
     doc: 'message arrivals expected: each posted message times the streams of its session',

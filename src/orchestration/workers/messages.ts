@@ -9,6 +9,8 @@ import type { Transport } from '../../engine/transport.js';
 
 export interface WorkerJob {
   workerIndex: number;
+  /** This process's index among all of the run's (shard index + shards × worker index): its random streams of the seed. */
+  arrivalStream: number;
   /** This worker's share of the profile (rates divided) and of the participants. */
   profile: Profile;
   fixtures: RunFixtures;

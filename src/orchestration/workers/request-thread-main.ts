@@ -33,6 +33,7 @@ function run(zeroEpochMs: number): void {
     keepAlive: job.keepAlive,
     transport: job.transport,
     credentials: job.credentials,
+    arrivalStream: job.arrivalStream,
     stop,
     hurry: hurry.signal,
     loop: 'requestThread',
