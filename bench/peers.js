@@ -221,7 +221,8 @@ async function openWorkload() {
     return {
       rows,
       medians: medians(rows),
-      missing: { ...missing(names.filter((name) => name !== 'autocannon')), wrk: 'no open model (wrk2 is not packaged)' },
+      missing: missing(names.filter((name) => name !== 'autocannon')),
+      notApplicable: { wrk: 'no open model (wrk2 is not packaged)' },
     };
   } finally {
     await router.stop();
@@ -296,7 +297,8 @@ async function streamsWorkload() {
     return {
       rows,
       medians: medians(rows),
-      missing: {
+      missing: {},
+      notApplicable: {
         locust: 'not measured: Locust has no SSE client of its own, and a FastHttpUser that holds and parses streams was not written for this benchmark',
       },
     };
