@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in turn, never two at once (each measures CPU and latency that
-// a neighbour would disturb), each writing its JSON under bench/results/. About 15 minutes in all;
+// a neighbour would disturb), each writing its JSON under bench/results/. About 25 minutes in all
+// (peers.js, the peers side by side, takes about 12 of them);
 // `--full` (passed on to streams.js and workers.js) runs their full sizing instead, and `--no-pin`
 // leaves CPU placement to the scheduler. The hour-long soak is not included (run
 // `node bench/soak.js` by hand: 70 minutes of the nightly-soak profile).
@@ -18,6 +19,7 @@ const BENCHES = [
   ['streams.js'],
   ['streams.js', '--tls'],
   ['workers.js'],
+  ['peers.js'],
 ];
 const passOn = process.argv.slice(2).filter((arg) => arg === '--full' || arg === '--no-pin');
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim();

@@ -43,7 +43,7 @@ export async function startPhotoTarget(dir, faults = []) {
   const target = await startServe(args);
   pinToTargetCpu(target.child.pid);
   const { path, fixtures } = await oneParticipantFixtures(dir, JSON.parse(await readFile(fullFixtures, 'utf8')), label);
-  return { url: target.url, fixturesPath: path, fixtures, stop: () => stopProcess(target.child) };
+  return { url: target.url, pid: target.child.pid, fixturesPath: path, fixtures, stop: () => stopProcess(target.child) };
 }
 
 /** bench/throughput-sink.js in its own process: a photo endpoint that does nothing but count. */

@@ -64,6 +64,8 @@ export function endMeasurement(begun) {
   const others = Math.max(0, machineBusy - ours);
   return {
     command: begun.command,
+    // What the numbers cannot show about the conditions (other work on the machine, say), from the benchmark's --note.
+    ...(begun.note ? { note: begun.note } : {}),
     startedAt: begun.startedAt.toISOString(),
     endedAt: new Date().toISOString(),
     node: process.version,

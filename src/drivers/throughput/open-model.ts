@@ -21,7 +21,12 @@ import { recordFailure, recordResponse, type Workload } from './workload.js';
 /** A slot that starts more than this after its intended time counts as late (timers tick at ~1 ms). */
 export const LATE_SLOT_MS = 10;
 
-/** Runs the schedule from now to `ctx.endMs`, then waits for requests in flight (each bounded by timeoutMs). */
+/**
+ * Runs the schedule from now to `ctx.endMs`, then waits for requests in flight (each bounded by
+ * timeoutMs). The scenario lasts until the run stops even when its last slot is answered sooner,
+ * and its active time is the schedule's span up to the stop, drain excluded: the achieved rate
+ * is judged over the time the schedule offered load (docs/throughput.md, open model).
+ */
 export async function runOpenModel<M>(ctx: ScenarioContext, settings: ThroughputSettings, workload: Workload<M>): Promise<void> {
   const names = throughputNames(workload.scenario);
   const { origin } = splitApiBase(ctx.apiBase);
@@ -40,6 +45,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
   // The planned arrivals (Poisson: as drawn), which achieved rates are judged against.
   ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);
   const cut = ctx.cut;
+  const stopped = stopTimeOf(ctx.signal);
   await runOpenLoop({
     pacer,
     maxInFlight: settings.maxInFlight,
@@ -70,10 +76,17 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
       } else {
         recordFailure(metrics, workload, memo, result.failure, result.detail);
       }
-      metrics.peak(names.activeMs, result.endMs - startMs);
     },
     onLate: () => ctx.metrics.inc(names.lateSlots),
     onDropped: () => ctx.metrics.inc(names.droppedSlots),
   });
-  ctx.metrics.peak(names.activeMs, performance.now() - startMs);
+  // A schedule whose last answer came early still holds the scenario, and so the run, to its end.
+  const stoppedMs = await stopped;
+  ctx.metrics.peak(names.activeMs, Math.max(0, Math.min(stoppedMs, ctx.endMs) - startMs));
+}
+
+/** performance.now() when `signal` aborts (the run's end or an early stop). */
+function stopTimeOf(signal: AbortSignal): Promise<number> {
+  if (signal.aborted) return Promise.resolve(performance.now());
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(performance.now()), { once: true }));
 }

@@ -39,8 +39,10 @@ export const throughputShared = (scenario: ThroughputScenario) =>
     }),
     histogram('serviceTimeUs', 'lower', { report: 'serviceTimeMs', doc: 'from the actual start of each request (service time)' }),
     // A peak, not a counter: shards running side by side take the max.
-    peak('activeMs', 'ms', { doc: 'how long the scenario ran' }),
-    figure('activeSeconds', 'seconds', 'info', { doc: 'seconds the scenario ran (the throughput denominator)' }),
+    peak('activeMs', 'ms', { doc: 'how long the scenario ran (open model: the schedule up to the stop, drain excluded)' }),
+    figure('activeSeconds', 'seconds', 'info', {
+      doc: "seconds the scenario ran, the throughput denominator (open model: the schedule's span up to the stop, drain excluded; closed model: up to the last answer)",
+    }),
     counter('cutAtEnd', 'info', {
       doc: 'requests still unanswered when the drain after the end ran out: neither requests nor errors nor check evidence',
     }),

@@ -1,0 +1,341 @@
+// Benchmark: coachbench side by side with the load generators users would pick instead, on the
+// three workloads of issue 30, each tool run as its users run it (coachbench through
+// bin/coachbench.js run) against the same target with the same path, token and image:
+//
+//   closed: 16 connections, 16 KiB multipart uploads, --seconds (10) against `coachbench serve`:
+//           coachbench (closed model), wrk, h2load, hey, autocannon's CLI, Locust, Artillery;
+//   open:   --rate (500) uploads/s of 2 KiB for --seconds against `serve --fault latency=20ms`
+//           behind nginx, whose $request_time per upload is the ruler: each tool's p50/p99
+//           minus nginx's over the same run: coachbench (open model), h2load (--rps),
+//           hey (-q), autocannon's CLI (-R), Locust (constant_throughput), Artillery
+//           (arrivalRate); wrk has no open model (wrk2 is not packaged);
+//   streams: --streams (2,000) SSE streams held --stream-seconds (30) after the ramp:
+//           coachbench (every frame parsed and checked) against bench/bare-client.js (undici +
+//           eventsource-parser, nothing else); peak RSS (VmHWM, GNU time) and CPU per stream-second.
+//
+// Every tool's CPU is utime+stime of its process tree from /proc (bench/lib/measured-command.js);
+// CPU per request divides the whole process's CPU (start-up included) by the requests it counted.
+// The generator runs on CPU 0 and the target (and nginx) on CPU 1 with taskset (`--no-pin`
+// leaves placement to the scheduler). Tools take turns in a rotating order within each
+// repetition (--reps, 3), and the tables give the median per tool. A peer that is missing is
+// installed when possible (apt-get as root; Artillery with npm --ignore-scripts into a temporary
+// prefix, never into package.json) and otherwise reported missing, never faked.
+// Writes bench/results/peers.json and the table between <!-- peers:start --> and
+// <!-- peers:end --> in docs/benchmarks.md. Loopback only; everything started here is stopped by PID.
+//
+//   npm run build && node bench/peers.js [--reps 3] [--seconds 10] [--stream-seconds 30] [--streams 2000]
+//     [--rate 500] [--only closed,open,streams] [--no-pin] [--note 'machine shared with ...']
+//   node bench/peers.js --table-only     (rewrites the docs table from bench/results/peers.json)
+import { spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
+import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { outFileIn, runMeasured } from './lib/measured-command.js';
+import { median } from './lib/median.js';
+import { findNginx, startNginxRouter } from './lib/nginx-router.js';
+import { artillery, autocannon, findPeers, h2load, hey, locust, percentiles, uploadRequest } from './lib/peer-tools.js';
+import { writePeersTable } from './lib/peers-table.js';
+import { PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
+import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/processes.js';
+import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { wrk } from './lib/rulers.js';
+
+if (hasFlag('table-only')) {
+  // Regenerates the table from the last results, nothing measured.
+  await writePeersTable(JSON.parse(await readFile(new URL('./results/peers.json', import.meta.url), 'utf8')));
+  process.exit(0);
+}
+
+const REPS = flag('reps', 3);
+const SECONDS = flag('seconds', 10);
+const STREAM_SECONDS = flag('stream-seconds', 30);
+const STREAMS = flag('streams', 2_000);
+const RATE = flag('rate', 500);
+const ONLY = (textFlag('only') ?? 'closed,open,streams').split(',');
+const CONNECTIONS = 16;
+const CLOSED_BYTES = 16_384;
+const OPEN_BYTES = 2_048;
+const DELAY_MS = 20;
+/** Connections (users, workers) of the paced peers in the open workload: each sends RATE / this per second. */
+const OPEN_CLIENTS = 25;
+const STREAM_RAMP_PER_SEC = 1_000;
+const GENERATOR_CPU = PINNED && cpus().length > 1 ? '0' : null;
+const TARGET_CPU = '1';
+
+const begun = beginMeasurement();
+/** `--note TEXT`: the conditions the numbers cannot show (a machine shared with other work), kept in measuredWith. */
+begun.note = textFlag('note');
+const dir = await benchDir('peers');
+const round = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+
+function pinTarget(pid) {
+  if (GENERATOR_CPU === null) return;
+  const result = spawnSync('taskset', ['-a', '-pc', TARGET_CPU, String(pid)], { encoding: 'utf8' });
+  if (result.status !== 0) console.warn(`taskset failed for ${pid}: ${result.stderr || result.error}`);
+}
+
+const peers = findPeers();
+for (const peer of Object.values(peers)) console.log(`${peer.name}: ${peer.version ?? `missing (${peer.reason})`}`);
+const nginx = findNginx();
+
+/** The figures of a coachbench photo run, in the peers' row shape. */
+function coachbenchRow(result) {
+  const photo = result.report.scenarios.photoUpload;
+  return {
+    requests: photo.requests,
+    errors: photo.errors,
+    perSec: round(photo.throughputPerSec),
+    p50Ms: photo.latencyMs.p50,
+    p99Ms: photo.latencyMs.p99,
+    cpuUsPerRequest: photo.requests > 0 ? round((result.cpuSeconds * 1e6) / photo.requests) : null,
+    processCpuSeconds: round(result.cpuSeconds, 2),
+    processWallSeconds: round(result.wallSeconds, 2),
+    ...(photo.model === 'open' ? { requestedRatePerSec: photo.requestedRatePerSec, droppedSlots: photo.droppedSlots, lateSlots: photo.lateSlots } : {}),
+    generatorHealthy: result.report.checks.find((check) => check.id === 'generator.healthy')?.status,
+  };
+}
+
+/** Runs every tool REPS times, the order rotating each repetition; rows keep their repetition. */
+async function rotate(tools, measure) {
+  const rows = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    for (let i = 0; i < tools.length; i++) {
+      const [tool, run] = tools[(i + rep) % tools.length];
+      const loadavgBefore = loadavg1();
+      try {
+        const row = { tool, repetition: rep + 1, loadavgBefore, ...(await measure(run)) };
+        console.log(JSON.stringify(row));
+        rows.push(row);
+      } catch (error) {
+        console.log(`${tool}: failed: ${error.message.split('\n')[0]}`);
+        rows.push({ tool, repetition: rep + 1, loadavgBefore, failed: error.message.slice(0, 2_000) });
+      }
+    }
+  }
+  return rows;
+}
+
+/** Per tool, the median of each numeric field over its repetitions that did not fail. */
+function medians(rows) {
+  const byTool = new Map();
+  for (const row of rows) byTool.set(row.tool, [...(byTool.get(row.tool) ?? []), row]);
+  const out = {};
+  for (const [tool, list] of byTool) {
+    const ok = list.filter((row) => !row.failed);
+    if (ok.length === 0) {
+      out[tool] = { failed: list[0].failed.split('\n')[0] };
+      continue;
+    }
+    const fields = Object.keys(ok[0]).filter((key) => key !== 'repetition' && typeof ok[0][key] === 'number');
+    out[tool] = { runs: ok.length, ...Object.fromEntries(fields.map((key) => [key, median(ok.map((row) => row[key]).filter((v) => v !== null))])) };
+  }
+  return out;
+}
+
+const peerTools = (names, make) => names.filter((name) => peers[name].version !== null).map((name) => [name, make(name)]);
+const missing = (names) => Object.fromEntries(names.filter((name) => peers[name].version === null).map((name) => [name, peers[name].reason]));
+const RUNNERS = { h2load, hey, autocannon, locust, artillery };
+
+async function closedWorkload() {
+  const target = await startPhotoTarget(dir);
+  pinTarget(target.pid);
+  const body = await photoBody(dir, CLOSED_BYTES);
+  const request = uploadRequest(target.url, target.fixtures, body);
+  const common = { dir, request, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
+  const names = ['wrk', 'h2load', 'hey', 'autocannon', 'locust', 'artillery'].filter((name) => name === 'autocannon' || peers[name]);
+  const tools = [
+    [
+      'coachbench',
+      async () =>
+        coachbenchRow(
+          await runCoachbench({
+            dir,
+            profile: photoProfile('peers-closed', SECONDS, CLOSED_BYTES, { model: 'closed', connections: CONNECTIONS }),
+            targetUrl: target.url,
+            fixturesPath: target.fixturesPath,
+            cpu: GENERATOR_CPU,
+          }),
+        ),
+    ],
+    ...peerTools(
+      names.filter((name) => name !== 'autocannon'),
+      (name) => () =>
+        name === 'wrk'
+          ? wrk({ dir, url: target.url, fixtures: target.fixtures, body, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU })
+          : RUNNERS[name](common),
+    ),
+    ['autocannon', () => autocannon(common)],
+  ];
+  try {
+    const rows = await rotate(tools, (run) => run());
+    return { rows, medians: medians(rows), missing: missing(names.filter((name) => name !== 'autocannon')) };
+  } finally {
+    await target.stop();
+  }
+}
+
+async function openWorkload() {
+  if (nginx.path === null) return { skipped: nginx.reason };
+  const target = await startPhotoTarget(dir, [`latency=${DELAY_MS}ms`]);
+  const router = await startNginxRouter(dir, nginx.path, { serveUrl: target.url, rulerUrl: target.url });
+  for (const pid of [target.pid, ...processTree(router.pid)]) pinTarget(pid);
+  const body = await photoBody(dir, OPEN_BYTES);
+  const request = uploadRequest(router.url, target.fixtures, body);
+  const common = { dir, request, connections: OPEN_CLIENTS, seconds: SECONDS, cpu: GENERATOR_CPU, ratePerSec: RATE };
+  const names = ['h2load', 'hey', 'autocannon', 'locust', 'artillery'];
+  const tools = [
+    [
+      'coachbench',
+      async () =>
+        coachbenchRow(
+          await runCoachbench({
+            dir,
+            profile: photoProfile('peers-open', SECONDS, OPEN_BYTES, { model: 'open', ratePerSec: RATE }),
+            targetUrl: router.url,
+            fixturesPath: target.fixturesPath,
+            cpu: GENERATOR_CPU,
+          }),
+        ),
+    ],
+    ...peerTools(
+      names.filter((name) => name !== 'autocannon'),
+      (name) => () => RUNNERS[name](common),
+    ),
+    ['autocannon', () => autocannon(common)],
+  ];
+  try {
+    const rows = await rotate(tools, async (run) => {
+      const before = (await router.samples()).length;
+      const row = await run();
+      const ruler = percentiles((await router.samples()).slice(before).map(([, ms]) => ms));
+      return {
+        ...row,
+        nginxP50Ms: ruler.p50Ms,
+        nginxP99Ms: ruler.p99Ms,
+        errorP50Ms: row.p50Ms === null || ruler.p50Ms === null ? null : round(row.p50Ms - ruler.p50Ms, 3),
+        errorP99Ms: row.p99Ms === null || ruler.p99Ms === null ? null : round(row.p99Ms - ruler.p99Ms, 3),
+      };
+    });
+    return {
+      rows,
+      medians: medians(rows),
+      missing: missing(names.filter((name) => name !== 'autocannon')),
+      notApplicable: { wrk: 'no open model (wrk2 is not packaged)' },
+    };
+  } finally {
+    await router.stop();
+    await target.stop();
+  }
+}
+
+/** `command` under GNU time: its peak RSS (VmHWM, KiB) from the line time prints. */
+const peakRssKiB = (output) => Number(/^peak-rss-kib (\d+)$/m.exec(output)?.[1] ?? Number.NaN);
+
+async function streamsWorkload() {
+  const participants = Math.ceil(STREAMS / 2);
+  const fixturesPath = join(dir, 'streams-fixtures.json');
+  const serve = await startServe(['--participants', String(participants), '--keepalive', '15s', '--fixtures-out', fixturesPath]);
+  pinTarget(serve.child.pid);
+  const rampSec = STREAMS / STREAM_RAMP_PER_SEC;
+  const streamSeconds = STREAMS * STREAM_SECONDS;
+  const perStream = (run, open) => ({
+    streamsOpen: open,
+    peakRssKiBPerStream: open > 0 ? round(peakRssKiB(run.output) / open) : null,
+    peakRssMiB: round(peakRssKiB(run.output) / 1_024),
+    cpuUsPerStreamSecond: round((run.cpuSeconds * 1e6) / streamSeconds, 2),
+    processCpuSeconds: round(run.cpuSeconds, 2),
+    processWallSeconds: round(run.wallSeconds, 2),
+  });
+  const timed = (args, label) =>
+    runMeasured('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, ...args], { cpu: GENERATOR_CPU, outFile: outFileIn(dir, label) });
+  const tools = [
+    [
+      'coachbench',
+      async () => {
+        const profilePath = join(dir, 'streams-profile.json');
+        await writeFile(
+          profilePath,
+          JSON.stringify({
+            name: 'peers-streams',
+            duration: `${Math.ceil(rampSec + STREAM_SECONDS)}s`,
+            chatStreams: { participants, rampPerSec: STREAM_RAMP_PER_SEC / 2, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0, openTimeout: '30s' },
+            photoUpload: { enabled: false },
+            tagLink: { enabled: false },
+            generator: { maxEventLoopDelayP99: '100ms' },
+          }),
+        );
+        const out = join(dir, `streams-report-${Date.now()}`);
+        const run = await timed(
+          [BIN, 'run', '--profile', profilePath, '--target', serve.url, '--fixtures', fixturesPath, '--expect-keepalive', '15s', '--out', out, '--quiet'],
+          'coachbench-streams',
+        );
+        const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8').catch(() => 'null'));
+        if (report === null) throw new Error(`coachbench run exited ${run.code} without a report:\n${run.output}`);
+        const chat = report.scenarios.chatStreams;
+        return {
+          ...perStream(run, chat.peakConcurrent + chat.mainStreams.peakConcurrent),
+          openFailed: chat.openFailed,
+          dropped: chat.dropped,
+          verdict: report.verdict,
+        };
+      },
+    ],
+    [
+      'bareClient',
+      async () => {
+        const client = new URL('./bare-client.js', import.meta.url).pathname;
+        const run = await timed([client, fixturesPath, serve.url, String(STREAMS), String(STREAM_RAMP_PER_SEC), String(STREAM_SECONDS)], 'bare-client');
+        if (run.code !== 0) throw new Error(`bare-client.js exited ${run.code}:\n${run.output}`);
+        return perStream(run, Number(/done open (\d+)/.exec(run.output)?.[1] ?? 0));
+      },
+    ],
+  ];
+  try {
+    const rows = await rotate(tools, (run) => run());
+    return {
+      rows,
+      medians: medians(rows),
+      missing: {},
+      notApplicable: {
+        locust: 'not measured: Locust has no SSE client of its own, and a FastHttpUser that holds and parses streams was not written for this benchmark',
+      },
+    };
+  } finally {
+    await stopProcess(serve.child);
+  }
+}
+
+const workloads = {};
+if (ONLY.includes('closed')) workloads.closed = await closedWorkload();
+if (ONLY.includes('open')) workloads.open = await openWorkload();
+if (ONLY.includes('streams')) workloads.streams = await streamsWorkload();
+
+const settings = {
+  reps: REPS,
+  seconds: SECONDS,
+  streamSeconds: STREAM_SECONDS,
+  streams: STREAMS,
+  ratePerSec: RATE,
+  connections: CONNECTIONS,
+  closedBytes: CLOSED_BYTES,
+  openBytes: OPEN_BYTES,
+  delayMs: DELAY_MS,
+  pinned: GENERATOR_CPU === null ? 'no' : `generator on CPU ${GENERATOR_CPU}, target and nginx on CPU ${TARGET_CPU} (taskset, every thread)`,
+};
+const results = {
+  goal: 'issue 30: coachbench beside wrk, h2load, hey, autocannon, Locust and Artillery on the closed model, the open model (latency error against nginx) and held streams',
+  method: {
+    closed: `${CONNECTIONS} connections (users, workers), ${CLOSED_BYTES}-byte JPEG multipart uploads, ${SECONDS} s, against coachbench serve; coachbench's closed model through bin/coachbench.js run`,
+    open: `${RATE} uploads/s of a ${OPEN_BYTES}-byte JPEG for ${SECONDS} s against coachbench serve --fault latency=${DELAY_MS}ms behind nginx (1 worker); error = the tool's p50/p99 minus nginx's $request_time p50/p99 over the same run (ms resolution). coachbench: open model, latency from each slot's intended start. Paced peers use ${OPEN_CLIENTS} connections (users): h2load --rps and hey -q per connection, Locust constant_throughput per user (latency from each actual send); autocannon -R over ${OPEN_CLIENTS} connections (its own coordinated-omission correction); Artillery arrivalRate (one upload per virtual user)`,
+    streams: `${STREAMS} streams (half main, half chat-session) opened at ${STREAM_RAMP_PER_SEC}/s and held ${STREAM_SECONDS} s after the ramp, KEEP_ALIVE 15 s, no messages; peak RSS = VmHWM (GNU time %M) / streams open; CPU per stream-second = process CPU / (streams × hold seconds), start-up and ramp included`,
+    cpu: 'utime+stime of each tool process tree from /proc, start to exit (bench/lib/measured-command.js); per request = that CPU / the requests the tool counted',
+    repetitions: `${REPS} per tool, tools interleaved in a rotating order; medians per tool`,
+  },
+  settings,
+  peers,
+  workloads,
+};
+const measuredWith = await writeResults('peers', begun, results);
+await writePeersTable({ measuredWith, ...results });
