@@ -11,7 +11,7 @@
  * every connection over a Unix socket to the one `coachbench serve` on this machine's
  * 127.0.0.1. The shards' `--metrics-port 9464` then binds each namespace's own port, as in two pods.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server } from 'node:net';

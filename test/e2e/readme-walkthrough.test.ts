@@ -7,25 +7,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { BIN } from '../orchestration/bin-helpers.js';
+import { freePort } from '../support/free-port.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const block = /<!-- walkthrough:start -->\n```sh\n([\s\S]*?)```\n<!-- walkthrough:end -->/.exec(README)?.[1] ?? '';
 const [serveLine = '', runLine = ''] = block.trim().split('\n');
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** A README line as argv for bin/: `npx coachbench` dropped, the port and fixtures path replaced. */
 const argv = (line: string, port: number, fixtures: string): string[] =>

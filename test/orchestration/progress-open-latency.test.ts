@@ -4,30 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunPlan } from '../../src/contract/profile/stage-plan.js';
-import type { TimeseriesPoint } from '../../src/contract/report.js';
 import { recordMs } from '../../src/metrics/histogram.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { CHAT } from '../../src/metrics/names.js';
 import { Progress } from '../../src/orchestration/progress.js';
+import { timeseriesPoint } from '../support/timeseries-point.js';
 
-const point: TimeseriesPoint = {
-  tSec: 5,
-  intervalSec: 1,
-  streamsOpen: 40,
-  mainStreamsOpen: 40,
-  events: 80,
-  eventsPerSec: 80,
-  keepAlives: 80,
-  keepAliveViolations: 0,
-  errors: 0,
-  requests: 0,
-  requestsPerSec: 0,
-  messagesSent: 0,
-  eventLatencyP99Ms: null,
-  requestLatencyP99Ms: null,
-  eventLoopDelayP99Ms: null,
-  rssBytes: 0,
-};
+const point = timeseriesPoint({ tSec: 5, streamsOpen: 40, mainStreamsOpen: 40, events: 80, eventsPerSec: 80, keepAlives: 80 });
 
 /** 20 participants, each with a main and a chat stream, held for the run. */
 const plan: RunPlan = {

@@ -4,6 +4,7 @@ import type { RunPlan } from '../../src/contract/profile/stage-plan.js';
 import type { TimeseriesPoint } from '../../src/contract/report.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { Progress } from '../../src/orchestration/progress.js';
+import { timeseriesPoint } from '../support/timeseries-point.js';
 
 /** 200 participants ramped over 2 s, then held (each holds a main and a chat stream). */
 const plan: RunPlan = {
@@ -22,24 +23,7 @@ const plan: RunPlan = {
   windows: [],
 };
 
-const point = (tSec: number, chat: number, main: number): TimeseriesPoint => ({
-  tSec,
-  intervalSec: 1,
-  streamsOpen: chat,
-  mainStreamsOpen: main,
-  events: 0,
-  eventsPerSec: 0,
-  keepAlives: 0,
-  keepAliveViolations: 0,
-  errors: 0,
-  requests: 0,
-  requestsPerSec: 0,
-  messagesSent: 0,
-  eventLatencyP99Ms: null,
-  requestLatencyP99Ms: null,
-  eventLoopDelayP99Ms: null,
-  rssBytes: 0,
-});
+const point = (tSec: number, chat: number, main: number): TimeseriesPoint => timeseriesPoint({ tSec, streamsOpen: chat, mainStreamsOpen: main });
 
 const progress = (runPlan: RunPlan): Progress =>
   new Progress({ quiet: false, stream: new PassThrough() as unknown as NodeJS.WriteStream, plan: runPlan, streamsPerParticipant: 2, durationMs: 30_000 });

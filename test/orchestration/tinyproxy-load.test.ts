@@ -14,11 +14,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
+import { freePort } from '../support/free-port.js';
 import { BIN, runBin } from './bin-helpers.js';
 
 const TINYPROXY = '/usr/bin/tinyproxy';
@@ -31,15 +32,6 @@ let serve: ChildProcess | undefined;
 let proxy: ChildProcess | undefined;
 let targetUrl: string;
 let proxyUrl: string;
-
-/** A port free on 127.0.0.1 right now (tinyproxy takes a port number, not 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Resolves once `port` on 127.0.0.1 accepts connections (tinyproxy prints nothing when ready). */
 async function listening(port: number, deadlineMs: number): Promise<void> {

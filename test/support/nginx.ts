@@ -8,8 +8,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export const NGINX = process.env.COACHBENCH_NGINX ?? '/usr/sbin/nginx';
 export const HAS_NGINX = existsSync(NGINX);
@@ -42,14 +43,6 @@ export interface RunningNginx {
   errorLog(): Promise<string>;
   /** Stops nginx by its PID and waits for it to exit. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function configText(options: NginxOptions, port: number): string {

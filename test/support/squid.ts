@@ -7,9 +7,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect as netConnect } from 'node:net';
+import { connect as netConnect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export const SQUID = '/usr/sbin/squid';
 
@@ -45,14 +46,6 @@ http_access deny manager
 http_access allow localhost
 http_access deny all
 `;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const accepts = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlannedStage, RunPlan } from '../../../src/contract/profile/stage-plan.js';
 import type { TimeseriesPoint } from '../../../src/contract/report.js';
 import { judgedWindow, judgeStreamSeconds, type LoadInputs, loadAchieved, type RequestLoad } from '../../../src/metrics/checks/load-achieved.js';
+import { timeseriesPoint } from '../../support/timeseries-point.js';
 
 const stage = (name: string, startMs: number, endMs: number, from: number, to: number): PlannedStage => ({ name, named: false, startMs, endMs, from, to });
 
@@ -13,25 +14,7 @@ function series(seconds: number, held: (tSec: number) => number): TimeseriesPoin
   return Array.from({ length: seconds }, (_, i) => {
     const tSec = i + 1;
     const streams = held(tSec);
-    return {
-      tSec,
-      intervalSec: 1,
-      streamsOpen: Math.ceil(streams / 2),
-      mainStreamsOpen: Math.ceil(streams / 2),
-      streamSeconds: streams,
-      events: 0,
-      eventsPerSec: 0,
-      keepAlives: 0,
-      keepAliveViolations: 0,
-      errors: 0,
-      requests: 0,
-      requestsPerSec: 0,
-      messagesSent: 0,
-      eventLatencyP99Ms: null,
-      requestLatencyP99Ms: null,
-      eventLoopDelayP99Ms: null,
-      rssBytes: 0,
-    };
+    return timeseriesPoint({ tSec, streamsOpen: Math.ceil(streams / 2), mainStreamsOpen: Math.ceil(streams / 2), streamSeconds: streams });
   });
 }
 
