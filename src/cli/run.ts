@@ -64,6 +64,11 @@ export const runCommand = defineCommand<RunFlags>({
           describe: 'HTTP version: 1.1 (default), 2 (h2 over TLS, h2c in plain text; one connection per participant), auto (h2 when the TLS target offers it)',
         }),
       )
+      .option('trace', { type: 'boolean', describe: 'send a W3C traceparent with every request, stream open and message (default on); --no-trace sends none' })
+      .option(
+        'trace-sample',
+        textOption('--trace-sample', { describe: 'share of traceparents with the sampled flag on, 0..1 (default 1); the others carry flag 00' }),
+      )
       .option(
         'token-command',
         textOption('--token-command', {

@@ -4,7 +4,7 @@
  * Bump REPORT_SCHEMA_VERSION on any breaking change, and update schemas/report.schema.json.
  */
 import type { CheckId, CheckStatus } from './check-ids.js';
-import type { EncodedMetrics } from './encoded-metrics.js';
+import type { EncodedMetrics, SlowRequest } from './encoded-metrics.js';
 
 /** The shape of every `...Ms` histogram in report.json (docs/design.md §5). */
 export interface HistogramSummary {
@@ -241,6 +241,12 @@ export interface TimeseriesPoint {
    * exceeded `generator.maxEventLoopDelayP99Ms`, so its latencies include the driver's own lag.
    */
   generatorBehind?: true;
+  /**
+   * Since 1.6.0 (absent when no request of the interval carried a traceparent): per scenario,
+   * the interval's slowest traced requests with their trace ids, slowest first, at most 5
+   * (docs/design.md §2.12). A merged or compacted point keeps the slowest of its parts.
+   */
+  slowest?: Record<string, SlowRequest[]>;
 }
 
 export interface ResumeSummary {

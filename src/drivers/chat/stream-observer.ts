@@ -99,6 +99,8 @@ export class StreamObserver {
     if (receipt.outcome === 'first') {
       this.metrics.inc(CHAT.deliveriesReceived);
       recordMs(this.metrics.histogram(CHAT.eventLatencyUs), receipt.latencyMs);
+      // The worst deliveries name the injected message's trace (docs/design.md §2.12).
+      if (receipt.traceId !== null) this.metrics.slow(DELIVERY_SLOWEST_KEY, receipt.traceId, receipt.latencyMs);
     } else if (receipt.outcome === 'duplicate') {
       this.metrics.inc(CHAT.duplicates);
       this.metrics.sample(CHAT.samples, `message ${match[0]} delivered twice on session ${stream.sessionId}`);
@@ -112,6 +114,9 @@ export class StreamObserver {
     if (nowMs - stream.openedAtMs > 2 * this.settings.keepAlive.intervalMs) this.metrics.inc(CHAT.streamsPastStallWindow);
   }
 }
+
+/** The key of the slowest deliveries in a MetricSet, and in report.json metrics.slowest. */
+export const DELIVERY_SLOWEST_KEY = 'chatStreams.delivery';
 
 /** The text of an injected message: a readable prefix and the correlation token. */
 export function correlationText(runTag: string, seq: number): string {
