@@ -399,6 +399,11 @@ export interface Report {
    * names change points by them; `release` is the label for a release.
    */
   labels?: Record<string, string>;
+  /**
+   * Since 1.6.0, `run --trace-url` (or `report --trace-url`): the URL template, with
+   * `{traceId}`, that report.html links the slowest requests' trace ids to (docs/design.md §2.12).
+   */
+  traceUrl?: string;
   /** Since 1.4.0, runs that renewed bearer tokens (docs/design.md §2.13): refreshes, waits, resends, 401s after a refresh. */
   auth?: AuthSummary;
   /** Since 1.3.0: how the run reached its target (TLS trust, proxy, extra header names; never values or key material). */

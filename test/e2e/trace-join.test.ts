@@ -28,6 +28,8 @@ const PROFILE = {
 let dir = '';
 let server: ChildProcess | null = null;
 let report: Report;
+let html = '';
+let runDir = '';
 const logged = new Map<string, TraceLogLine>();
 
 function serve(fixtures: string, traceLog: string): Promise<string> {
@@ -62,11 +64,29 @@ beforeAll(async () => {
   const traceLog = join(dir, 'traces.jsonl');
   const url = await serve(fixtures, traceLog);
   const out = join(dir, 'run');
-  const result = await runBin(['run', '-p', profile, '-t', url, '-f', fixtures, '--expect-keepalive', '500ms', '-o', out, '-q'], { deadlineMs: 40_000 });
+  runDir = out;
+  const args = [
+    'run',
+    '-p',
+    profile,
+    '-t',
+    url,
+    '-f',
+    fixtures,
+    '--expect-keepalive',
+    '500ms',
+    '-o',
+    out,
+    '-q',
+    '--trace-url',
+    'https://tempo.example/trace/{traceId}',
+  ];
+  const result = await runBin(args, { deadlineMs: 40_000 });
   expect(result.killed, result.stderr).toBe(false);
   expect([0, 1], result.stderr).toContain(result.code);
   await stopServer();
   report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+  html = await readFile(join(out, 'report.html'), 'utf8');
   for (const line of (await readFile(traceLog, 'utf8')).split('\n')) {
     if (line === '') continue;
     const entry = JSON.parse(line) as TraceLogLine;
@@ -119,5 +139,17 @@ describe('a report slowest requests, joined with the target trace log (e2e)', ()
     for (const slow of perInterval) expect(logged.has(slow.traceId), slow.traceId).toBe(true);
     const ids = new Set(perInterval.map((slow) => slow.traceId));
     for (const slow of report.metrics.slowest?.tagLink ?? []) expect(ids.has(slow.traceId)).toBe(true);
+  });
+
+  it('links the slowest trace ids in report.html through --trace-url, and report --trace-url replaces the template', async () => {
+    expect(report.traceUrl).toBe('https://tempo.example/trace/{traceId}');
+    for (const slow of report.metrics.slowest?.tagLink ?? []) expect(html).toContain(`<a href="https://tempo.example/trace/${slow.traceId}"`);
+    const other = join(dir, 'other.html');
+    const result = await runBin(['report', join(runDir, 'report.json'), '--html', other, '--trace-url', 'http://127.0.0.1:3200/t/{traceId}'], {
+      deadlineMs: 30_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const first = report.metrics.slowest?.photoUpload?.[0]?.traceId ?? '';
+    expect(await readFile(other, 'utf8')).toContain(`<a href="http://127.0.0.1:3200/t/${first}"`);
   });
 });
