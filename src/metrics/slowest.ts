@@ -4,6 +4,17 @@
  * workers or shards lists the run's slowest, in bounded memory.
  */
 import { SLOWEST_PER_KEY, type SlowRequest } from '../contract/encoded-metrics.js';
+import { CHAT, throughputNames } from './names.js';
+
+/** The key of the slowest deliveries in a MetricSet, and in report.json `slowest`. */
+export const DELIVERY_SLOWEST_KEY = 'chatStreams.delivery';
+
+/** The slowest key whose latencies a histogram holds: its exemplars (docs/metrics.md "Exemplars"). */
+export const SLOWEST_KEY_OF_HISTOGRAM: Readonly<Record<string, string>> = {
+  [throughputNames('photoUpload').latencyUs]: 'photoUpload',
+  [throughputNames('tagLink').latencyUs]: 'tagLink',
+  [CHAT.eventLatencyUs]: DELIVERY_SLOWEST_KEY,
+};
 
 /** The slowest of `a` and `b` per key, slowest first; undefined when both are. */
 export function mergeSlowest(

@@ -9,6 +9,7 @@ import type { SseStream } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
+import { DELIVERY_SLOWEST_KEY } from '../../metrics/slowest.js';
 import { printable } from '../../util/printable.js';
 import { redactedStart } from '../../util/redact.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
@@ -114,9 +115,6 @@ export class StreamObserver {
     if (nowMs - stream.openedAtMs > 2 * this.settings.keepAlive.intervalMs) this.metrics.inc(CHAT.streamsPastStallWindow);
   }
 }
-
-/** The key of the slowest deliveries in a MetricSet, and in report.json metrics.slowest. */
-export const DELIVERY_SLOWEST_KEY = 'chatStreams.delivery';
 
 /** The text of an injected message: a readable prefix and the correlation token. */
 export function correlationText(runTag: string, seq: number): string {
