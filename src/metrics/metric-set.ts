@@ -89,10 +89,17 @@ export class MetricSet {
     if (list.length > SLOWEST_PER_KEY) list.pop();
   }
 
-  /** A copy of the slowest, as EncodedMetrics carries it: absent when none was kept. */
+  /** A copy of the slowest, as EncodedMetrics carries it (latency to the µs, as report.json's): absent when none was kept. */
   encodeSlowest(): Pick<EncodedMetrics, 'slowest'> {
     if (this.slowestByKey.size === 0) return {};
-    return { slowest: Object.fromEntries([...this.slowestByKey].map(([key, list]) => [key, list.map((slow) => ({ ...slow }))])) };
+    return {
+      slowest: Object.fromEntries(
+        [...this.slowestByKey].map(([key, list]) => [
+          key,
+          list.map((slow) => ({ traceId: slow.traceId, latencyMs: Math.round(slow.latencyMs * 1_000) / 1_000 })),
+        ]),
+      ),
+    };
   }
 
   slowestOf(key: string): readonly SlowRequest[] {
