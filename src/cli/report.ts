@@ -5,6 +5,7 @@
  */
 import { dirname } from 'node:path';
 import { type ViewKind, viewPathsIn } from '../report/report-views.js';
+import { checkTraceUrlTemplate } from '../report/trace-url.js';
 import { writeViews } from '../report/write-report.js';
 import { ExitCode } from '../util/errors.js';
 import { escapeInvisible, terminalText } from '../util/printable.js';
@@ -17,6 +18,8 @@ export interface ReportFlags {
   html?: string;
   junit?: string;
   markdown?: string;
+  /** `--trace-url TEMPLATE`: links for the slowest trace ids, replacing the report's own. */
+  traceUrl?: string;
 }
 
 /** The files to write: the flags given, or all three beside the report. */
@@ -38,10 +41,16 @@ export const reportCommand = defineCommand<ReportFlags>({
       .option('html', textOption('--html', { describe: 'write the HTML report here' }))
       .option('junit', textOption('--junit', { describe: 'write the JUnit XML here' }))
       .option('markdown', textOption('--markdown', { describe: 'write the Markdown summary here' }))
+      .option(
+        'trace-url',
+        textOption('--trace-url', { describe: 'link the slowest trace ids in report.html to this URL template, e.g. https://tempo.example/trace/{traceId}' }),
+      )
       .example('$0 report reports/smoke-20250101T120000Z/report.json', 'rewrite report.html, junit.xml and summary.md beside it')
       .example('$0 report shard-0/report.json --html /tmp/shard-0.html', 'only the HTML, somewhere else') as never,
   run: async (flags) => {
+    const template = flags.traceUrl === undefined ? undefined : checkTraceUrlTemplate(flags.traceUrl);
     const report = await readReportFile(flags.report);
+    if (template !== undefined) report.traceUrl = template;
     const written = await writeViews(report, reportTargets(flags));
     for (const path of written) process.stdout.write(terminalText(`wrote ${escapeInvisible(path)}\n`));
     return ExitCode.ok;

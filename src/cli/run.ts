@@ -68,6 +68,15 @@ export const runCommand = defineCommand<RunFlags>({
           describe: 'HTTP version: 1.1 (default), 2 (h2 over TLS, h2c in plain text; one connection per participant), auto (h2 when the TLS target offers it)',
         }),
       )
+      .option('trace', { type: 'boolean', describe: 'send a W3C traceparent with every request, stream open and message (default on); --no-trace sends none' })
+      .option(
+        'trace-url',
+        textOption('--trace-url', { describe: 'link the slowest trace ids in report.html to this URL template, e.g. https://tempo.example/trace/{traceId}' }),
+      )
+      .option(
+        'trace-sample',
+        textOption('--trace-sample', { describe: 'share of traceparents with the sampled flag on, 0..1 (default 1); the others carry flag 00' }),
+      )
       .option(
         'token-command',
         textOption('--token-command', {

@@ -60,6 +60,12 @@ export const serveCommand = defineCommand<ServeFlags>({
       .option('tls-cert', textOption('--tls-cert', { describe: 'serve HTTPS with this certificate (PEM); needs --tls-key' }))
       .option('tls-key', textOption('--tls-key', { describe: 'private key (PEM) of --tls-cert' }))
       .option('tls-client-ca', textOption('--tls-client-ca', { describe: 'require client certificates signed by this CA (mutual TLS)' }))
+      .option(
+        'log-traces',
+        textOption('--log-traces', {
+          describe: 'append a JSON line per request that carried a W3C traceparent to FILE (trace id, method, path, status, handling time)',
+        }),
+      )
       .option('tls-cert-out', textOption('--tls-cert-out', { describe: 'write the certificate clients must trust here (default: a file in the temp folder)' }))
       .example('$0 serve', `the reference target on http://127.0.0.1:${DEFAULT_SERVE_PORT}`)
       .example('$0 serve --participants 500 --fixtures-out /tmp/f.json', 'a target for run --target, its fixtures file written')

@@ -17,4 +17,20 @@ export interface EncodedMetrics {
   maxima?: Record<string, number>;
   /** A few human-readable failure samples per key (bounded, redacted by the writer). */
   samples: Record<string, string[]>;
+  /**
+   * Since 1.6.0 (absent when no request carried a traceparent): per scenario (`photoUpload`,
+   * `tagLink`, `chatStreams.delivery`), the slowest requests with the trace id each carried,
+   * slowest first, at most SLOWEST_PER_KEY; a merge keeps the slowest of its parts.
+   */
+  slowest?: Record<string, SlowRequest[]>;
+}
+
+/** How many slowest requests a set keeps per key. */
+export const SLOWEST_PER_KEY = 5;
+
+/** One slow request (or, for `chatStreams.delivery`, the injected message behind a slow delivery). */
+export interface SlowRequest {
+  /** The W3C trace id of its traceparent, 32 hex digits. */
+  traceId: string;
+  latencyMs: number;
 }

@@ -4,7 +4,7 @@
  * Bump REPORT_SCHEMA_VERSION on any breaking change, and update schemas/report.schema.json.
  */
 import type { CheckId, CheckStatus } from './check-ids.js';
-import type { EncodedMetrics } from './encoded-metrics.js';
+import type { EncodedMetrics, SlowRequest } from './encoded-metrics.js';
 
 /** The shape of every `...Ms` histogram in report.json (docs/design.md §5). */
 export interface HistogramSummary {
@@ -34,7 +34,8 @@ import type { RunPlan } from './profile/stage-plan.js';
  * 1.6.0: the check `load.achieved` and time-series points' `streamSeconds`; chatStreams
  *        `firstKeepAliveFromRequestMs`, `firstKeepAliveWithHeaders`, `keepAliveBunched`,
  *        `stalledSilentAfterHeaders`, `resume.idsUnsendable`; `metrics.maxima`; the failure codes
- *        `body-too-large` and `proxy:<nnn>`.
+ *        `body-too-large` and `proxy:<nnn>`; `plan.arrivals` (Poisson); `metrics.slowest`,
+ *        time-series points' `slowest` and `traceUrl` (trace context).
  */
 export const REPORT_SCHEMA_VERSION = '1.6.0';
 
@@ -262,6 +263,12 @@ export interface TimeseriesPoint {
    * exceeded `generator.maxEventLoopDelayP99Ms`, so its latencies include the driver's own lag.
    */
   generatorBehind?: true;
+  /**
+   * Since 1.6.0 (absent when no request of the interval carried a traceparent): per scenario,
+   * the interval's slowest traced requests with their trace ids, slowest first, at most 5
+   * (docs/design.md §2.12). A merged or compacted point keeps the slowest of its parts.
+   */
+  slowest?: Record<string, SlowRequest[]>;
 }
 
 export interface ResumeSummary {
@@ -420,6 +427,11 @@ export interface Report {
    * names change points by them; `release` is the label for a release.
    */
   labels?: Record<string, string>;
+  /**
+   * Since 1.6.0, `run --trace-url` (or `report --trace-url`): the URL template, with
+   * `{traceId}`, that report.html links the slowest requests' trace ids to (docs/design.md §2.12).
+   */
+  traceUrl?: string;
   /** Since 1.4.0, runs that renewed bearer tokens (docs/design.md §2.13): refreshes, waits, resends, 401s after a refresh. */
   auth?: AuthSummary;
   /** Since 1.3.0: how the run reached its target (TLS trust, proxy, extra header names; never values or key material). */

@@ -11,7 +11,7 @@
  */
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
-import { defaultTransport, type Transport, tlsConnectOptions, withTransportHeaders } from './transport.js';
+import { defaultTransport, type Transport, tlsConnectOptions, withTraceparent, withTransportHeaders } from './transport.js';
 
 /** The protocol a connection speaks: `h2` (ALPN over TLS), `h2c` (plain text, prior knowledge) or `http/1.1`. */
 export type WireProtocol = 'h2' | 'h2c' | 'http/1.1';
@@ -34,13 +34,19 @@ export function usesProxy(transport: Transport, env: NodeJS.ProcessEnv = process
   return transport.proxy.mode === 'env' && PROXY_VARIABLES.some((name) => Boolean(env[name]));
 }
 
-/** Adds the transport's headers to every request a dispatcher sends (a request's own headers win). */
+/**
+ * Adds the transport's headers to every request a dispatcher sends (a request's own headers
+ * win), and a new traceparent to each that has none (docs/design.md §2.12).
+ */
 function withHeaders(dispatcher: Dispatcher, transport: Transport): Dispatcher {
   const extra = transport.headers;
-  if (Object.keys(extra).length === 0) return dispatcher;
+  if (Object.keys(extra).length === 0 && !transport.trace) return dispatcher;
   return dispatcher.compose(
     (dispatch) => (options, handler) =>
-      dispatch({ ...options, headers: withTransportHeaders((options.headers ?? {}) as Record<string, string>, extra) }, handler),
+      dispatch(
+        { ...options, headers: withTraceparent(withTransportHeaders((options.headers ?? {}) as Record<string, string>, extra), transport).headers },
+        handler,
+      ),
   );
 }
 

@@ -15,7 +15,7 @@ import { type FailureCode, failureOfError, unexpectedStatus } from '../contract/
 import { createStreamClient, type ProtocolListener } from './http-agent.js';
 import { keptEventId, lastEventIdHeader } from './last-event-id.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
-import { defaultTransport, type Transport, withTransportHeaders } from './transport.js';
+import { defaultTransport, type Transport, withTraceparent, withTransportHeaders } from './transport.js';
 
 export enum StreamState {
   Connecting = 0,
@@ -139,7 +139,9 @@ export class SseStream {
     this.resumedFrom = resumeHeader(request.lastEventId ?? null);
     let dispatcher = request.dispatcher;
     // A connection of the stream's own adds no headers (http-agent.ts): the request carries the transport's.
-    const base = dispatcher === undefined ? withTransportHeaders(request.headers, (request.transport ?? defaultTransport()).headers) : request.headers;
+    // Each open (a reconnect too) is a request of its own, with its own traceparent (docs/design.md §2.12).
+    const transport = request.transport ?? defaultTransport();
+    const base = dispatcher === undefined ? withTraceparent(withTransportHeaders(request.headers, transport.headers), transport).headers : request.headers;
     const headers = this.resumedFrom === null ? base : { ...base, 'last-event-id': this.resumedFrom };
     let response: Dispatcher.ResponseData;
     if (dispatcher === undefined) {

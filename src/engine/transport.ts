@@ -6,6 +6,7 @@
  * re-read, and is never written to a report or a log.
  */
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import { newTraceparent, type TraceSettings } from '../util/traceparent.js';
 import { VERSION } from '../util/version.js';
 
 export interface TlsSettings {
@@ -35,6 +36,11 @@ export interface Transport {
    * (h2 when ALPN offers it, else HTTP/1.1; plain text stays HTTP/1.1). docs/design.md §2.14.
    */
   http: HttpVersion;
+  /**
+   * The W3C traceparent every request, stream open and message carries (docs/design.md
+   * §2.12); null or absent sends none (`--no-trace`, tests, the embedded target's own calls).
+   */
+  trace?: TraceSettings | null;
 }
 
 export type HttpVersion = '1.1' | '2' | 'auto';
@@ -109,4 +115,18 @@ export function withTransportHeaders(headers: Record<string, string>, extra: Rea
   const merged: Record<string, string> = { ...extra };
   for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
   return merged;
+}
+
+/**
+ * `headers` with a new traceparent when the transport sends them and the request has none;
+ * `traceId` is the id sent (null when none), kept by callers that report the slowest requests.
+ */
+export function withTraceparent(
+  headers: Record<string, string>,
+  transport: Pick<Transport, 'trace'>,
+): { headers: Record<string, string>; traceId: string | null } {
+  const trace = transport.trace;
+  if (trace === undefined || trace === null || headers.traceparent !== undefined) return { headers, traceId: null };
+  const { traceId, header } = newTraceparent(trace.sampleRate);
+  return { headers: { ...headers, traceparent: header }, traceId };
 }

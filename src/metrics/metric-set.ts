@@ -5,7 +5,7 @@
  * and inside report.json, and merge exactly (counters add, peaks add across concurrent
  * shards, histograms add bucket by bucket).
  */
-import type { EncodedMetrics } from '../contract/encoded-metrics.js';
+import { type EncodedMetrics, SLOWEST_PER_KEY, type SlowRequest } from '../contract/encoded-metrics.js';
 import { redact } from '../util/redact.js';
 import { createHistogram, decodeHistogram, encodeHistogram, type Histogram, settleMax } from './histogram.js';
 
@@ -19,6 +19,8 @@ export class MetricSet {
   private readonly peaks = new Map<string, number>();
   private readonly histograms = new Map<string, Histogram>();
   private readonly samples = new Map<string, string[]>();
+  /** Per key, the slowest traced requests, slowest first (at most SLOWEST_PER_KEY). */
+  private readonly slowestByKey = new Map<string, SlowRequest[]>();
 
   inc(name: string, by = 1): void {
     this.counters.set(name, (this.counters.get(name) ?? 0) + by);
@@ -70,12 +72,47 @@ export class MetricSet {
     return this.samples.get(key) ?? [];
   }
 
+  /**
+   * Keeps `traceId` among the slowest of `key` if `latencyMs` is (docs/design.md §2.12): most
+   * requests fail the first comparison, so the cost per request is one array read.
+   */
+  slow(key: string, traceId: string, latencyMs: number): void {
+    let list = this.slowestByKey.get(key);
+    if (list === undefined) {
+      list = [];
+      this.slowestByKey.set(key, list);
+    }
+    if (list.length === SLOWEST_PER_KEY && latencyMs <= list[SLOWEST_PER_KEY - 1]!.latencyMs) return;
+    let at = list.length;
+    while (at > 0 && list[at - 1]!.latencyMs < latencyMs) at--;
+    list.splice(at, 0, { traceId, latencyMs });
+    if (list.length > SLOWEST_PER_KEY) list.pop();
+  }
+
+  /** A copy of the slowest, as EncodedMetrics carries it (latency to the µs, as report.json's): absent when none was kept. */
+  encodeSlowest(): Pick<EncodedMetrics, 'slowest'> {
+    if (this.slowestByKey.size === 0) return {};
+    return {
+      slowest: Object.fromEntries(
+        [...this.slowestByKey].map(([key, list]) => [
+          key,
+          list.map((slow) => ({ traceId: slow.traceId, latencyMs: Math.round(slow.latencyMs * 1_000) / 1_000 })),
+        ]),
+      ),
+    };
+  }
+
+  slowestOf(key: string): readonly SlowRequest[] {
+    return this.slowestByKey.get(key) ?? [];
+  }
+
   /** Adds another set into this one (an interval into the total, a worker into the parent). */
   add(other: MetricSet): void {
     for (const [name, value] of other.counters) this.inc(name, value);
     for (const [name, value] of other.peaks) this.peak(name, value);
     for (const [name, histogram] of other.histograms) this.histogram(name).add(histogram);
     for (const [key, list] of other.samples) for (const text of list) this.sample(key, text);
+    for (const [key, list] of other.slowestByKey) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs);
   }
 
   /**
@@ -87,6 +124,8 @@ export class MetricSet {
     for (const [name, value] of other.counters) this.counters.set(name, this.count(name) - value);
     for (const [name, histogram] of other.histograms) if (histogram.totalCount > 0) this.histogram(name).subtract(histogram);
     this.peaks.clear();
+    // Nor can the slowest: a sliding window judges thresholds, it lists no slow requests.
+    this.slowestByKey.clear();
   }
 
   /**
@@ -110,6 +149,7 @@ export class MetricSet {
       if (exact !== undefined) settleMax(histogram, Math.max(before, exact));
     }
     for (const [key, list] of Object.entries(encoded.samples)) for (const text of list) this.sample(key, text);
+    for (const [key, list] of Object.entries(encoded.slowest ?? {})) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs);
   }
 
   encode(): EncodedMetrics {
@@ -125,6 +165,8 @@ export class MetricSet {
       histograms,
       maxima,
       samples: Object.fromEntries(this.samples),
+      // Absent without traced requests: an untraced run's report is as before.
+      ...this.encodeSlowest(),
     };
   }
 
@@ -134,6 +176,7 @@ export class MetricSet {
     this.peaks.clear();
     for (const histogram of this.histograms.values()) histogram.reset();
     this.samples.clear();
+    this.slowestByKey.clear();
   }
 
   static decode(encoded: EncodedMetrics): MetricSet {

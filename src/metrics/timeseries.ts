@@ -6,6 +6,7 @@
 import type { TimeseriesPoint } from '../contract/report.js';
 import type { MetricSet } from './metric-set.js';
 import { CHAT, GENERATOR, MAIN, throughputNames } from './names.js';
+import { mergeSlowest } from './slowest.js';
 
 export const MAX_POINTS = 720;
 
@@ -64,7 +65,16 @@ export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: num
     // The worse of the two loops where requests have a thread of their own.
     eventLoopDelayP99Ms: maxOrNull(p99Ms(set, GENERATOR.loopDelayUs), p99Ms(set, GENERATOR.requestLoopDelayUs)),
     rssBytes: set.peakOf(GENERATOR.rssBytes),
+    ...slowestOf(set),
   };
+}
+
+/** The interval's slowest traced requests, rounded like the other figures; absent when none was traced. */
+function slowestOf(set: MetricSet): Pick<TimeseriesPoint, 'slowest'> {
+  const { slowest } = set.encodeSlowest();
+  if (slowest === undefined) return {};
+  for (const list of Object.values(slowest)) for (const slow of list) slow.latencyMs = round(slow.latencyMs);
+  return { slowest };
 }
 
 const round = (value: number): number => Math.round(value * 1_000) / 1_000;
@@ -118,6 +128,7 @@ export function mergePoints(a: TimeseriesPoint, b: TimeseriesPoint, concurrent =
     // A merged point is warm-up only if all of it is, and behind if any of it was.
     ...(a.warmup && b.warmup ? { warmup: true as const } : {}),
     ...(a.generatorBehind || b.generatorBehind ? { generatorBehind: true as const } : {}),
+    ...(a.slowest !== undefined || b.slowest !== undefined ? { slowest: mergeSlowest(a.slowest, b.slowest) } : {}),
   };
 }
 

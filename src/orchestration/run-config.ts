@@ -10,6 +10,7 @@ import type { ShardInfo } from '../contract/report.js';
 import type { CredentialSources } from '../engine/auth/credentials.js';
 import type { Transport } from '../engine/transport.js';
 import { type ParsedThreshold, parseThresholds } from '../metrics/thresholds.js';
+import { checkTraceUrlTemplate } from '../report/trace-url.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
@@ -41,6 +42,8 @@ export interface RunFlags extends LiveOutputFlags, TransportFlags {
   startAt?: string;
   /** `--token-command CMD` (or COACHBENCH_TOKEN_COMMAND): prints fresh bearer tokens (engine/auth/token-command.ts). */
   tokenCommand?: string;
+  /** `--trace-url TEMPLATE`: report.html links slowest trace ids to it (report/trace-url.ts). */
+  traceUrl?: string;
   quiet?: boolean;
 }
 
@@ -62,6 +65,8 @@ export interface RunConfig {
   progressEveryMs: number | null;
   /** What the run is of (`--label`, the CI's git sha); recorded as report.json `labels` when not empty. */
   labels?: Record<string, string>;
+  /** `--trace-url`, checked; recorded as report.json `traceUrl`. */
+  traceUrl?: string;
   quiet: boolean;
   /** --metrics-port, --metrics-host, --otlp, --dashboard. */
   outputs: LiveOutputConfig;
@@ -210,6 +215,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     thresholds,
     progressEveryMs: flags.progressEvery === undefined ? null : parseProgressEvery(flags.progressEvery),
     labels: resolveLabels(flags.label ?? [], env),
+    ...(flags.traceUrl !== undefined ? { traceUrl: checkTraceUrlTemplate(flags.traceUrl) } : {}),
     quiet: flags.quiet ?? false,
     outputs: parseLiveOutputFlags(flags),
     startAtMs,

@@ -255,6 +255,7 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
   if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);
   report.transport = { ...transportInfo(target.transport, target.url), protocols: protocolsOf(collector.total) };
   if (config.labels && Object.keys(config.labels).length > 0) report.labels = config.labels;
+  if (config.traceUrl !== undefined) report.traceUrl = config.traceUrl;
   // A dead worker under the `fail` policy fails the run even if its share's checks held.
   if (failedByPolicy) report.verdict = 'fail';
   const saved = await saveReport(outDir, report, { stdout, stderr });

@@ -10,6 +10,7 @@ import { DEFAULT_USER_AGENT, type HttpVersion, type ProxySettings, type Transpor
 import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { registerSecret } from '../util/redact.js';
+import type { TraceSettings } from '../util/traceparent.js';
 
 export interface TransportFlags {
   ca?: string[];
@@ -21,6 +22,10 @@ export interface TransportFlags {
   proxy?: string | false;
   /** `--http 1.1|2|auto`. */
   http?: string;
+  /** `--no-trace` is false. */
+  trace?: boolean;
+  /** `--trace-sample 0..1`. */
+  traceSample?: string;
 }
 
 const HTTP_VERSIONS: readonly HttpVersion[] = ['1.1', '2', 'auto'];
@@ -77,6 +82,19 @@ function parseHeaderFlag(text: string, env: NodeJS.ProcessEnv): [string, string]
   return header(text.slice(0, colon), text.slice(colon + 1), '--header', env);
 }
 
+/** `--trace-sample` and `--no-trace` (docs/design.md §2.12): null sends no traceparent. */
+function traceOf(flags: TransportFlags): TraceSettings | null {
+  if (flags.trace === false) {
+    if (flags.traceSample !== undefined) throw new ConfigError('--trace-sample: cannot be used with --no-trace');
+    return null;
+  }
+  if (flags.traceSample === undefined) return { sampleRate: 1 };
+  const text = flags.traceSample.trim();
+  const rate = text === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new ConfigError(`--trace-sample: "${printable(flags.traceSample)}" is not a number from 0 to 1`);
+  return { sampleRate: rate };
+}
+
 function proxyOf(flag: string | false | undefined): ProxySettings {
   if (flag === false) return { mode: 'none' };
   if (flag === undefined) return { mode: 'env' };
@@ -127,5 +145,7 @@ export function resolveTransport(
     headers,
     proxy: proxyOf(flags.proxy),
     http: httpVersionOf(flags.http),
+    // A traceparent given by hand is sent as given, on every request: none is generated.
+    trace: headers.traceparent !== undefined ? null : traceOf(flags),
   };
 }

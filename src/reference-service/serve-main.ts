@@ -4,7 +4,7 @@
  * `--workers`), write the fixtures file, print one line, serve until `signal` aborts, close
  * cleanly.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,8 @@ export interface ServeFlags {
   tlsClientCa?: string;
   /** Where the certificate clients must trust is written (default: a file in the temp folder). */
   tlsCertOut?: string;
+  /** `--log-traces FILE`: a JSON line per request that carried a traceparent. */
+  logTraces?: string;
 }
 
 function integerFlag(value: string | number | undefined, flag: string, min: number, max: number): number | undefined {
@@ -91,7 +93,19 @@ export function resolveServeOptions(flags: ServeFlags): { options: TargetOptions
     options.tokenTtlMs = parseDuration(flags.tokenTtl, '--token-ttl');
     if (options.tokenTtlMs < 1_000) throw new ConfigError(`--token-ttl: at least 1s, got ${flags.tokenTtl}`);
   }
+  if (flags.logTraces !== undefined) options.traceLogFile = traceLogFileOf(flags.logTraces);
   return flags.fixturesOut === undefined ? { options } : { options, fixturesOut: flags.fixturesOut };
+}
+
+/** `--log-traces FILE`: opened for appending now, so a bad path is exit 2 before the target listens. */
+function traceLogFileOf(path: string): string {
+  if (path.trim() === '') throw new ConfigError('--log-traces: needs a file path');
+  try {
+    closeSync(openSync(path, 'a'));
+  } catch (error) {
+    throw new ConfigError(`--log-traces ${path}: cannot open for appending (${(error as NodeJS.ErrnoException).code ?? 'unwritable'})`);
+  }
+  return path;
 }
 
 function readPemFlag(path: string, flag: string): string {

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultSettings } from './faults/faults.js';
 import type { Responder } from './http/http-reply.js';
+import type { TraceLog } from './http/trace-log.js';
 import type { CommandBus } from './state/commands/command-types.js';
 import type { Principal, Role } from './state/store-types.js';
 import type { TargetStore } from './state/target-store.js';
@@ -21,6 +22,8 @@ export interface TargetApp {
   tokensExpire: boolean;
   /** Under `--workers`: this worker's number, sent as `X-Coachbench-Worker` on every answer. */
   workerLabel?: string;
+  /** `serve --log-traces FILE`: a line per request that carried a traceparent. */
+  traceLog?: TraceLog;
 }
 
 /** What a route handler gets for one authenticated request. */

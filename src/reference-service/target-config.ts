@@ -30,6 +30,8 @@ export interface TargetConfig {
   accelBufferingHeader: boolean;
   /** HTTPS identity, generated already when the options asked for a self-signed one; null: HTTP. */
   tls: TargetTls | null;
+  /** `--log-traces FILE`, or null. */
+  traceLogFile: string | null;
 }
 
 /** Most workers a target forks; beyond the cores they only add IPC hops. */
@@ -61,10 +63,21 @@ export async function resolveTargetConfig(options: TargetOptions): Promise<Targe
     throw new ConfigError(`token ttl must be a whole number of ms, at least 1s, got ${tokenTtlMs}`);
   // Tokens are issued by the process that answers the token request; replicas would not know them.
   if (tokenTtlMs !== null && checked.workers > 1) throw new ConfigError('expiring tokens (--token-ttl) need a single-process target: drop --workers');
-  return { ...checked, host, tls, sseRetryMs, tokenTtlMs, http2: options.http2 ?? false, accelBufferingHeader: options.accelBufferingHeader ?? true };
+  return {
+    ...checked,
+    host,
+    tls,
+    sseRetryMs,
+    tokenTtlMs,
+    http2: options.http2 ?? false,
+    accelBufferingHeader: options.accelBufferingHeader ?? true,
+    traceLogFile: options.traceLogFile ?? null,
+  };
 }
 
-function checkedOptions(options: TargetOptions): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs' | 'tokenTtlMs' | 'http2' | 'accelBufferingHeader'> {
+function checkedOptions(
+  options: TargetOptions,
+): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs' | 'tokenTtlMs' | 'http2' | 'accelBufferingHeader' | 'traceLogFile'> {
   const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 10) throw new ConfigError(`keepalive must be at least 10ms, got ${keepAliveMs}`);
   return {

@@ -12,6 +12,7 @@ import { Responder } from './http/http-reply.js';
 import { Router } from './http/router.js';
 import { ALL_ROUTES } from './http/routes/all-routes.js';
 import { createTargetServer } from './http/target-server.js';
+import { TraceLog } from './http/trace-log.js';
 import type { CommandBus } from './state/commands/command-types.js';
 import type { TargetStore } from './state/target-store.js';
 import { LocalEventDelivery } from './streams/event-delivery.js';
@@ -67,6 +68,7 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
     sessionsPerParticipant: config.sessionsPerParticipant,
     tokensExpire: config.tokenTtlMs !== null,
     ...(setup.workerLabel !== undefined ? { workerLabel: setup.workerLabel } : {}),
+    ...(config.traceLogFile !== null ? { traceLog: new TraceLog(config.traceLogFile) } : {}),
   };
   const { server, close: closeServer } = createTargetServer({ tls: config.tls, http2: config.http2 }, createDispatcher(app, new Router(ALL_ROUTES), counters));
   let closing: Promise<void> | null = null;
@@ -95,7 +97,10 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
         cancelFaults();
         delays.cancelAll();
         streams.closeAll();
-        void closeServer().then(resolve);
+        // Streams end with the server: their lines are written before the log closes.
+        void closeServer()
+          .then(() => app.traceLog?.close())
+          .then(resolve);
       });
       return closing;
     },

@@ -53,6 +53,8 @@ export interface TargetOptions {
   accelBufferingHeader?: boolean;
   /** Serve HTTPS with this identity (PEM); `'self-signed'` generates one for the loopback names. Default: plain HTTP. */
   tls?: TargetTls | 'self-signed';
+  /** Append a JSON line per request that carried a W3C traceparent to this file (`serve --log-traces`). */
+  traceLogFile?: string;
 }
 
 export interface TargetStats {

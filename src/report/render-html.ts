@@ -15,6 +15,7 @@ import { generatorSection } from './html/section-generator.js';
 import { keepAliveSection } from './html/section-keepalive.js';
 import { latencySection } from './html/section-latency.js';
 import { scenariosSection } from './html/section-scenarios.js';
+import { slowestSection } from './html/section-slowest.js';
 import { summarySection } from './html/section-summary.js';
 import { timeseriesSection } from './html/section-timeseries.js';
 import { REPORT_CSS } from './html/styles.js';
@@ -26,6 +27,7 @@ function nav(report: Report): string {
     ['checks', 'Checks'],
     ['latency', 'Latency'],
   ];
+  if (report.metrics.slowest && Object.keys(report.metrics.slowest).length > 0) links.push(['slowest', 'Slowest']);
   if (report.scenarios.chatStreams) links.push(['keepalive', 'KEEP_ALIVE']);
   links.push(['timeseries', 'Over time'], ['generator', 'Generator']);
   if (report.auth) links.push(['auth', 'Tokens']);
@@ -54,6 +56,7 @@ export function renderHtml(report: Report): string {
     scenariosSection(report),
     checksSection(report),
     latencySection(report),
+    slowestSection(report),
     keepAliveSection(report),
     timeseriesSection(report),
     generatorSection(report),

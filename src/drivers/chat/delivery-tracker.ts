@@ -14,11 +14,13 @@ interface PendingMessage {
   expected: SseStream[];
   receipts: number[];
   resolved: boolean;
+  /** The trace id of the post's traceparent, null when it carried none. */
+  traceId: string | null;
 }
 
 /** What one arrival of a message on a stream was: its first delivery there, a repeat, or not expected there. */
 export type Receipt =
-  | { outcome: 'first'; latencyMs: number }
+  | { outcome: 'first'; latencyMs: number; traceId: string | null }
   | { outcome: 'duplicate' }
   /** Not expected on this stream (opened after the post, or an unknown/foreign token). */
   | { outcome: 'unexpected' };
@@ -39,7 +41,7 @@ export class DeliveryTracker {
   ) {}
 
   /** Registers a message before it is posted (deliveries can beat the POST's response). */
-  register(sessionId: string, intendedMs: number, openStreams: readonly SseStream[]): number {
+  register(sessionId: string, intendedMs: number, openStreams: readonly SseStream[], traceId: string | null = null): number {
     const seq = this.nextSeq++;
     const expected = openStreams.filter((s) => s.state === StreamState.Open);
     this.pending.set(seq, {
@@ -49,6 +51,7 @@ export class DeliveryTracker {
       expected,
       receipts: expected.map(() => 0),
       resolved: false,
+      traceId,
     });
     return seq;
   }
@@ -72,7 +75,7 @@ export class DeliveryTracker {
     const index = message.expected.indexOf(stream);
     if (index < 0) return { outcome: 'unexpected' };
     const count = ++message.receipts[index]!;
-    return count === 1 ? { outcome: 'first', latencyMs: nowMs - message.intendedMs } : { outcome: 'duplicate' };
+    return count === 1 ? { outcome: 'first', latencyMs: nowMs - message.intendedMs, traceId: message.traceId } : { outcome: 'duplicate' };
   }
 
   /**

@@ -12,6 +12,7 @@ import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/c
 import { discardBounded } from '../../engine/bounded-body.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import { withTraceparent } from '../../engine/transport.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
@@ -52,16 +53,20 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         return;
       }
       const sessionId = currentSession(participant);
-      const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId));
-      try {
-        // Under --http 2 a participant posts on its own connection, beside its streams, as a browser does.
-        const dispatcher = (ctx.transport.http === '2' && driver.connections.existing(participant)) || ctx.dispatcher;
-        const headers = {
+      // Made here, not by the dispatcher, so a slow delivery can name its message's trace (docs/design.md §2.12).
+      const { headers, traceId } = withTraceparent(
+        {
           authorization: authorizationOf(participant),
           'x-api-key': ctx.fixtures.apiKey,
           'content-type': 'application/json',
           accept: 'application/json, application/problem+json',
-        };
+        },
+        ctx.transport,
+      );
+      const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId), traceId);
+      try {
+        // Under --http 2 a participant posts on its own connection, beside its streams, as a browser does.
+        const dispatcher = (ctx.transport.http === '2' && driver.connections.existing(participant)) || ctx.dispatcher;
         const body = JSON.stringify({ chatSessionId: sessionId, text: correlationText(driver.runTag, seq) });
         const path = `${prefix}/participants/${encodeURIComponent(participant.fixture.userId)}/chat_messages`;
         const { answer: response } = await sendRenewing(

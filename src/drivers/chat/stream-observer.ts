@@ -9,6 +9,7 @@ import type { SseStream } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, MAIN } from '../../metrics/names.js';
+import { DELIVERY_SLOWEST_KEY } from '../../metrics/slowest.js';
 import { printable } from '../../util/printable.js';
 import { redactedStart } from '../../util/redact.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
@@ -126,6 +127,8 @@ export class StreamObserver {
     if (receipt.outcome === 'first') {
       this.metrics.inc(CHAT.deliveriesReceived);
       recordMs(this.metrics.histogram(CHAT.eventLatencyUs), receipt.latencyMs);
+      // The worst deliveries name the injected message's trace (docs/design.md §2.12).
+      if (receipt.traceId !== null) this.metrics.slow(DELIVERY_SLOWEST_KEY, receipt.traceId, receipt.latencyMs);
     } else if (receipt.outcome === 'duplicate') {
       this.metrics.inc(CHAT.duplicates);
       this.metrics.sample(CHAT.samples, `message ${match[0]} delivered twice on session ${stream.sessionId}`);

@@ -20,7 +20,7 @@ import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { BodyTooLargeError, MAX_RESPONSE_BODY_BYTES } from '../../engine/bounded-body.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
-import { autocannonTlsOptions, withTransportHeaders } from '../../engine/transport.js';
+import { autocannonTlsOptions, withTraceparent, withTransportHeaders } from '../../engine/transport.js';
 import { connectionsName, throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
@@ -56,22 +56,27 @@ export async function runClosedModel<M>(
   const inFlight = new WeakMap<object, M>();
   // Its bearer token too: a 401 to a token being renewed is the token's age, not an answer.
   const sentAuthorization = new WeakMap<object, string | undefined>();
+  // And its trace id, kept with its latency among the slowest (docs/design.md §2.12).
+  const sentTrace = new WeakMap<object, string | null>();
   // onResponse (body, headers) and the connection's `response` event (latency) fire back
   // to back, synchronously, for the same answer: this slot carries the first to the second.
-  let answered: { memo: M | undefined; authorization: string | undefined; view: ResponseView } | undefined;
+  let answered: { memo: M | undefined; authorization: string | undefined; traceId: string | null; view: ResponseView } | undefined;
   const request: Request = {
     onResponse: (status, body, context, headers) => {
       const authorization = context.authorization as string | undefined;
-      answered = { memo: context.memo as M | undefined, authorization, view: { status, headers: normaliseHeaders(headers), body } };
+      const traceId = (context.traceId as string | null | undefined) ?? null;
+      answered = { memo: context.memo as M | undefined, authorization, traceId, view: { status, headers: normaliseHeaders(headers), body } };
     },
   };
   if (!shared) {
     request.setupRequest = (base, context) => {
       const { spec, memo } = workload.next(seq++);
+      const { headers, traceId } = withTraceparent(spec.headers, ctx.transport);
       // The per-connection context lives from this request's build to its answer.
       context.memo = memo;
       context.authorization = spec.headers.authorization;
-      return { ...base, method: spec.method, path: spec.path, headers: withTransportHeaders(spec.headers, extra), body: spec.body };
+      context.traceId = traceId;
+      return { ...base, method: spec.method, path: spec.path, headers: withTransportHeaders(headers, extra), body: spec.body };
     };
   }
   const setupClient = (client: object): void => {
@@ -84,9 +89,12 @@ export async function runClosedModel<M>(
       new URL(origin).host,
       (): HttpRequestSpec => {
         const { spec, memo } = workload.next(seq++);
+        // Each request autocannon writes is built here, so each gets a traceparent of its own.
+        const { headers, traceId } = withTraceparent(spec.headers, ctx.transport);
         inFlight.set(client, memo);
         sentAuthorization.set(client, spec.headers.authorization);
-        return spec;
+        sentTrace.set(client, traceId);
+        return traceId === null ? spec : { ...spec, headers };
       },
       extra,
     );
@@ -110,9 +118,10 @@ export async function runClosedModel<M>(
           answered = undefined;
           const memo = shared ? inFlight.get(client) : current?.memo;
           const authorization = shared ? sentAuthorization.get(client) : current?.authorization;
+          const traceId = (shared ? sentTrace.get(client) : current?.traceId) ?? null;
           const stale = current?.view.status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(authorization);
           if (current !== undefined && memo !== undefined && !stale) {
-            recordResponse(metrics, workload, memo, current.view, { latencyMs, serviceMs: latencyMs });
+            recordResponse(metrics, workload, memo, current.view, { latencyMs, serviceMs: latencyMs }, traceId);
           }
           metrics.peak(names.activeMs, performance.now() - startMs);
         },

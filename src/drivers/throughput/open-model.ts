@@ -12,6 +12,7 @@ import { schedulePacer } from '../../engine/arrival-pacer.js';
 import { sendRenewing } from '../../engine/auth/credentials.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
+import { withTraceparent } from '../../engine/transport.js';
 import { throughputNames } from '../../metrics/names.js';
 import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
@@ -55,9 +56,11 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
     signal: ctx.signal,
     fire: async (slot, intendedMs) => {
       const { spec, memo } = workload.next(slot);
+      // Made here, not by the dispatcher, to keep its id beside the latency (docs/design.md §2.12).
+      const { headers: traced, traceId } = withTraceparent(spec.headers, ctx.transport);
       const { answer: result, resent } = await sendRenewing(
         ctx.credentials,
-        spec.headers,
+        traced,
         (headers) => exchange(ctx.dispatcher, origin, { ...spec, headers }, settings.timeoutMs, cut),
         statusOfExchange,
       );
@@ -72,7 +75,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
         // A request sent again with a renewed token is timed from that send: the wait for the
         // token command is the identity provider's time (auth.refreshMs), not the target's.
         const timing = { latencyMs: result.endMs - (resent ? result.startMs : intendedMs), serviceMs: result.endMs - result.startMs };
-        recordResponse(metrics, workload, memo, result.view, timing);
+        recordResponse(metrics, workload, memo, result.view, timing, traceId);
       } else {
         recordFailure(metrics, workload, memo, result.failure, result.detail);
       }

@@ -36,7 +36,15 @@ export interface SampleTiming {
 }
 
 /** Records one answered request. A non-200, a missing header or a bad body is an error under its failure code. */
-export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, memo: M, view: ResponseView, timing: SampleTiming): void {
+export function recordResponse<M>(
+  metrics: MetricSet,
+  workload: Workload<M>,
+  memo: M,
+  view: ResponseView,
+  timing: SampleTiming,
+  /** The traceparent's trace id the request carried, kept if it is among the slowest; null when none. */
+  traceId: string | null = null,
+): void {
   const names = NAMES[workload.scenario];
   const inspection = inspectResponse(view);
   const failures = [...inspection.failures, ...workload.judge(metrics, memo, inspection)];
@@ -51,6 +59,7 @@ export function recordResponse<M>(metrics: MetricSet, workload: Workload<M>, mem
   }
   recordMs(metrics.histogram(names.latencyUs), timing.latencyMs);
   recordMs(metrics.histogram(names.serviceTimeUs), timing.serviceMs);
+  if (traceId !== null) metrics.slow(workload.scenario, traceId, timing.latencyMs);
   workload.account?.(metrics, memo);
 }
 

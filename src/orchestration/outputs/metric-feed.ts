@@ -7,6 +7,7 @@ import { EXPORTED, type ExportedCount, type ExportedKey, exportedCountsOf, HISTO
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { throughputNames } from '../../metrics/names.js';
 import { forEachRecordedValue } from '../../metrics/recorded-values.js';
+import { SLOWEST_KEY_OF_HISTOGRAM } from '../../metrics/slowest.js';
 import type { IntervalSample } from './live-output.js';
 
 export type Labels = Record<string, string>;
@@ -17,6 +18,11 @@ export interface MetricWriter {
   set(key: ExportedKey, labels: Labels, value: number): void;
   /** Records `count` samples of `valueSec` into a histogram. */
   observe(key: ExportedKey, labels: Labels, valueSec: number, count: number): void;
+  /**
+   * Marks an observed value of a histogram with the trace id of the request behind it (an
+   * exemplar); absent where the library has none to offer (OTLP here).
+   */
+  exemplar?(key: ExportedKey, labels: Labels, valueSec: number, traceId: string): void;
 }
 
 const CHECK_STATUSES = ['pass', 'fail', 'skip'] as const;
@@ -57,6 +63,11 @@ export class MetricFeed {
     for (const { key, source, labels } of HISTOGRAM_SOURCES) {
       if (!interval.hasHistogram(source)) continue;
       forEachRecordedValue(interval.histogram(source), (valueUs, count) => w.observe(key, labels, valueUs / 1e6, count));
+      // The interval's slowest traced requests, slowest last: a bucket keeps its latest exemplar.
+      const slowestKey = SLOWEST_KEY_OF_HISTOGRAM[source];
+      if (w.exemplar === undefined || slowestKey === undefined) continue;
+      const slowest = interval.slowestOf(slowestKey);
+      for (let i = slowest.length - 1; i >= 0; i--) w.exemplar(key, labels, slowest[i]!.latencyMs / 1e3, slowest[i]!.traceId);
     }
     w.set('elapsed', {}, point.tSec);
     const live = verdict();

@@ -31,6 +31,7 @@ export function createDispatcher(app: TargetApp, router: Router, counter: Reques
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    app.traceLog?.watch(req, res, path);
     const extraHeaders: Record<string, string> = {};
     const fail = (error: unknown): void => {
       if (error instanceof ClientGoneError || res.destroyed) return;

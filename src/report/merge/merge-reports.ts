@@ -190,6 +190,8 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   // The shards of one run were started with the same labels; the first shard's speak for the run.
   const labels = shardReports.find((r) => r.labels)?.labels;
   if (labels) report.labels = labels;
+  const traceUrl = shardReports.find((r) => r.traceUrl !== undefined)?.traceUrl;
+  if (traceUrl !== undefined) report.traceUrl = traceUrl;
   // Likewise their transport settings; the connections they opened add up (counters).
   const transport = shardReports.find((r) => r.transport)?.transport;
   if (transport) report.transport = { ...transport, protocols: protocolsOf(total) };
