@@ -12,9 +12,15 @@ const shared = {
  * two cores. Beside the others in CI, a 120 ms stall of the shared loop once cost a stage's
  * end 9 of its 300 streams (stages-run), and the TLS handshakes of an h2 ramp, competing
  * with a neighbour file, stalled the driver 130 ms and cut KEEP_ALIVE gaps short (http2).
- * The image test's containers hold the smoke profile's 300 participants to a passing verdict.
+ * The image test's containers and the README's walk-through hold the smoke profile's 300
+ * participants to a passing verdict.
  */
-const PRECISION = ['test/orchestration/stages-run.test.ts', 'test/orchestration/http2.test.ts', 'test/deploy/image.test.ts'];
+const PRECISION = [
+  'test/orchestration/stages-run.test.ts',
+  'test/orchestration/http2.test.ts',
+  'test/deploy/image.test.ts',
+  'test/e2e/readme-walkthrough.test.ts',
+];
 
 export default defineConfig({
   test: {
