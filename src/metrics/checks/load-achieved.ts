@@ -125,11 +125,16 @@ export function judgeStreamSeconds(
     const b = Math.min(endMs, window.toMs);
     if (!(b > a)) continue;
     judgedUntilMs = b;
-    const heldPerMs = (point.streamSeconds ?? 0) / (point.intervalSec * 1_000);
+    const peak = point.streamsOpen + point.mainStreamsOpen;
+    // The last interval runs on past the end of the load while the streams close (the drain,
+    // the settle): what it held counts up to its peak over the part inside the window, not
+    // spread evenly over its whole length.
+    const cut = endMs > window.toMs;
+    const heldPerMs = cut ? Math.min(point.streamSeconds ?? 0, (peak * (b - a)) / 1_000) / (b - a) : (point.streamSeconds ?? 0) / (point.intervalSec * 1_000);
     judged.held += heldPerMs * (b - a);
     judged.planned += integrateStages(stages, a, b) * streamsPerParticipant;
     // The mean over the last interval, never above its peak (a sweep's worth of held time can land in the next interval).
-    judged.heldAtEnd = Math.min(heldPerMs * 1_000, point.streamsOpen + point.mainStreamsOpen);
+    judged.heldAtEnd = Math.min(heldPerMs * 1_000, peak);
     for (const stage of stages) {
       const from = Math.max(a, stage.startMs);
       const to = Math.min(b, stage.endMs);

@@ -87,8 +87,17 @@ describe('judgeStreamSeconds', () => {
     points[0] = { ...points[0]!, intervalSec: 1.4, streamSeconds: 1 };
     const judged = judgeStreamSeconds(points, [stage('hold', 0, 3_000, 5, 5)], 2, { fromMs: 1_000, toMs: 3_000 })!;
     expect(judged.fromMs).toBeCloseTo(1_400, 6);
+    // The cut last interval counts what it held up to its peak (10 streams) over its 0.6 s inside.
     expect(judged.held).toBeCloseTo(10 + 10 * 0.6, 6);
     expect(judged.planned).toBeCloseTo(10 * 1.6, 6);
+  });
+
+  it('a last interval that runs on while the streams close counts its held seconds inside the window', () => {
+    // 24 streams to the end at 2 s, closed at 2.1 s; the recorder stopped at 2.24 s.
+    const points = series(2, () => 24);
+    points[1] = { ...points[1]!, tSec: 2.24, intervalSec: 1.24, streamsOpen: 12, mainStreamsOpen: 12, streamSeconds: 24 * 1.1 };
+    const judged = judgeStreamSeconds(points, [stage('hold', 0, 2_000, 12, 12)], 2, { fromMs: 1_000, toMs: 2_000 })!;
+    expect(judged.held / judged.planned).toBeCloseTo(1, 6);
   });
 
   it('judges each second once where merged points overlap (workers whose intervals differ in length)', () => {
