@@ -89,7 +89,11 @@ export async function executeRun(
     } finally {
       await outputs.close();
     }
-    return await settleLateStop(outcome, stoppedBy, { stdout, stderr });
+    const settled = await settleLateStop(outcome, stoppedBy, { stdout, stderr });
+    // A signal while the late stop was being settled would be lost: take the handler away first
+    // (a signal after this is Node's own, ending the process by it), then settle once more.
+    removeSignalHandler();
+    return await settleLateStop(settled, stoppedBy, { stdout, stderr });
   } catch (error) {
     // Stopped before any load (docs/design.md §2.8): whatever the stop cut short, one line and the signal's code.
     // A session stops before any load only at its --start-at barrier, and says so itself.

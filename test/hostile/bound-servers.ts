@@ -10,7 +10,8 @@ import { GOOD_HEADERS, startServer, type TestServer } from '../drivers/throughpu
 const KEEP_ALIVE_DATA = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 const FILLER = Buffer.alloc(64 * 1024, 'x');
 
-const isPreflight = (req: IncomingMessage): boolean => req.method === 'OPTIONS';
+/** The reachability check, and the credential check's GET of a chat session (docs/design.md §2.2). */
+const isPreflight = (req: IncomingMessage): boolean => req.method === 'OPTIONS' || (req.method === 'GET' && /\/chat_sessions\/[^/]+$/.test(req.url ?? ''));
 const isStream = (req: IncomingMessage): boolean => req.method === 'GET' && /\/stream$/.test(req.url ?? '');
 
 function sseHeaders(res: ServerResponse): void {
