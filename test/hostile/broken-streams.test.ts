@@ -27,8 +27,8 @@ afterEach(async () => {
  * server. A target that breaks every stream also keeps the run from holding its planned streams:
  * load.achieved fails beside the stream checks.
  */
-function expectContained(run: HostileRun, failing: string[]): void {
-  expectContainedRun(run, failing, normal);
+function expectContained(run: HostileRun, failing: string[], either: string[] = []): void {
+  expectContainedRun(run, failing, normal, either);
   expect(server!.seen.others).toBe(0);
 }
 
@@ -49,7 +49,9 @@ describe('hostile targets: every stream broken (bin/coachbench.js run --target)'
   it('(e) one byte a second: no frame ever completes, so every stream stalls and is reopened', async () => {
     server = await behaviours.trickle();
     const run = await runAgainst(server.url, hostileProfile());
-    expectContained(run, ['stream.stall', 'load.achieved']);
+    // Each stream is held from its headers to its stall and reopened after a backoff: the
+    // stream-seconds held sit at load.achieved's 90 % bar for this short run, on either side.
+    expectContained(run, ['stream.stall'], ['load.achieved']);
     expect(run.report!.scenarios.chatStreams!.stalled).toBeGreaterThan(0);
   });
 
