@@ -6,51 +6,24 @@
  * scrapes a run and its exemplar API returns trace ids report.json lists among the slowest.
  * The Prometheus part is skipped, saying why, only where no Prometheus is installed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordMs } from '../../../src/metrics/histogram.js';
 import { MetricSet } from '../../../src/metrics/metric-set.js';
 import { CHAT, throughputNames } from '../../../src/metrics/names.js';
 import { pointFromInterval } from '../../../src/metrics/timeseries.js';
 import { PrometheusOutput } from '../../../src/orchestration/outputs/prometheus-output.js';
+import { freePort } from '../../support/free-port.js';
+import { HAS_PROMETHEUS, PROMETHEUS_SKIP_NOTE, type RunningPrometheus, startPrometheus } from '../../support/prometheus.js';
 import { quickProfile, runProfile } from '../run-helpers.js';
-
-const PROMETHEUS = process.env.COACHBENCH_PROMETHEUS ?? '/usr/bin/prometheus';
-const HAS_PROMETHEUS = existsSync(PROMETHEUS);
-if (!HAS_PROMETHEUS)
-  console.warn(`Prometheus exemplar test skipped: no Prometheus at ${PROMETHEUS} (apt-get install -y prometheus, or set COACHBENCH_PROMETHEUS)`);
-const SKIP_NOTE = HAS_PROMETHEUS ? '' : ` (SKIPPED: no Prometheus at ${PROMETHEUS})`;
 
 const OPENMETRICS_ACCEPT =
   'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 const id = (n: number): string => n.toString(16).padStart(32, 'a');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-let prometheus: ChildProcess | null = null;
-let workDir = '';
+let prometheus: RunningPrometheus | null = null;
 
 afterAll(async () => {
-  if (prometheus?.pid !== undefined && prometheus.exitCode === null) {
-    const exited = new Promise((resolve) => prometheus?.once('exit', resolve));
-    process.kill(prometheus.pid, 'SIGTERM');
-    await exited;
-  }
-  if (workDir) await rm(workDir, { recursive: true, force: true });
+  await prometheus?.stop();
 });
 
 describe('/metrics exemplars', () => {
@@ -102,49 +75,13 @@ interface Exemplar {
   value: string;
 }
 
-describe(`a real Prometheus stores the exemplars of a run${SKIP_NOTE}`, () => {
+describe(`a real Prometheus stores the exemplars of a run${PROMETHEUS_SKIP_NOTE}`, () => {
   it.skipIf(!HAS_PROMETHEUS)(
     'and its exemplar API returns trace ids report.json lists among each interval slowest',
     async () => {
-      workDir = await mkdtemp(join(tmpdir(), 'coachbench-prom-exemplars-'));
-      const [metricsPort, promPort] = [await freePort(), await freePort()];
-      await writeFile(
-        join(workDir, 'prometheus.yml'),
-        [
-          'global:',
-          '  scrape_interval: 1s',
-          '  scrape_timeout: 900ms',
-          'scrape_configs:',
-          '  - job_name: coachbench',
-          '    static_configs:',
-          `      - targets: ['127.0.0.1:${metricsPort}']`,
-          '',
-        ].join('\n'),
-      );
-      let promLog = '';
-      prometheus = spawn(
-        PROMETHEUS,
-        [
-          `--config.file=${join(workDir, 'prometheus.yml')}`,
-          `--storage.tsdb.path=${join(workDir, 'data')}`,
-          `--web.listen-address=127.0.0.1:${promPort}`,
-          '--enable-feature=exemplar-storage',
-        ],
-        { stdio: ['ignore', 'ignore', 'pipe'] },
-      );
-      prometheus.stderr?.on('data', (chunk: Buffer) => {
-        promLog = (promLog + chunk.toString()).slice(-4_000);
-      });
-      const promUrl = `http://127.0.0.1:${promPort}`;
-      for (let i = 0; ; i++) {
-        const ready = await fetch(`${promUrl}/-/ready`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ready) break;
-        if (i > 100 || prometheus.exitCode !== null) throw new Error(`Prometheus did not start:\n${promLog}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      const metricsPort = await freePort();
+      prometheus = await startPrometheus(metricsPort, ['--enable-feature=exemplar-storage']);
+      const promUrl = prometheus.url;
 
       const startSec = Date.now() / 1000 - 5;
       const { report } = await runProfile(

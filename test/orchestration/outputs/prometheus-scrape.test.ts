@@ -4,32 +4,11 @@
  * over its HTTP API returns the event count report.json holds. Skipped, saying why, only
  * where no Prometheus is installed (.ci/run installs it).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
+import { freePort } from '../../support/free-port.js';
+import { HAS_PROMETHEUS, PROMETHEUS_SKIP_NOTE, type RunningPrometheus, startPrometheus } from '../../support/prometheus.js';
 import { quickProfile, runProfile } from '../run-helpers.js';
-
-const PROMETHEUS = process.env.COACHBENCH_PROMETHEUS ?? '/usr/bin/prometheus';
-const HAS_PROMETHEUS = existsSync(PROMETHEUS);
-if (!HAS_PROMETHEUS) console.warn(`Prometheus test skipped: no Prometheus at ${PROMETHEUS} (apt-get install -y prometheus, or set COACHBENCH_PROMETHEUS)`);
-const SKIP_NOTE = HAS_PROMETHEUS ? '' : ` (SKIPPED: no Prometheus at ${PROMETHEUS})`;
-
-/** A port that was free a moment ago (the kernel's pick for a listener on 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 interface PromResult {
   metric: Record<string, string>;
@@ -52,56 +31,19 @@ const reportEvents = (report: Report): number => {
   return sum(chat.events) + sum(chat.mainStreams.events);
 };
 
-let prometheus: ChildProcess | null = null;
-let workDir = '';
+let prometheus: RunningPrometheus | null = null;
 
 afterAll(async () => {
-  if (prometheus?.pid !== undefined && prometheus.exitCode === null) {
-    const exited = new Promise((resolve) => prometheus?.once('exit', resolve));
-    process.kill(prometheus.pid, 'SIGTERM');
-    await exited;
-  }
-  if (workDir) await rm(workDir, { recursive: true, force: true });
+  await prometheus?.stop();
 });
 
-describe(`a real Prometheus scrapes run --metrics-port${SKIP_NOTE}`, () => {
+describe(`a real Prometheus scrapes run --metrics-port${PROMETHEUS_SKIP_NOTE}`, () => {
   it.skipIf(!HAS_PROMETHEUS)(
     'and a PromQL query returns the run’s event count',
     async () => {
-      workDir = await mkdtemp(join(tmpdir(), 'coachbench-prom-'));
-      const [metricsPort, promPort] = [await freePort(), await freePort()];
-      await writeFile(
-        join(workDir, 'prometheus.yml'),
-        [
-          'global:',
-          '  scrape_interval: 1s',
-          '  scrape_timeout: 900ms',
-          'scrape_configs:',
-          '  - job_name: coachbench',
-          '    static_configs:',
-          `      - targets: ['127.0.0.1:${metricsPort}']`,
-          '',
-        ].join('\n'),
-      );
-      let promLog = '';
-      prometheus = spawn(
-        PROMETHEUS,
-        [`--config.file=${join(workDir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(workDir, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`],
-        { stdio: ['ignore', 'ignore', 'pipe'] },
-      );
-      prometheus.stderr?.on('data', (chunk: Buffer) => {
-        promLog = (promLog + chunk.toString()).slice(-4_000);
-      });
-      const promUrl = `http://127.0.0.1:${promPort}`;
-      for (let i = 0; ; i++) {
-        const ready = await fetch(`${promUrl}/-/ready`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ready) break;
-        if (i > 100 || prometheus.exitCode !== null) throw new Error(`Prometheus did not start:\n${promLog}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      const metricsPort = await freePort();
+      prometheus = await startPrometheus(metricsPort);
+      const promUrl = prometheus.url;
 
       const { report } = await runProfile(quickProfile({ duration: '25s' }), { metricsPort: String(metricsPort) });
       // Let Prometheus notice the endpoint is gone (one more scrape) before it is asked.
