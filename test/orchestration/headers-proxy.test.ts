@@ -18,7 +18,7 @@ import type { RunningTarget } from '../../src/reference-service/target-types.js'
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
 import { startForwarder } from '../support/forwarder.js';
-import { runBin } from './bin-helpers.js';
+import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
 import { failures, quickProfile } from './run-helpers.js';
 
 interface Seen {
@@ -101,17 +101,7 @@ beforeAll(async () => {
   );
   // The closed model alone: it sends as fast as the forwarder in this process answers, so its
   // run is about headers only (the forwarder, not the target, would set the pace of the rest).
-  closedProfile = join(dir, 'closed.json');
-  await writeFile(
-    closedProfile,
-    JSON.stringify(
-      quickProfile({
-        duration: '1500ms',
-        chatStreams: { enabled: false },
-        photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
-      }),
-    ),
-  );
+  closedProfile = await profileFile(dir, 'closed', closedOnlyProfile());
 });
 afterAll(() => target.close());
 

@@ -17,7 +17,7 @@ import { createRequestAgent, createStreamClient } from '../../src/engine/http-ag
 import { defaultTransport } from '../../src/engine/transport.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { type Squid, squidMissing, startSquid } from '../support/squid.js';
-import { runBin } from './bin-helpers.js';
+import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
 import { failures, quickProfile } from './run-helpers.js';
 
 const missing = squidMissing();
@@ -55,17 +55,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
         }),
       ),
     );
-    closedProfile = join(dir, 'closed.json');
-    await writeFile(
-      closedProfile,
-      JSON.stringify(
-        quickProfile({
-          duration: '1500ms',
-          chatStreams: { enabled: false },
-          photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
-        }),
-      ),
-    );
+    closedProfile = await profileFile(dir, 'closed', closedOnlyProfile());
   }, 60_000);
   afterAll(async () => {
     await Promise.all([plain?.stop(), secure?.stop()]);

@@ -13,7 +13,7 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { startForwarder } from '../support/forwarder.js';
-import { runBin } from './bin-helpers.js';
+import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
 import { quickProfile } from './run-helpers.js';
 
 interface Seen {
@@ -47,17 +47,7 @@ beforeAll(async () => {
       }),
     ),
   );
-  closedProfile = join(dir, 'closed.json');
-  await writeFile(
-    closedProfile,
-    JSON.stringify(
-      quickProfile({
-        duration: '1500ms',
-        chatStreams: { enabled: false },
-        photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
-      }),
-    ),
-  );
+  closedProfile = await profileFile(dir, 'closed', closedOnlyProfile());
 });
 afterAll(() => target.close());
 
