@@ -65,7 +65,9 @@ async function sendUploads(startEpochMs) {
         next++;
       }
       if (next >= totalSlots) return resolve();
-      setTimeout(tick, Math.max(0, slotMs(next) - performance.now()));
+      // Whole milliseconds rounded up, as coachbench's open loop waits (src/engine/open-loop.ts):
+      // a fractional wait is cut short and wakes the loop once more before the slot is due.
+      setTimeout(tick, Math.max(0, Math.ceil(slotMs(next) - performance.now())));
     };
     setTimeout(tick, Math.max(0, startMs - performance.now()));
   });

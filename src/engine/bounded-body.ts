@@ -23,8 +23,8 @@ export class BodyTooLargeError extends Error {
 
 const ignore = (): void => undefined;
 
-/** UTF-8 text of `chunks` without a leading BOM: what undici's `body.text()` returns for the same bytes. */
-function decode(chunks: Buffer[], length: number): string {
+/** UTF-8 text of `chunks` (`length` bytes in all) without a leading BOM: what undici's `body.text()` returns for the same bytes. */
+export function decodeBody(chunks: Buffer[], length: number): string {
   if (length === 0) return '';
   const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
   const bom = length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
@@ -74,7 +74,7 @@ export async function readBoundedText(body: Readable, maxBytes = MAX_RESPONSE_BO
   const chunks = (await readBounded(body, maxBytes, true)) as Buffer[];
   let length = 0;
   for (const chunk of chunks) length += chunk.length;
-  return decode(chunks, length);
+  return decodeBody(chunks, length);
 }
 
 /** Reads the body to its end and drops it; a BodyTooLargeError once it passes `maxBytes`. */

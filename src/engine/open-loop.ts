@@ -81,8 +81,12 @@ export function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
         finish();
         return;
       }
+      // Whole milliseconds, rounded up: libuv's timers count whole milliseconds from the loop's
+      // cached clock, so a fractional wait was cut short, woke the loop before the slot was due,
+      // and took a second wake-up (a 1 ms timer) to send it, about when the rounded-up wait
+      // sends it with one (docs/benchmarks.md, "Open model: where the CPU goes").
       const waitMs = startMs + pacer.slotTimeMs(next) - performance.now();
-      timer = setTimeout(tick, Math.max(0, waitMs));
+      timer = setTimeout(tick, Math.max(0, Math.ceil(waitMs)));
     };
 
     signal.addEventListener('abort', finish, { once: true });

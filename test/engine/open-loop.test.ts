@@ -24,6 +24,35 @@ describe('runOpenLoop', () => {
     expect(intended[10]).toBeCloseTo(50, 6);
   });
 
+  it('wakes once per slot it sends, not first too early and again to send it', async () => {
+    // 500/s for 1 s: slots 2 ms apart, so every wait is fractional. A wake-up that finds no slot
+    // due is pure cost (a timer wake-up is a large share of the open model's CPU per request).
+    const pacer = linearPacer({ startRatePerSec: 500, endRatePerSec: 500, durationMs: 1_000 });
+    let empty = 0;
+    let lastDue = 0;
+    const counted = {
+      ...pacer,
+      slotTimeMs: (i: number) => pacer.slotTimeMs(i),
+      dueBy(elapsedMs: number): number {
+        const due = pacer.dueBy(elapsedMs);
+        if (due === lastDue) empty++;
+        lastDue = due;
+        return due;
+      },
+    };
+    const result = await runOpenLoop({
+      pacer: counted,
+      maxInFlight: 100,
+      latenessMs: 1_000,
+      startMs: performance.now(),
+      signal: new AbortController().signal,
+      fire: async () => undefined,
+    });
+    expect(result.started).toBe(500);
+    // Rounding a fractional wait down woke the loop early for about half the slots.
+    expect(empty).toBeLessThanOrEqual(25);
+  });
+
   it('drops and counts slots when every in-flight place is taken, without slipping the schedule', async () => {
     const pacer = linearPacer({ startRatePerSec: 100, endRatePerSec: 100, durationMs: 300 });
     const result = await runOpenLoop({

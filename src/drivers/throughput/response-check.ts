@@ -108,7 +108,9 @@ export function recordProblemEvidence(metrics: MetricSet, inspection: Inspection
 /** Flattens undici / autocannon header maps into lower-cased single strings. */
 export function normaliseHeaders(raw: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  // Keys rather than entries: one array per answer, not one per header (this runs on every answer).
+  for (const name of Object.keys(raw)) {
+    const value = raw[name];
     if (value === undefined) continue;
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }

@@ -7,7 +7,6 @@ import type { FailureCode } from '../../contract/failure-codes.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { type ThroughputScenario, throughputNames } from '../../metrics/names.js';
-import { redact } from '../../util/redact.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { type Inspection, inspectResponse, type ResponseView, recordProblemEvidence } from './response-check.js';
 
@@ -55,7 +54,8 @@ export function recordResponse<M>(
     metrics.inc(names.errors);
     // A request counts once in `errors` and once under each distinct code it showed.
     for (const failure of new Set(failures)) metrics.inc(names.errorKind(failure));
-    metrics.sample(workload.scenario, redact(`${workload.label(memo)}: ${view.status} ${failures.join(', ')}`));
+    // MetricSet.sample masks what it keeps (and only what it keeps): not masked here a second time.
+    metrics.sample(workload.scenario, `${workload.label(memo)}: ${view.status} ${failures.join(', ')}`);
   }
   recordMs(metrics.histogram(names.latencyUs), timing.latencyMs);
   recordMs(metrics.histogram(names.serviceTimeUs), timing.serviceMs);
@@ -75,7 +75,7 @@ export function recordFailure<M>(metrics: MetricSet, workload: Workload<M>, memo
   metrics.inc(names.errors);
   metrics.inc(names.errorKind(failure));
   const where = memo === undefined ? workload.scenario : workload.label(memo);
-  metrics.sample(workload.scenario, redact(`${where}: ${detail}`));
+  metrics.sample(workload.scenario, `${where}: ${detail}`);
   if (memo !== undefined) workload.account?.(metrics, memo);
 }
 
