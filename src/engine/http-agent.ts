@@ -40,14 +40,15 @@ export function usesProxy(transport: Transport, env: NodeJS.ProcessEnv = process
  */
 function withHeaders(dispatcher: Dispatcher, transport: Transport): Dispatcher {
   const extra = transport.headers;
-  if (Object.keys(extra).length === 0 && !transport.trace) return dispatcher;
-  return dispatcher.compose(
-    (dispatch) => (options, handler) =>
-      dispatch(
-        { ...options, headers: withTraceparent(withTransportHeaders((options.headers ?? {}) as Record<string, string>, extra), transport).headers },
-        handler,
-      ),
-  );
+  const hasExtra = Object.keys(extra).length > 0;
+  if (!hasExtra && !transport.trace) return dispatcher;
+  return dispatcher.compose((dispatch) => (options, handler) => {
+    const own = (options.headers ?? {}) as Record<string, string>;
+    // Without extra headers there is nothing to merge: a request that carries its traceparent
+    // already (the open model's, made beside its latency) goes on untouched, not copied.
+    const headers = withTraceparent(hasExtra ? withTransportHeaders(own, extra) : own, transport).headers;
+    return dispatch(headers === options.headers ? options : { ...options, headers }, handler);
+  });
 }
 
 /** The connect error of a TLS target that does not offer h2 under `--http 2`. */
