@@ -10,7 +10,12 @@
 // it is. Writes bench/results/cpu-profile.json (summaries; the .cpuprofile files are kept under
 // --keep DIR when given, for a flame graph in Chrome DevTools or speedscope).
 //
+// `--model open` profiles the open model instead (issue 30): `--rate` (500) uploads/s against
+// `serve --fault latency=<--delay>ms` (20), so requests are in flight as in bench/peers.js's
+// open workload, and the results go to cpu-profile-open-<rate>.json.
+//
 //   npm run build && node bench/cpu-profile.js [--short 0.2] [--long 4] [--size 16384] [--keep DIR] [--no-pin]
+//     [--model open --rate 500 --delay 20 --label after] [--bin path/to/bin/coachbench.js]
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
@@ -26,6 +31,14 @@ const SIZE = flag('size', 16_384);
 const KEEP = textFlag('keep');
 const CONNECTIONS = 16;
 const TOP = 30;
+const MODEL = textFlag('model', 'closed');
+const RATE = flag('rate', 500);
+const DELAY_MS = flag('delay', 20);
+const LABEL = textFlag('label');
+/** `--bin path/to/bin/coachbench.js`: another build to profile (a checkout of the commit before, say). */
+const RUN_BIN = textFlag('bin');
+if (MODEL !== 'closed' && MODEL !== 'open') throw new Error(`--model: closed or open, not ${MODEL}`);
+const workloadOf = () => (MODEL === 'open' ? { model: 'open', ratePerSec: RATE } : { model: 'closed', connections: CONNECTIONS });
 
 const begun = beginMeasurement();
 const dir = await benchDir('cpu-profile');
@@ -35,13 +48,14 @@ const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** di
 let runs = 0;
 async function profiledRun(target, seconds) {
   const profDir = join(dir, `prof-${++runs}-${seconds}s`);
-  const profile = photoProfile(`cpu-profile-${seconds}s`, seconds, SIZE, { model: 'closed', connections: CONNECTIONS });
+  const profile = photoProfile(`cpu-profile-${seconds}s`, seconds, SIZE, workloadOf());
   const result = await runCoachbench({
     dir,
     profile,
     targetUrl: target.url,
     fixturesPath: target.fixturesPath,
     cpu: GENERATOR_CPU,
+    ...(RUN_BIN ? { bin: RUN_BIN } : {}),
     env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
   });
   const photo = result.report.scenarios.photoUpload;
@@ -49,13 +63,13 @@ async function profiledRun(target, seconds) {
   // The profile before run's re-execution, when there is one, is part of the run's CPU too: the summaries are added up.
   const files = await mainThreadProfiles(profDir);
   if (files.length === 0 || files.length > 2) throw new Error(`expected one or two main-thread profiles in ${profDir}, found ${files.join(', ') || 'none'}`);
-  if (KEEP) await cp(join(profDir, files.at(-1)), join(KEEP, `closed-${SIZE}-${seconds}s.cpuprofile`));
+  if (KEEP) await cp(join(profDir, files.at(-1)), join(KEEP, `${MODEL}-${SIZE}-${seconds}s${LABEL ? `-${LABEL}` : ''}.cpuprofile`));
   const summaries = await Promise.all(files.map(async (file) => summariseProfile(JSON.parse(await readFile(join(profDir, file), 'utf8')))));
   const summary = addSummaries(summaries);
   return { seconds, requests: photo.requests, cpuSeconds: result.cpuSeconds, summary };
 }
 
-const target = await startPhotoTarget(dir);
+const target = await startPhotoTarget(dir, MODEL === 'open' ? [`latency=${DELAY_MS}ms`] : []);
 let short;
 let long;
 try {
@@ -84,9 +98,9 @@ function separated(field, limit, order = 'perRequestUs') {
 const perRequestUs = ((long.cpuSeconds - short.cpuSeconds) / dRequests) * 1e6;
 const sampledPerRequestUs = (long.summary.busyUs - short.summary.busyUs) / dRequests;
 const result = {
-  goal: 'find where the CPU goes (issue 15): per request at the margin and fixed per run, by owner',
+  goal: `find where the CPU goes (issue ${MODEL === 'open' ? 30 : 15}): per request at the margin and fixed per run, by owner`,
   method: {
-    run: `bin/coachbench.js run, photoUpload only (model closed, ${CONNECTIONS} connections, one ${SIZE} B JPEG), ${SHORT} s and ${LONG} s, after one discarded warm-up; NODE_OPTIONS="--cpu-prof" (1 ms sampling)`,
+    run: `${RUN_BIN ?? "this checkout's bin/coachbench.js"} run, photoUpload only (${MODEL === 'open' ? `model open, ${RATE} uploads/s against serve --fault latency=${DELAY_MS}ms` : `model closed, ${CONNECTIONS} connections`}, one ${SIZE} B JPEG), ${SHORT} s and ${LONG} s, after one discarded warm-up; NODE_OPTIONS="--cpu-prof" (1 ms sampling)`,
     owners:
       'self time of the main thread by the script that ran: node_modules package, coachbench:<dist folder>, node:<module>, or V8 ((garbage collector), (program)); native functions without a script are charged to their JS caller',
     separation: 'per owner: perRequest = (µs in the long run − µs in the short) / Δrequests; fixed = µs in the short − perRequest × its requests',
@@ -109,7 +123,8 @@ const result = {
   fixedOwners: separated('owners', TOP, 'fixedMs'),
   fixedFunctions: separated('functions', TOP, 'fixedMs'),
 };
-await writeResults(SIZE === 16_384 ? 'cpu-profile' : `cpu-profile-${SIZE}`, begun, result);
+const resultName = MODEL === 'open' ? `cpu-profile-open-${RATE}${LABEL ? `-${LABEL}` : ''}` : SIZE === 16_384 ? 'cpu-profile' : `cpu-profile-${SIZE}`;
+await writeResults(resultName, begun, result);
 console.log(`per request: ${result.processCpuUsPerRequest} µs (process), ${result.sampledCpuUsPerRequest} µs (sampled main thread)`);
 console.log(`fixed: ${result.processFixedCpuSeconds} s (process), ${result.sampledFixedCpuSeconds} s (sampled)`);
 for (const o of result.fixedOwners.slice(0, 12)) console.log(`  ${o.owner.padEnd(36)} ${String(o.fixedMs).padStart(6)} ms fixed`);

@@ -215,6 +215,8 @@ async function measureFloor(streams, threads) {
   );
   const samples = JSON.parse(await readFile(samplesPath, 'utf8'));
   const rulerSamples = await (await fetch(`${ruler.match[1]}/ruler/samples`)).json();
+  // nginx's $request_time by arrival, as for coachbench's rows (its log holds every run so far; the window picks this one's).
+  const nginxSamples = (await router.samples()).map(([endMs, ms]) => [endMs - ms, ms]);
   const within = (list, fromSec, toSec) =>
     list.filter(([atMs]) => atMs >= summary.startEpochMs + fromSec * 1_000 && atMs < summary.startEpochMs + toSec * 1_000);
   const byWindow = {};
@@ -224,7 +226,8 @@ async function measureFloor(streams, threads) {
   for (const [name, [fromSec, toSec]] of Object.entries(windowsFor(streams))) {
     const floorMs = percentilesOf(within(completed, fromSec, toSec).map(([, ms]) => ms));
     const rulerMs = percentilesOf(within(rulerSamples, fromSec, toSec).map(([, us]) => us / 1_000));
-    byWindow[name] = { fromSec, toSec, floorMs, rulerMs, errorVsRulerMs: minus(floorMs, rulerMs) };
+    const nginxMs = percentilesOf(within(nginxSamples, fromSec, toSec).map(([, ms]) => ms));
+    byWindow[name] = { fromSec, toSec, floorMs, rulerMs, nginxMs, errorVsRulerMs: minus(floorMs, rulerMs), errorVsNginxMs: minus(floorMs, nginxMs) };
   }
   const row = {
     client: 'floor',

@@ -4,11 +4,18 @@
 //
 //   closed: 16 connections, 16 KiB multipart uploads, --seconds (10) against `coachbench serve`:
 //           coachbench (closed model), wrk, h2load, hey, autocannon's CLI, Locust, Artillery;
-//   open:   --rate (500) uploads/s of 2 KiB for --seconds against `serve --fault latency=20ms`
+//   open:   --rates (500,2000) uploads/s of 2 KiB for --seconds against `serve --fault latency=20ms`
 //           behind nginx, whose $request_time per upload is the ruler: each tool's p50/p99
 //           minus nginx's over the same run: coachbench (open model), h2load (--rps),
-//           hey (-q), autocannon's CLI (-R), Locust (constant_throughput), Artillery
-//           (arrivalRate); wrk has no open model (wrk2 is not packaged);
+//           hey (-q), autocannon's CLI (-R, and -R -C), Locust (constant_throughput), Artillery
+//           (arrivalRate), and the floor: bench/open-floor-client.js, a bare undici open loop;
+//           wrk has no open model (wrk2 is not packaged). Every tool also runs at --base-rate
+//           (50/s): its marginal CPU per request is the difference of CPU over the difference
+//           of requests between a rate and the base rate (start-up cancels out);
+//   latency: bench/open-error.js at --rate-error (500) uploads/s for --error-seconds (15), with
+//           0 and --error-streams (5,000) checked streams, coachbench and its floor (the bare
+//           undici loop, also holding the same streams) behind nginx: steady-state p50/p99
+//           minus nginx's $request_time, folded into peers.json;
 //   streams: --streams (2,000) SSE streams held --stream-seconds (30) after the ramp:
 //           coachbench (every frame parsed and checked) against bench/bare-client.js (undici +
 //           eventsource-parser, nothing else); peak RSS (VmHWM, GNU time) and CPU per stream-second.
@@ -23,20 +30,25 @@
 // Writes bench/results/peers.json and the table between <!-- peers:start --> and
 // <!-- peers:end --> in docs/benchmarks.md. Loopback only; everything started here is stopped by PID.
 //
+// peers.json's `goals` judges issue 30's goals from the medians, each with its ratio and, where
+// one applies, the floor beside it.
+//
 //   npm run build && node bench/peers.js [--reps 3] [--seconds 10] [--stream-seconds 30] [--streams 2000]
-//     [--rate 500] [--only closed,open,streams] [--no-pin] [--note 'machine shared with ...']
+//     [--rates 500,2000] [--base-rate 50] [--only closed,open,latency,streams] [--tools coachbench,autocannon,...]
+//     [--rate-error 500] [--error-streams 5000] [--error-seconds 15] [--no-pin] [--note 'machine shared with ...']
 //   node bench/peers.js --table-only     (rewrites the docs table from bench/results/peers.json)
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { DRIVER_SEMI_SPACE_MIB } from '../dist/cli/young-generation.js';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
 import { median } from './lib/median.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
-import { artillery, autocannon, findPeers, h2load, hey, locust, percentiles, uploadRequest } from './lib/peer-tools.js';
-import { writePeersTable } from './lib/peers-table.js';
+import { artillery, autocannon, findPeers, floorClient, h2load, hey, locust, percentiles, uploadRequest } from './lib/peer-tools.js';
+import { judgeGoals, writePeersTable } from './lib/peers-table.js';
 import { PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
@@ -52,14 +64,27 @@ const REPS = flag('reps', 3);
 const SECONDS = flag('seconds', 10);
 const STREAM_SECONDS = flag('stream-seconds', 30);
 const STREAMS = flag('streams', 2_000);
-const RATE = flag('rate', 500);
-const ONLY = (textFlag('only') ?? 'closed,open,streams').split(',');
+const RATES = flag('rates', [500, 2_000]);
+const BASE_RATE = flag('base-rate', 50);
+const ERROR_RATE = flag('rate-error', 500);
+const ERROR_STREAMS = flag('error-streams', 5_000);
+const ERROR_SECONDS = flag('error-seconds', 15);
+const ONLY = (textFlag('only') ?? 'closed,open,latency,streams').split(',');
+/** `--tools a,b`: only these tools run (coachbench, floor, wrk, h2load, hey, autocannon, autocannonC, locust, artillery); the others are listed as not run. */
+const TOOLS = textFlag('tools')?.split(',') ?? null;
+const chosen = (tool) => TOOLS === null || TOOLS.includes(tool);
+const notRun = (tools) => Object.fromEntries(tools.filter((tool) => !chosen(tool)).map((tool) => [tool, 'not run in this measurement (--tools)']));
 const CONNECTIONS = 16;
 const CLOSED_BYTES = 16_384;
 const OPEN_BYTES = 2_048;
 const DELAY_MS = 20;
-/** Connections (users, workers) of the paced peers in the open workload: each sends RATE / this per second. */
+/** Connections (users, workers) of the paced peers in the open workload, at least: each sends rate / this per second. */
 const OPEN_CLIENTS = 25;
+/** Most uploads a second one paced connection is asked for: 25/s keeps each under half busy at 20 ms. */
+const PER_CLIENT_RATE = 25;
+const openClients = (rate) => Math.max(OPEN_CLIENTS, Math.ceil(rate / PER_CLIENT_RATE));
+/** The floor client runs with the young generation `coachbench run` gives itself (src/cli/young-generation.ts). */
+const FLOOR_NODE_ARGS = [`--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`, `--min-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`];
 const STREAM_RAMP_PER_SEC = 1_000;
 const GENERATOR_CPU = PINNED && cpus().length > 1 ? '0' : null;
 const TARGET_CPU = '1';
@@ -98,7 +123,8 @@ function coachbenchRow(result) {
 }
 
 /** Runs every tool REPS times, the order rotating each repetition; rows keep their repetition. */
-async function rotate(tools, measure) {
+async function rotate(allTools, measure) {
+  const tools = allTools.filter(([tool]) => chosen(tool));
   const rows = [];
   for (let rep = 0; rep < REPS; rep++) {
     for (let i = 0; i < tools.length; i++) {
@@ -170,10 +196,47 @@ async function closedWorkload() {
   ];
   try {
     const rows = await rotate(tools, (run) => run());
-    return { rows, medians: medians(rows), missing: missing(names.filter((name) => name !== 'autocannon')) };
+    return { rows, medians: medians(rows), missing: missing(names.filter((name) => name !== 'autocannon')), notRun: notRun(['coachbench', ...names]) };
   } finally {
     await target.stop();
   }
+}
+
+/** The open workload's tools at `rate`: coachbench, the floor, and each installed peer. */
+function openTools(target, router, body, rate) {
+  const request = uploadRequest(router.url, target.fixtures, body);
+  const common = { dir, request, connections: openClients(rate), seconds: SECONDS, cpu: GENERATOR_CPU, ratePerSec: rate };
+  const names = ['h2load', 'hey', 'locust', 'artillery'];
+  return [
+    [
+      'coachbench',
+      async () =>
+        coachbenchRow(
+          await runCoachbench({
+            dir,
+            profile: photoProfile(`peers-open-${rate}`, SECONDS, OPEN_BYTES, { model: 'open', ratePerSec: rate }),
+            targetUrl: router.url,
+            fixturesPath: target.fixturesPath,
+            cpu: GENERATOR_CPU,
+          }),
+        ),
+    ],
+    ['floor', () => floorClient({ ...common, nodeArgs: FLOOR_NODE_ARGS })],
+    ...peerTools(names, (name) => () => RUNNERS[name](common)),
+    ['autocannon', () => autocannon(common)],
+    ['autocannonC', () => autocannon({ ...common, ignoreCoordinatedOmission: true })],
+  ];
+}
+
+/** Per tool, CPU per request at the margin between the base rate and `rate`: ΔCPU / Δrequests of the medians. */
+function marginal(atRate, atBase) {
+  const out = {};
+  for (const [tool, m] of Object.entries(atRate.medians)) {
+    const base = atBase.medians[tool];
+    if (!base || m.failed || base.failed || !(m.requests > base.requests)) continue;
+    out[tool] = round(((m.processCpuSeconds - base.processCpuSeconds) * 1e6) / (m.requests - base.requests));
+  }
+  return out;
 }
 
 async function openWorkload() {
@@ -182,52 +245,83 @@ async function openWorkload() {
   const router = await startNginxRouter(dir, nginx.path, { serveUrl: target.url, rulerUrl: target.url });
   for (const pid of [target.pid, ...processTree(router.pid)]) pinTarget(pid);
   const body = await photoBody(dir, OPEN_BYTES);
-  const request = uploadRequest(router.url, target.fixtures, body);
-  const common = { dir, request, connections: OPEN_CLIENTS, seconds: SECONDS, cpu: GENERATOR_CPU, ratePerSec: RATE };
-  const names = ['h2load', 'hey', 'autocannon', 'locust', 'artillery'];
-  const tools = [
-    [
-      'coachbench',
-      async () =>
-        coachbenchRow(
-          await runCoachbench({
-            dir,
-            profile: photoProfile('peers-open', SECONDS, OPEN_BYTES, { model: 'open', ratePerSec: RATE }),
-            targetUrl: router.url,
-            fixturesPath: target.fixturesPath,
-            cpu: GENERATOR_CPU,
-          }),
-        ),
-    ],
-    ...peerTools(
-      names.filter((name) => name !== 'autocannon'),
-      (name) => () => RUNNERS[name](common),
-    ),
-    ['autocannon', () => autocannon(common)],
-  ];
+  const names = ['h2load', 'hey', 'locust', 'artillery'];
+  const byRate = {};
   try {
-    const rows = await rotate(tools, async (run) => {
-      const before = (await router.samples()).length;
-      const row = await run();
-      const ruler = percentiles((await router.samples()).slice(before).map(([, ms]) => ms));
-      return {
-        ...row,
-        nginxP50Ms: ruler.p50Ms,
-        nginxP99Ms: ruler.p99Ms,
-        errorP50Ms: row.p50Ms === null || ruler.p50Ms === null ? null : round(row.p50Ms - ruler.p50Ms, 3),
-        errorP99Ms: row.p99Ms === null || ruler.p99Ms === null ? null : round(row.p99Ms - ruler.p99Ms, 3),
-      };
-    });
+    for (const rate of [BASE_RATE, ...RATES]) {
+      console.log(`open model at ${rate}/s`);
+      const rows = await rotate(openTools(target, router, body, rate), async (run) => {
+        const before = (await router.samples()).length;
+        const row = await run();
+        const ruler = percentiles((await router.samples()).slice(before).map(([, ms]) => ms));
+        return {
+          ...row,
+          nginxP50Ms: ruler.p50Ms,
+          nginxP99Ms: ruler.p99Ms,
+          errorP50Ms: row.p50Ms === null || ruler.p50Ms === null ? null : round(row.p50Ms - ruler.p50Ms, 3),
+          errorP99Ms: row.p99Ms === null || ruler.p99Ms === null ? null : round(row.p99Ms - ruler.p99Ms, 3),
+        };
+      });
+      byRate[rate] = { ratePerSec: rate, connections: openClients(rate), rows, medians: medians(rows) };
+    }
+    const marginalUsPerRequest = Object.fromEntries(RATES.map((rate) => [rate, marginal(byRate[rate], byRate[BASE_RATE])]));
     return {
-      rows,
-      medians: medians(rows),
-      missing: missing(names.filter((name) => name !== 'autocannon')),
+      baseRatePerSec: BASE_RATE,
+      rates: RATES,
+      byRate,
+      marginalUsPerRequest,
+      missing: missing(names),
       notApplicable: { wrk: 'no open model (wrk2 is not packaged)' },
+      notRun: notRun(['coachbench', 'floor', ...names, 'autocannon', 'autocannonC']),
     };
   } finally {
     await router.stop();
     await target.stop();
   }
+}
+
+/**
+ * The latency error at ERROR_RATE with 0 and ERROR_STREAMS checked streams: bench/open-error.js
+ * in its own process (its layout: a sink that times itself behind nginx, coachbench serve for
+ * the streams), its rows read back and summarised by the steady-state window.
+ */
+async function latencyWorkload() {
+  if (nginx.path === null) return { skipped: nginx.reason };
+  const label = `peers-${ERROR_RATE}`;
+  const args = [
+    new URL('./open-error.js', import.meta.url).pathname,
+    '--rate',
+    String(ERROR_RATE),
+    '--streams',
+    String(ERROR_STREAMS),
+    '--seconds',
+    String(ERROR_SECONDS),
+    '--label',
+    label,
+    ...(PINNED ? [] : ['--no-pin']),
+  ];
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 900_000 });
+  if (run.status !== 0) return { failed: `open-error.js exited ${run.status}: ${`${run.stdout}${run.stderr}`.slice(-2_000)}` };
+  const result = JSON.parse(await readFile(new URL(`./results/open-error-${label}.json`, import.meta.url), 'utf8'));
+  const steadyOf = (row) => row.steady ?? {};
+  const summarise = (row) => ({
+    client: row.client === 'floor' ? (row.threads === 2 ? 'floor (uploads on a thread of their own)' : 'floor') : 'coachbench',
+    streams: row.streams,
+    requests: row.requests,
+    errors: row.errors,
+    processCpuSeconds: row.processCpuSeconds,
+    window: `steady: ${steadyOf(row).fromSec}-${steadyOf(row).toSec} s`,
+    errorVsNginxMs: steadyOf(row).errorVsNginxMs ?? null,
+    errorVsRulerMs: steadyOf(row).errorVsRulerMs ?? null,
+    ...(row.client === 'coachbench' ? { generatorHealthy: row.generatorHealthy, lateSlots: row.lateSlots } : { late: row.late }),
+  });
+  return {
+    ratePerSec: ERROR_RATE,
+    streams: ERROR_STREAMS,
+    seconds: ERROR_SECONDS,
+    results: `bench/results/open-error-${label}.json`,
+    rows: result.rows.map(summarise),
+  };
 }
 
 /** `command` under GNU time: its peak RSS (VmHWM, KiB) from the line time prints. */
@@ -310,14 +404,26 @@ async function streamsWorkload() {
 const workloads = {};
 if (ONLY.includes('closed')) workloads.closed = await closedWorkload();
 if (ONLY.includes('open')) workloads.open = await openWorkload();
+if (ONLY.includes('latency')) workloads.latency = await latencyWorkload();
 if (ONLY.includes('streams')) workloads.streams = await streamsWorkload();
+// A workload not measured now keeps its last measurement, marked with when that was (the table says so).
+const previous = JSON.parse(await readFile(new URL('./results/peers.json', import.meta.url), 'utf8').catch(() => 'null'));
+for (const [name, block] of Object.entries(previous?.workloads ?? {})) {
+  if (!(name in workloads) && !block.skipped)
+    workloads[name] = block.measuredAt ? block : { ...block, measuredAt: previous.measuredWith.startedAt, measuredWithSettings: previous.settings };
+}
 
 const settings = {
   reps: REPS,
   seconds: SECONDS,
   streamSeconds: STREAM_SECONDS,
   streams: STREAMS,
-  ratePerSec: RATE,
+  rates: RATES,
+  baseRatePerSec: BASE_RATE,
+  errorRatePerSec: ERROR_RATE,
+  errorStreams: ERROR_STREAMS,
+  errorSeconds: ERROR_SECONDS,
+  tools: TOOLS ?? 'all installed',
   connections: CONNECTIONS,
   closedBytes: CLOSED_BYTES,
   openBytes: OPEN_BYTES,
@@ -325,10 +431,11 @@ const settings = {
   pinned: GENERATOR_CPU === null ? 'no' : `generator on CPU ${GENERATOR_CPU}, target and nginx on CPU ${TARGET_CPU} (taskset, every thread)`,
 };
 const results = {
-  goal: 'issue 30: coachbench beside wrk, h2load, hey, autocannon, Locust and Artillery on the closed model, the open model (latency error against nginx) and held streams',
+  goal: 'issue 30: coachbench beside wrk, h2load, hey, autocannon, Locust and Artillery on the closed model, the open model (CPU per request, marginal CPU, latency error against nginx) and held streams, with the floor of a bare undici open loop',
   method: {
     closed: `${CONNECTIONS} connections (users, workers), ${CLOSED_BYTES}-byte JPEG multipart uploads, ${SECONDS} s, against coachbench serve; coachbench's closed model through bin/coachbench.js run`,
-    open: `${RATE} uploads/s of a ${OPEN_BYTES}-byte JPEG for ${SECONDS} s against coachbench serve --fault latency=${DELAY_MS}ms behind nginx (1 worker); error = the tool's p50/p99 minus nginx's $request_time p50/p99 over the same run (ms resolution). coachbench: open model, latency from each slot's intended start. Paced peers use ${OPEN_CLIENTS} connections (users): h2load --rps and hey -q per connection, Locust constant_throughput per user (latency from each actual send); autocannon -R over ${OPEN_CLIENTS} connections (its own coordinated-omission correction); Artillery arrivalRate (one upload per virtual user)`,
+    open: `${RATES.join(' and ')} uploads/s (and ${BASE_RATE}/s, for the marginal CPU per request) of a ${OPEN_BYTES}-byte JPEG for ${SECONDS} s against coachbench serve --fault latency=${DELAY_MS}ms behind nginx (1 worker); error = the tool's p50/p99 minus nginx's $request_time p50/p99 over the same run (ms resolution). coachbench: open model, latency from each slot's intended start. Paced peers use max(${OPEN_CLIENTS}, rate / ${PER_CLIENT_RATE}) connections (users): h2load --rps and hey -q per connection, Locust constant_throughput per user (latency from each actual send); autocannon -R over as many connections (its own coordinated-omission correction; autocannonC adds -C, which turns it off); Artillery arrivalRate (one upload per virtual user); floor: bench/open-floor-client.js (undici request() on a Pool, one timer per due slot, nothing checked, latency from the intended start, young generation as coachbench run's). Marginal CPU per request = (CPU at the rate − CPU at ${BASE_RATE}/s) / (requests at the rate − requests at ${BASE_RATE}/s), medians`,
+    latency: `bench/open-error.js --rate ${ERROR_RATE} --streams ${ERROR_STREAMS} --seconds ${ERROR_SECONDS}: coachbench and the floor client behind nginx (a sink that times itself behind it for the uploads, coachbench serve for the streams); steady-state window; error = client minus nginx's $request_time (ms resolution) and minus the sink's own time`,
     streams: `${STREAMS} streams (half main, half chat-session) opened at ${STREAM_RAMP_PER_SEC}/s and held ${STREAM_SECONDS} s after the ramp, KEEP_ALIVE 15 s, no messages; peak RSS = VmHWM (GNU time %M) / streams open; CPU per stream-second = process CPU / (streams × hold seconds), start-up and ramp included`,
     cpu: 'utime+stime of each tool process tree from /proc, start to exit (bench/lib/measured-command.js); per request = that CPU / the requests the tool counted',
     repetitions: `${REPS} per tool, tools interleaved in a rotating order; medians per tool`,
@@ -337,5 +444,6 @@ const results = {
   peers,
   workloads,
 };
+results.goals = judgeGoals(workloads);
 const measuredWith = await writeResults('peers', begun, results);
 await writePeersTable({ measuredWith, ...results });

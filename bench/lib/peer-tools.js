@@ -150,14 +150,18 @@ export async function hey({ dir, request, connections, seconds, cpu, ratePerSec 
   return row(run, records.length, errors, percentiles(records.map((fields) => Number(fields[0]) * 1_000)), seconds);
 }
 
-/** autocannon's CLI (node_modules/autocannon), multipart through its -F form; open: -R the rate. */
-export async function autocannon({ dir, request, connections, seconds, cpu, ratePerSec = null }) {
+/**
+ * autocannon's CLI (node_modules/autocannon), multipart through its -F form; open: -R the rate,
+ * and with `ignoreCoordinatedOmission` also -C (no back-filled latencies).
+ */
+export async function autocannon({ dir, request, connections, seconds, cpu, ratePerSec = null, ignoreCoordinatedOmission = false }) {
   const cli = new URL('../../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
   const { body } = request;
   const form = { filename: { type: 'file', path: body.imagePath, options: { filename: body.image.fileName, contentType: 'image/jpeg' } } };
   const { 'content-type': _multipart, ...rest } = request.headers;
   const args = [cli, '-c', String(connections), '-d', String(seconds), '-m', 'PATCH', '-j', '-n', ...headerArgs('-H', rest, '='), '-F', JSON.stringify(form)];
   if (ratePerSec !== null) args.push('-R', String(ratePerSec));
+  if (ignoreCoordinatedOmission) args.push('-C');
   args.push(request.url);
   const run = await runMeasured(process.execPath, args, { cpu, outFile: outFileIn(dir, 'autocannon') });
   const json = run.output
@@ -301,4 +305,25 @@ export async function artillery({ dir, request, connections, seconds, cpu, rateP
     ...row(run, requests, errors, { p50Ms: timing.p50 ?? null, p99Ms: timing.p99 ?? null }, Math.max(spanSeconds, 1e-3)),
     loadSeconds: round(spanSeconds, 2),
   };
+}
+
+/**
+ * The floor of the open model: bench/open-floor-client.js (undici request() on a Pool, a timer
+ * per due slot, latency from the intended start, nothing checked) at `ratePerSec`, with the
+ * young generation `coachbench run` gives itself (`nodeArgs`). Latencies from its samples.
+ */
+export async function floorClient({ dir, request, seconds, cpu, ratePerSec, nodeArgs = [] }) {
+  const client = new URL('../open-floor-client.js', import.meta.url).pathname;
+  const samplesPath = join(dir, `floor-samples-${Date.now()}.json`);
+  const args = [...nodeArgs, client, new URL(request.url).origin, request.path, String(ratePerSec), String(seconds), request.bodyPath, samplesPath];
+  const run = await runMeasured(process.execPath, args, { cpu, env: { CB_HEADERS: JSON.stringify(request.headers) }, outFile: outFileIn(dir, 'floor') });
+  if (run.code !== 0) throw new Error(`open-floor-client.js exited ${run.code}:\n${run.output}`);
+  const summary = JSON.parse(
+    run.output
+      .trim()
+      .split('\n')
+      .findLast((line) => line.startsWith('{')),
+  );
+  const samples = JSON.parse(await readFile(samplesPath, 'utf8'));
+  return row(run, summary.requests, summary.errors, percentiles(samples.map(([, ms]) => ms)), seconds);
 }

@@ -4,8 +4,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 
 /** The Markdown table of docs/benchmarks.md between the peers markers, from the medians. */
-export async function writePeersTable({ measuredWith: measured, settings, workloads }) {
-  const { reps, seconds, streamSeconds, streams, ratePerSec, connections, closedBytes, openBytes, delayMs } = settings;
+export async function writePeersTable({ measuredWith: measured, settings, workloads, goals }) {
+  const { reps, seconds, streamSeconds, streams, connections, closedBytes, openBytes, delayMs } = settings;
   const docs = new URL('../../docs/benchmarks.md', import.meta.url);
   const text = await readFile(docs, 'utf8');
   const start = '<!-- peers:start -->';
@@ -25,11 +25,17 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
   const absent = (block, columns) => [
     ...Object.entries(block.missing ?? {}).map(([tool, why]) => `| ${tool} | missing: ${why} |${' |'.repeat(columns - 2)}`),
     ...Object.entries(block.notApplicable ?? {}).map(([tool, why]) => `| ${tool} | n/a: ${why} |${' |'.repeat(columns - 2)}`),
+    ...Object.entries(block.notRun ?? {}).map(([tool, why]) => `| ${tool} | ${why} |${' |'.repeat(columns - 2)}`),
   ];
+  /** Said after a workload's heading when its figures are from an earlier measurement. */
+  const earlier = (block) =>
+    block.measuredAt
+      ? ` (carried over from the measurement of ${block.measuredAt.slice(0, 16).replace('T', ' ')} UTC: ${block.measuredWithSettings?.reps ?? '?'} repetitions × ${block.measuredWithSettings?.seconds ?? '?'} s)`
+      : '';
   const order = (block) => Object.entries(block.medians).sort(([, a], [, b]) => (a.cpuUsPerRequest ?? Infinity) - (b.cpuUsPerRequest ?? Infinity));
   if (workloads.closed) {
     lines.push(
-      `**Closed model**, ${connections} connections, ${closedBytes / 1_024} KiB uploads:`,
+      `**Closed model**, ${connections} connections, ${closedBytes / 1_024} KiB uploads${earlier(workloads.closed)}:`,
       '',
       '| tool | CPU per request | requests/s | errors | p50 | p99 |',
       '|---|---|---|---|---|---|',
@@ -45,25 +51,45 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
     lines.push('');
   }
   if (workloads.open && !workloads.open.skipped) {
-    lines.push(
-      `**Open model**, ${ratePerSec} uploads/s of ${openBytes / 1_024} KiB, target \`--fault latency=${delayMs}ms\` behind nginx; error = the tool's latency minus nginx's \`$request_time\`:`,
-      '',
-      '| tool | CPU per request | achieved/s | errors | p50 | p99 | error p50 | error p99 |',
-      '|---|---|---|---|---|---|---|---|',
-    );
-    for (const [tool, m] of order(workloads.open)) {
+    const { byRate, marginalUsPerRequest, baseRatePerSec } = workloads.open;
+    for (const [rate, block] of Object.entries(byRate).sort(([a], [b]) => Number(b) - Number(a))) {
+      const margin = marginalUsPerRequest[rate] ?? {};
+      const withMargin = Number(rate) !== baseRatePerSec;
       lines.push(
-        m.failed
-          ? `| ${tool} | failed: ${m.failed} | | | | | | |`
-          : `| ${tool} | ${cell(m.cpuUsPerRequest, ' µs')} | ${cell(m.perSec)} | ${cell(m.errors)} | ${cell(m.p50Ms, ' ms')} | ${cell(m.p99Ms, ' ms')} | ${cell(m.errorP50Ms, ' ms')} | ${cell(m.errorP99Ms, ' ms')} |`,
+        `**Open model**, ${rate} uploads/s of ${openBytes / 1_024} KiB for ${seconds} s (${block.connections} connections for the paced peers), target \`--fault latency=${delayMs}ms\` behind nginx; error = the tool's latency minus nginx's \`$request_time\`${withMargin ? `; marginal = the CPU per request beyond a ${baseRatePerSec}/s run` : ''}:`,
+        '',
+        `| tool | CPU per request |${withMargin ? ' marginal |' : ''} achieved/s | errors | p50 | p99 | error p50 | error p99 |`,
+        `|---|---|${withMargin ? '---|' : ''}---|---|---|---|---|---|`,
       );
+      for (const [tool, m] of order(block)) {
+        const marginCell = withMargin ? ` ${cell(margin[tool], ' µs')} |` : '';
+        lines.push(
+          m.failed
+            ? `| ${tool} | failed: ${m.failed} |${withMargin ? ' |' : ''} | | | | | |`
+            : `| ${tool} | ${cell(m.cpuUsPerRequest, ' µs')} |${marginCell} ${cell(m.perSec)} | ${cell(m.errors)} | ${cell(m.p50Ms, ' ms')} | ${cell(m.p99Ms, ' ms')} | ${cell(m.errorP50Ms, ' ms')} | ${cell(m.errorP99Ms, ' ms')} |`,
+        );
+      }
+      lines.push(...absent(workloads.open, withMargin ? 9 : 8));
+      lines.push('');
     }
-    lines.push(...absent(workloads.open, 8));
-    lines.push('');
   } else if (workloads.open?.skipped) lines.push(`**Open model**: skipped: ${workloads.open.skipped}`, '');
+  if (workloads.latency?.rows) {
+    const { ratePerSec, streams, seconds: errorSeconds } = workloads.latency;
+    lines.push(
+      `**Latency error**, ${ratePerSec} uploads/s for ${errorSeconds} s behind nginx (\`bench/open-error.js\`), steady state; error = the client's latency minus nginx's \`$request_time\` (and minus the sink's own time), p50 / p99:`,
+      '',
+      '| client | streams held | requests | error vs nginx | error vs the sink |',
+      '|---|---|---|---|---|',
+    );
+    const pair = (e) => (e ? `${cell(e.p50, ' ms')} / ${cell(e.p99, ' ms')}` : '—');
+    for (const row of workloads.latency.rows) {
+      lines.push(`| ${row.client} | ${row.streams} | ${cell(row.requests)} | ${pair(row.errorVsNginxMs)} | ${pair(row.errorVsRulerMs)} |`);
+    }
+    lines.push('', `(${streams} checked streams for coachbench; the floor holds as many bare streams, parsed and unchecked.)`, '');
+  } else if (workloads.latency) lines.push(`**Latency error**: ${workloads.latency.skipped ?? workloads.latency.failed}`, '');
   if (workloads.streams) {
     lines.push(
-      `**Streams**, ${streams} held ${streamSeconds} s:`,
+      `**Streams**, ${streams} held ${streamSeconds} s${earlier(workloads.streams)}:`,
       '',
       '| tool | streams open | peak RSS per stream | CPU per stream-second |',
       '|---|---|---|---|',
@@ -78,7 +104,90 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
     lines.push(...absent(workloads.streams, 4));
     lines.push('');
   }
+  if (goals?.length) {
+    lines.push('**Goals of issue 30**, from the medians above:', '', '| goal | measured | limit | met | beside it |', '|---|---|---|---|---|');
+    for (const g of goals) lines.push(`| ${g.goal} | ${cell(g.value)} | ${g.limit} | ${g.met === null ? '—' : g.met ? 'yes' : 'no'} | ${g.beside ?? ''} |`);
+    lines.push('');
+  }
   const table = lines.join('\n');
   await writeFile(docs, `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`);
   console.log('wrote the peers table into docs/benchmarks.md');
+}
+
+const ratio = (a, b, digits = 2) => (a === null || a === undefined || !b ? null : Math.round((a / b) * 10 ** digits) / 10 ** digits);
+const judged = (goal, value, limit, beside = null) => ({
+  goal,
+  value,
+  limit: `≤ ${limit}`,
+  met: value === null ? null : value <= limit,
+  ...(beside ? { beside } : {}),
+});
+
+/**
+ * Issue 30's goals, judged from the medians: each a ratio (or an error in ms) with its limit,
+ * and the floor beside it where a floor was measured. Null where a side was not measured.
+ */
+export function judgeGoals(workloads) {
+  const goals = [];
+  const closed = workloads.closed?.medians;
+  if (closed)
+    goals.push(
+      judged("closed model: coachbench CPU per request / autocannon's", ratio(closed.coachbench?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest), 1),
+    );
+  const open = workloads.open;
+  if (open?.byRate) {
+    for (const rate of open.rates) {
+      const m = open.byRate[rate]?.medians ?? {};
+      const margin = open.marginalUsPerRequest?.[rate] ?? {};
+      const floorBeside = (value, of) => (value === null || value === undefined ? null : `floor (bare undici loop): ${value} ${of}`);
+      goals.push(
+        judged(
+          `open ${rate}/s: coachbench CPU per request / autocannon's`,
+          ratio(m.coachbench?.cpuUsPerRequest, m.autocannon?.cpuUsPerRequest),
+          1,
+          floorBeside(ratio(m.floor?.cpuUsPerRequest, m.autocannon?.cpuUsPerRequest), "× autocannon's"),
+        ),
+        judged(
+          `open ${rate}/s: coachbench CPU per request / Locust's`,
+          ratio(m.coachbench?.cpuUsPerRequest, m.locust?.cpuUsPerRequest),
+          0.5,
+          floorBeside(ratio(m.floor?.cpuUsPerRequest, m.locust?.cpuUsPerRequest), "× Locust's"),
+        ),
+        judged(
+          `open ${rate}/s: coachbench marginal CPU per request / autocannon -C's`,
+          ratio(margin.coachbench, margin.autocannonC),
+          1,
+          floorBeside(ratio(margin.floor, margin.autocannonC), "× autocannon -C's"),
+        ),
+        judged(`open ${rate}/s: coachbench CPU per request / the floor's`, ratio(m.coachbench?.cpuUsPerRequest, m.floor?.cpuUsPerRequest), 1.2),
+      );
+    }
+  }
+  for (const row of workloads.latency?.rows?.filter((r) => r.client === 'coachbench') ?? []) {
+    const floors = workloads.latency.rows.filter((r) => r.client !== 'coachbench' && r.streams === row.streams);
+    const best = floors.reduce((low, r) => (low === null || (r.errorVsNginxMs?.p99 ?? Infinity) < (low.errorVsNginxMs?.p99 ?? Infinity) ? r : low), null);
+    const at = `${workloads.latency.ratePerSec}/s, ${row.streams} streams`;
+    const beside = (p) => (best?.errorVsNginxMs ? `${best.client}: ${best.errorVsNginxMs[p]} ms` : null);
+    goals.push(
+      judged(`latency error p50 vs nginx (ms), ${at}`, row.errorVsNginxMs?.p50 ?? null, 1, beside('p50')),
+      judged(`latency error p99 vs nginx (ms), ${at}`, row.errorVsNginxMs?.p99 ?? null, 2, beside('p99')),
+    );
+    if (best?.errorVsNginxMs && row.errorVsNginxMs) {
+      // Against the floor by the ruler (µs resolution): nginx's $request_time has 1 ms steps.
+      const floorP99 = best.errorVsRulerMs?.p99;
+      goals.push(judged(`latency error p99 vs the sink / the floor's, ${at}`, ratio(row.errorVsRulerMs?.p99, floorP99), 1.2, `${best.client}: ${floorP99} ms`));
+    }
+  }
+  const streams = workloads.streams?.medians;
+  if (streams?.coachbench && streams?.bareClient) {
+    goals.push(
+      judged("streams: peak RSS per stream / the bare client's", ratio(streams.coachbench.peakRssKiBPerStream, streams.bareClient.peakRssKiBPerStream), 1.1),
+      judged(
+        "streams: CPU per stream-second / the bare client's",
+        ratio(streams.coachbench.cpuUsPerStreamSecond, streams.bareClient.cpuUsPerStreamSecond),
+        1.2,
+      ),
+    );
+  }
+  return goals;
 }
