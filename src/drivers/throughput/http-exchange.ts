@@ -39,6 +39,30 @@ interface Answer {
   body: string;
 }
 
+/**
+ * The exchanges under way per cut signal, which one listener aborts together: a listener of
+ * each exchange's own on the run's one signal cost every request an EventTarget add and remove.
+ */
+const underWay = new WeakMap<AbortSignal, Set<Controller>>();
+
+function track(cut: AbortSignal, controller: Controller): void {
+  let live = underWay.get(cut);
+  if (live === undefined) {
+    const created = new Set<Controller>();
+    underWay.set(cut, created);
+    cut.addEventListener(
+      'abort',
+      () => {
+        for (const each of created) each.abort(cutError(cut));
+        created.clear();
+      },
+      { once: true },
+    );
+    live = created;
+  }
+  live.add(controller);
+}
+
 /** The error a cut exchange fails with when the signal gives no reason of its own. */
 const cutError = (cut: AbortSignal): Error => (cut.reason instanceof Error ? cut.reason : new Error('the exchange was cut by the end of the run'));
 
@@ -75,19 +99,19 @@ function send(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, cut: 
     let headers: Answer['headers'] = {};
     const chunks: Buffer[] = [];
     let bytes = 0;
-    const onCut = (): void => controller?.abort(cutError(cut as AbortSignal));
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
-      cut?.removeEventListener('abort', onCut);
+      if (cut !== undefined && controller !== null) underWay.get(cut)?.delete(controller);
       return true;
     };
-    cut?.addEventListener('abort', onCut, { once: true });
     dispatcher.dispatch(options, {
       onRequestStart(started) {
         controller = started;
+        if (cut === undefined) return;
         // Cut between dispatch and the start: nothing else would abort it.
-        if (cut?.aborted) started.abort(cutError(cut));
+        if (cut.aborted) started.abort(cutError(cut));
+        else track(cut, started);
       },
       onResponseStart(_started, statusCode, responseHeaders) {
         // Informational answers (1xx) precede the answer itself.
