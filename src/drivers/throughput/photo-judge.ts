@@ -51,7 +51,8 @@ export function judgePhoto(metrics: MetricSet, upload: PhotoUpload, inspection: 
     recordEvidence(metrics, 'photo.fieldname.override', reason === null ? null : `${label}: ${reason}`);
   } else {
     const failed = inspection.failures.length > 0 || urlProblem !== null;
-    const reason = [describeInspection(inspection), urlProblem].filter((part) => part).join('; ');
+    // The reason is only put into words for an answer that failed: this runs on every upload.
+    const reason = failed ? [describeInspection(inspection), urlProblem].filter((part) => part).join('; ') : '';
     recordEvidence(metrics, 'photo.upload', failed ? `${label}: ${reason}` : null);
   }
   return extra;
