@@ -45,18 +45,22 @@ import { DRIVER_SEMI_SPACE_MIB } from '../dist/cli/young-generation.js';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
-import { median } from './lib/median.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
 import { artillery, autocannon, findPeers, floorClient, h2load, hey, locust, percentiles, uploadRequest } from './lib/peer-tools.js';
-import { judgeGoals, writePeersTable } from './lib/peers-table.js';
+import { marginal, medians, summarise } from './lib/peers-summary.js';
+import { writePeersTable } from './lib/peers-table.js';
 import { PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 import { wrk } from './lib/rulers.js';
 
 if (hasFlag('table-only')) {
-  // Regenerates the table from the last results, nothing measured.
-  await writePeersTable(JSON.parse(await readFile(new URL('./results/peers.json', import.meta.url), 'utf8')));
+  // Derives the medians, marginals and goals again from the last results' rows and rewrites the
+  // JSON (its measuredWith kept) and the table; nothing is measured.
+  const file = new URL('./results/peers.json', import.meta.url);
+  const results = summarise(JSON.parse(await readFile(file, 'utf8')));
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  await writePeersTable(results);
   process.exit(0);
 }
 
@@ -143,23 +147,6 @@ async function rotate(allTools, measure) {
   return rows;
 }
 
-/** Per tool, the median of each numeric field over its repetitions that did not fail. */
-function medians(rows) {
-  const byTool = new Map();
-  for (const row of rows) byTool.set(row.tool, [...(byTool.get(row.tool) ?? []), row]);
-  const out = {};
-  for (const [tool, list] of byTool) {
-    const ok = list.filter((row) => !row.failed);
-    if (ok.length === 0) {
-      out[tool] = { failed: list[0].failed.split('\n')[0] };
-      continue;
-    }
-    const fields = Object.keys(ok[0]).filter((key) => key !== 'repetition' && typeof ok[0][key] === 'number');
-    out[tool] = { runs: ok.length, ...Object.fromEntries(fields.map((key) => [key, median(ok.map((row) => row[key]).filter((v) => v !== null))])) };
-  }
-  return out;
-}
-
 const peerTools = (names, make) => names.filter((name) => peers[name].version !== null).map((name) => [name, make(name)]);
 const missing = (names) => Object.fromEntries(names.filter((name) => peers[name].version === null).map((name) => [name, peers[name].reason]));
 const RUNNERS = { h2load, hey, autocannon, locust, artillery };
@@ -226,17 +213,6 @@ function openTools(target, router, body, rate) {
     ['autocannon', () => autocannon(common)],
     ['autocannonC', () => autocannon({ ...common, ignoreCoordinatedOmission: true })],
   ];
-}
-
-/** Per tool, CPU per request at the margin between the base rate and `rate`: ΔCPU / Δrequests of the medians. */
-function marginal(atRate, atBase) {
-  const out = {};
-  for (const [tool, m] of Object.entries(atRate.medians)) {
-    const base = atBase.medians[tool];
-    if (!base || m.failed || base.failed || !(m.requests > base.requests)) continue;
-    out[tool] = round(((m.processCpuSeconds - base.processCpuSeconds) * 1e6) / (m.requests - base.requests));
-  }
-  return out;
 }
 
 async function openWorkload() {
@@ -438,12 +414,12 @@ const results = {
     latency: `bench/open-error.js --rate ${ERROR_RATE} --streams ${ERROR_STREAMS} --seconds ${ERROR_SECONDS}: coachbench and the floor client behind nginx (a sink that times itself behind it for the uploads, coachbench serve for the streams); steady-state window; error = client minus nginx's $request_time (ms resolution) and minus the sink's own time`,
     streams: `${STREAMS} streams (half main, half chat-session) opened at ${STREAM_RAMP_PER_SEC}/s and held ${STREAM_SECONDS} s after the ramp, KEEP_ALIVE 15 s, no messages; peak RSS = VmHWM (GNU time %M) / streams open; CPU per stream-second = process CPU / (streams × hold seconds), start-up and ramp included`,
     cpu: 'utime+stime of each tool process tree from /proc, start to exit (bench/lib/measured-command.js); per request = that CPU / the requests the tool counted',
-    repetitions: `${REPS} per tool, tools interleaved in a rotating order; medians per tool`,
+    repetitions: `${REPS} per tool, tools interleaved in a rotating order; medians per tool (of an even count, the mean of the two middle values)`,
   },
   settings,
   peers,
   workloads,
 };
-results.goals = judgeGoals(workloads);
-const measuredWith = await writeResults('peers', begun, results);
-await writePeersTable({ measuredWith, ...results });
+const summarised = summarise(results);
+const measuredWith = await writeResults('peers', begun, summarised);
+await writePeersTable({ measuredWith, ...summarised });
