@@ -386,7 +386,14 @@ if (ONLY.includes('streams')) workloads.streams = await streamsWorkload();
 const previous = JSON.parse(await readFile(new URL('./results/peers.json', import.meta.url), 'utf8').catch(() => 'null'));
 for (const [name, block] of Object.entries(previous?.workloads ?? {})) {
   if (!(name in workloads) && !block.skipped)
-    workloads[name] = block.measuredAt ? block : { ...block, measuredAt: previous.measuredWith.startedAt, measuredWithSettings: previous.settings };
+    workloads[name] = block.measuredAt
+      ? block
+      : {
+          ...block,
+          measuredAt: previous.measuredWith.startedAt,
+          measuredWithSettings: previous.settings,
+          measuredWithLoad: { loadavgAtStart: previous.measuredWith.busyness.loadavgAtStart.split(' ')[0], note: previous.measuredWith.note ?? null },
+        };
 }
 
 const settings = {
