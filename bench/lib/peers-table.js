@@ -32,9 +32,9 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
     ...Object.entries(block.notRun ?? {}).map(([tool, why]) => `| ${tool} | ${why} |${' |'.repeat(columns - 2)}`),
   ];
   /** Said after a workload's heading when its figures are from an earlier measurement. */
-  const earlier = (block) =>
+  const earlier = (block, repeated = true) =>
     block.measuredAt
-      ? ` (carried over from the measurement of ${block.measuredAt.slice(0, 16).replace('T', ' ')} UTC: ${block.measuredWithSettings?.reps ?? '?'} repetitions × ${block.measuredWithSettings?.seconds ?? '?'} s${block.measuredWithLoad ? `, load average ${block.measuredWithLoad.loadavgAtStart} at start${block.measuredWithLoad.note ? `; ${block.measuredWithLoad.note}` : ''}` : ''})`
+      ? ` (carried over from the measurement of ${block.measuredAt.slice(0, 16).replace('T', ' ')} UTC${repeated ? `: ${block.measuredWithSettings?.reps ?? '?'} repetitions × ${block.measuredWithSettings?.seconds ?? '?'} s` : ''}${block.measuredWithLoad ? `, load average ${block.measuredWithLoad.loadavgAtStart} at start${block.measuredWithLoad.note ? `; ${block.measuredWithLoad.note}` : ''}` : ''})`
       : '';
   const order = (block) => Object.entries(block.medians).sort(([, a], [, b]) => (a.cpuUsPerRequest ?? Infinity) - (b.cpuUsPerRequest ?? Infinity));
   if (workloads.closed) {
@@ -80,7 +80,7 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
   if (workloads.latency?.rows) {
     const { ratePerSec, streams, seconds: errorSeconds } = workloads.latency;
     lines.push(
-      `**Latency error**, ${ratePerSec} uploads/s for ${errorSeconds} s behind nginx (\`bench/open-error.js\`, its own layout: nginx, the sink and \`serve\` on one core, the client on the other), steady state; error = the client's latency minus nginx's \`$request_time\` (and minus the sink's own time), p50 / p99${earlier(workloads.latency)}:`,
+      `**Latency error**, ${ratePerSec} uploads/s for ${errorSeconds} s behind nginx (\`bench/open-error.js\`, its own layout: nginx, the sink and \`serve\` on one core, the client on the other), steady state; error = the client's latency minus nginx's \`$request_time\` (and minus the sink's own time), p50 / p99${earlier(workloads.latency, false)}:`,
       '',
       '| client | streams held | requests | error vs nginx | error vs the sink |',
       '|---|---|---|---|---|',
