@@ -7,8 +7,9 @@
 // Δrequests and fixed = CPU(short) − perRequest × requests(short), the short run short enough
 // (0.2 s) that the fixed part hardly depends on the per-request estimate. So the summary says both
 // what start-up, probes and reports cost and what each answered request costs, and whose code
-// it is. Writes bench/results/cpu-profile.json (summaries; the .cpuprofile files are kept under
-// --keep DIR when given, for a flame graph in Chrome DevTools or speedscope).
+// it is. Writes bench/results/cpu-profile.json (summaries; another --size is its variant `size-N`;
+// the .cpuprofile files are kept under --keep DIR when given, for a flame graph in Chrome
+// DevTools or speedscope).
 //
 //   npm run build && node bench/cpu-profile.js [--short 0.2] [--long 4] [--size 16384] [--keep DIR] [--no-pin]
 import { cp, readFile } from 'node:fs/promises';
@@ -109,7 +110,7 @@ const result = {
   fixedOwners: separated('owners', TOP, 'fixedMs'),
   fixedFunctions: separated('functions', TOP, 'fixedMs'),
 };
-await writeResults(SIZE === 16_384 ? 'cpu-profile' : `cpu-profile-${SIZE}`, begun, result);
+await writeResults('cpu-profile', begun, result, SIZE === 16_384 ? null : `size-${SIZE}`);
 console.log(`per request: ${result.processCpuUsPerRequest} µs (process), ${result.sampledCpuUsPerRequest} µs (sampled main thread)`);
 console.log(`fixed: ${result.processFixedCpuSeconds} s (process), ${result.sampledFixedCpuSeconds} s (sampled)`);
 for (const o of result.fixedOwners.slice(0, 12)) console.log(`  ${o.owner.padEnd(36)} ${String(o.fixedMs).padStart(6)} ms fixed`);

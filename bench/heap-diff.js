@@ -3,14 +3,14 @@
 // (shallow) sizes summed, the groups that grew the most first. For bench/soak.js's question
 // "what grows", when the live heap's slope says something does.
 //
-//   node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--out NAME]
-// prints the diff; with --out, also writes it to bench/results/NAME.json with its measuredWith.
+//   node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--save | --out FILE]
+// prints the diff; with --save, also writes it to bench/results/heap-diff.json with its
+// measuredWith (--out FILE: to FILE instead).
 import { readFileSync } from 'node:fs';
-import { flag, textFlag } from './lib/flags.js';
+import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
 const begun = beginMeasurement();
-const OUT = textFlag('out');
 const [earlierPath, laterPath] = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
 const TOP = flag('top', 25);
 
@@ -57,4 +57,4 @@ const diff = {
   shrankMost: rows.slice(-5).reverse(),
 };
 console.log(JSON.stringify(diff, null, 2));
-if (OUT) await writeResults(OUT, begun, diff);
+if (hasFlag('save') || textFlag('out')) await writeResults('heap-diff', begun, diff);

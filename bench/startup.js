@@ -9,10 +9,10 @@
 // CPU of `coachbench --version` (loading the CLI and nothing else), with Node's compile cache
 // and without it.
 //
-//   npm run build && node bench/startup.js [--short 0.2] [--long 4] [--reps 5] [--bin path/to/bin/coachbench.js] [--label now] [--no-pin]
+//   npm run build && node bench/startup.js [--short 0.2] [--long 4] [--reps 5] [--bin path/to/bin/coachbench.js] [--out FILE] [--no-pin]
 //
-// --bin measures another build (a worktree of an older commit, say) against the same target:
-// the results file is bench/results/startup-<label>.json for any label but "now".
+// --bin measures another build (a worktree of an older commit, say) against the same target;
+// give it --out FILE so that bench/results/startup.json keeps this checkout's latest figures.
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -28,7 +28,6 @@ const SHORT = flag('short', 0.2);
 const LONG = flag('long', 4);
 const REPS = flag('reps', 5);
 const bin = textFlag('bin', BIN);
-const label = textFlag('label', 'now');
 const CONNECTIONS = 16;
 const SIZE = 16_384;
 
@@ -100,7 +99,7 @@ try {
   await target.stop();
 }
 
-await writeResults(label === 'now' ? 'startup' : `startup-${label}`, begun, {
+await writeResults('startup', begun, {
   goal: 'fixed CPU per run (start-up, probes, reports) <= 0.5 s (issue 15)',
   build: bin === BIN ? 'this checkout' : bin,
   method: {
