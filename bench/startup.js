@@ -4,8 +4,8 @@
 // reference target in its own process. With CPU = fixed + perRequest × requests for both runs
 // of a pair, perRequest = ΔCPU / Δrequests and fixed = CPU(short) − perRequest × requests(short);
 // the medians over the pairs are reported. The short run is short (0.2 s, a few hundred
-// requests) so that the fixed cost hardly depends on the per-request estimate: 5 µs of error per
-// request moves it by ~2 ms, where a 2 s run of ~20,000 requests moved it by ~0.1 s. Also the
+// requests) so that the fixed cost hardly depends on the per-request estimate
+// (docs/benchmarks.md, "Figures behind the code"). Also the
 // CPU of `coachbench --version` (loading the CLI and nothing else), with Node's compile cache
 // and without it.
 //

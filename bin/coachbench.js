@@ -23,7 +23,7 @@ if (older !== -1 && running[older] < wanted[older]) {
 }
 
 // Node's on-disk compile cache (Node >= 22.1): later runs skip compiling the CLI and its
-// dependencies, ~0.1-0.2 s of CPU each (bench/results/startup.json). It lives beside the
+// dependencies (what that saves: docs/benchmarks.md, "Figures behind the code"). It lives beside the
 // installed packages (node_modules/.cache, as other tools' caches do), not in the temp folder
 // a run's fallback report folder goes to; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1
 // turns it off. Where it cannot be written (a read-only filesystem) Node carries on without it.

@@ -1,8 +1,7 @@
 // Build step (`npm run build`, after tsc and build-validators): bundles the compiled CLI and
 // the entry points of its worker threads and processes into dist/bundle/, the code that
-// bin/coachbench.js and its workers run. A smoke run loaded ~670 modules one by one; from the
-// bundle it loads 72 files, and `coachbench --version` takes 0.15 s of CPU instead of
-// 0.25-0.33 s (docs/design.md, "Build"; docs/throughput.md, "Fixed CPU per run").
+// bin/coachbench.js and its workers run: a few files instead of hundreds of modules loaded one
+// by one (docs/design.md, "Build"; what it saves: docs/benchmarks.md, "Figures behind the code").
 //
 //   node scripts/bundle.js
 import { rm } from 'node:fs/promises';

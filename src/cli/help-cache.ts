@@ -1,7 +1,7 @@
 /**
  * yargs renders a command's whole help text every time it starts the command
  * (`usage.cacheHelpMessage`, kept in case the command later asks to show it): for `run`, with
- * its forty-odd flags, wrapping that text cost ~30 ms of CPU per run that nobody reads.
+ * its forty-odd flags, wrapping that text costs CPU on every run that nobody reads (docs/benchmarks.md, "Figures behind the code").
  * coachbench never shows help from inside a command (a usage error is one line, main.ts), so
  * unless the command line asks for help the cache is left empty, as the Angular CLI does
  * (angular/angular-cli#34087). It reaches into yargs' internals, so it does nothing when they

@@ -1,19 +1,17 @@
 /**
  * The driver's V8 young generation, capped (docs/design.md §6, "Garbage collection"). Every
  * scavenge stops the loop that times requests for as long as it takes to copy what survived,
- * and at thousands of requests a second undici's request objects survive at ~8-10 MB/s whatever
- * the young generation's size. V8's default (semi-spaces that grow to 64 MiB on a machine of
- * 24 GiB; the limit scales with the heap's) collects them in one pause about every second
- * (9-16 ms at the median, up to 35 ms, 110 ms on a busy machine), an 8 MiB cap in seven or eight
- * of 2-3 ms, and a request answered during a pause is timed late by it
- * (bench/results/open-error*.json, `gc`; docs/throughput.md). V8 reads the size once, when the
+ * and at thousands of requests a second undici's request objects survive whatever the young
+ * generation's size. V8's default (semi-spaces that grow with the heap's limit) collects them in
+ * rare long pauses, a small cap in frequent short ones, and a request answered during a pause
+ * is timed late by it (docs/benchmarks.md, "Figures behind the code"). V8 reads the size once, when the
  * process starts, so `run` re-executes itself with the flag: process.execve keeps the PID, the
  * open descriptors and the signals, and costs one more Node start-up before anything loads.
- * The young generation starts at the cap too: growing to it from V8's 1 MiB start took six more
- * scavenges while the CLI loaded, ~10 ms of a run's fixed CPU (docs/throughput.md).
+ * The young generation starts at the cap too: growing to it from V8's small start took more
+ * scavenges while the CLI loaded, in a run's fixed CPU.
  */
 
-/** The cap, MiB per semi-space: the open model's p99 reached the bare client's at 8, for 0-10 % more CPU; 1, 2 and 4 did no better. */
+/** The cap, MiB per semi-space: the smallest at which the open model's p99 reached the bare client's (docs/benchmarks.md). */
 export const DRIVER_SEMI_SPACE_MIB = 8;
 
 const FLAG = '--max-semi-space-size';

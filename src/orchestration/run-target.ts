@@ -43,7 +43,7 @@ export async function resolveTarget(config: RunConfig, stop?: AbortSignal): Prom
   let url: string;
   if (config.targetUrl === null) {
     try {
-      // The reference service's modules load only for runs that embed it (~0.25 s of CPU).
+      // The reference service's modules load only for runs that embed it (their cost: docs/benchmarks.md).
       const { startTarget } = await import('../reference-service/start-target.js');
       embedded = await startTarget({
         keepAliveMs: profile.target.keepAliveMs,

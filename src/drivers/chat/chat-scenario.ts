@@ -1,8 +1,8 @@
 /**
  * The chat-stream scenario as the engine runs it. Its driver (chat-soak.ts and the stream,
  * validation and delivery code under it) loads in `prepare`, before the run's clock starts,
- * and only when the profile has chat streams: a throughput-only run skips loading it (10-25 ms
- * of CPU; docs/throughput.md, "Fixed CPU per run").
+ * and only when the profile has chat streams: a throughput-only run skips loading it
+ * (docs/benchmarks.md, "Figures behind the code").
  */
 import type { Profile } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';

@@ -40,7 +40,8 @@ async function firstOpenStream(driver: ChatDriver, signal: AbortSignal): Promise
 const POPULATION_TICK_MS = 10;
 /**
  * Most participants that join or leave in one tick (5,000/s): a step (a spike) of thousands is
- * spread over a few ticks, as each open or close costs the loop ~0.1 ms (docs/design.md §2.11).
+ * spread over a few ticks, as each open or close costs the loop time (docs/design.md §2.11;
+ * docs/benchmarks.md).
  */
 const POPULATION_CHANGES_PER_TICK = 50;
 

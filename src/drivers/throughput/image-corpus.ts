@@ -48,8 +48,8 @@ export function buildImageCorpus(formats: readonly ImageFormat[], sizesBytes: re
 }
 
 /**
- * The same corpus, yielding to the event loop between images: a 2 MiB JPEG takes ~0.2 s of
- * CPU, and the streams this process holds must not see one long stall. A `stop` that aborts
+ * The same corpus, yielding to the event loop between images: a large JPEG takes a long while
+ * to build (docs/benchmarks.md), and the streams this process holds must not see one long stall. A `stop` that aborts
  * ends it early, with the images built so far: a run stopped while it builds ends at once
  * (docs/design.md §2.8).
  */

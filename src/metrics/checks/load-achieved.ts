@@ -14,8 +14,8 @@ import { fail, passOnEvidence, skip } from './check-result.js';
 export const MIN_ACHIEVED_SHARE = 0.95;
 /**
  * Streams judged over less than this are held to SHORT_WINDOW_MIN_SHARE: one slow switch or
- * stall weighs more in a few seconds (healthy test runs on a loaded machine read 92-94 % over
- * 1-3 s), while what the check is for reads far lower (a quarter through a queueing proxy).
+ * stall weighs more in a few seconds, while what the check is for reads far lower (healthy
+ * short runs against a queueing proxy: docs/design.md §5.4).
  */
 export const SHORT_WINDOW_MS = 10_000;
 export const SHORT_WINDOW_MIN_SHARE = 0.9;
