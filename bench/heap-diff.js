@@ -13,10 +13,24 @@ import { beginMeasurement, writeResults } from './lib/results.js';
 const begun = beginMeasurement();
 const [earlierPath, laterPath] = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
 const TOP = flag('top', 25);
+if (!earlierPath || !laterPath) {
+  console.error('usage: node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--save | --out FILE]');
+  process.exit(2);
+}
+
+/** The parsed snapshot, or exit 2 naming the file: a benchmark helper, not a place for stack traces. */
+function readSnapshot(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    console.error(`heap-diff: ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+}
 
 /** Count and shallow bytes per "type name" group of one snapshot. */
 function groups(path) {
-  const snapshot = JSON.parse(readFileSync(path, 'utf8'));
+  const snapshot = readSnapshot(path);
   const { node_fields: fields, node_types: types } = snapshot.snapshot.meta;
   const width = fields.length;
   const typeAt = fields.indexOf('type');
