@@ -16,7 +16,7 @@ import { runConnections } from '../../../src/drivers/throughput/autocannon-conne
 import { sendSharedBodies, sharedBodiesSupported } from '../../../src/drivers/throughput/autocannon-requests.js';
 import { runClosedModel } from '../../../src/drivers/throughput/closed-model.js';
 import type { HttpRequestSpec } from '../../../src/drivers/throughput/http-exchange.js';
-import { buildImageCorpus } from '../../../src/drivers/throughput/image-corpus.js';
+import { buildImageCorpus } from '../../../src/drivers/throughput/images/image-corpus.js';
 import { defaultPhotoBody } from '../../../src/drivers/throughput/multipart-body.js';
 import { createPhotoWorkload, photoHeaders } from '../../../src/drivers/throughput/photo-workload.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
