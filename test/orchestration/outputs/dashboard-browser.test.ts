@@ -81,14 +81,15 @@ describe('the live dashboard in a real browser', () => {
         expect.stringMatching(/^chatStreams\.eventLatencyMs\.p99 < 250(PASS|FAIL)/),
       ]);
 
-      // The five charts are drawn: open streams, rates, request, delivery and KEEP_ALIVE percentiles.
+      // The five charts are drawn (the report's, sent by the server): open streams and the plan, rates, request, delivery and KEEP_ALIVE percentiles.
       const drawn = await page.evaluate(() => {
         const { document } = globalThis as unknown as {
           document: { querySelectorAll(s: string): Iterable<{ id: string; querySelectorAll(s: string): { length: number } }> };
         };
-        return [...document.querySelectorAll('svg.chart')].map((svg) => [svg.id, svg.querySelectorAll('path.series').length] as const);
+        return [...document.querySelectorAll('.live-chart')].map((slot) => [slot.id, slot.querySelectorAll('svg.chart path.series').length] as const);
       });
       expect(Object.fromEntries(drawn)).toMatchObject({ 'chart-streams': 3, 'chart-rates': 2, 'chart-delivery-latency': 3, 'chart-keepalive': 3 });
+      expect(await page.locator('#chart-streams .chart-legend').textContent()).toContain('planned (participants)');
       await page.screenshot({ path: join(ARTIFACTS, 'dashboard-1280.png'), fullPage: true });
       expect((await stat(join(ARTIFACTS, 'dashboard-1280.png'))).size).toBeGreaterThan(20_000);
 
