@@ -17,9 +17,10 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
+import { runBin } from '../support/bin-helpers.js';
 import { startRecordingForwarder } from '../support/forwarder.js';
-import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
-import { failures, quickProfile } from './run-helpers.js';
+import { closedOnlyProfile, profileFile, quickProfile } from '../support/profiles.js';
+import { failures } from '../support/run-helpers.js';
 
 /**
  * A proxy as HTTP_PROXY names one: absolute-form requests (`GET http://host:port/path`) are

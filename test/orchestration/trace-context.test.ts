@@ -11,9 +11,9 @@ import { resolveTransport } from '../../src/orchestration/transport-config.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { runBin } from '../support/bin-helpers.js';
 import { type SeenRequest, startRecordingForwarder } from '../support/forwarder.js';
-import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { closedOnlyProfile, profileFile, quickProfile } from '../support/profiles.js';
 
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-(01|00)$/;
 

@@ -20,7 +20,7 @@ import { buildImageCorpus } from '../../../src/drivers/throughput/images/image-c
 import { defaultPhotoBody } from '../../../src/drivers/throughput/multipart-body.js';
 import { createPhotoWorkload, photoHeaders } from '../../../src/drivers/throughput/photo-workload.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
-import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, type TestServer, testProfile, testRun } from './helpers.js';
+import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, type TestServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 const [image] = buildImageCorpus(['jpeg'], [32 * 1024]);
 const shared = defaultPhotoBody(image!);

@@ -11,7 +11,7 @@ import { throughputNames } from '../../../src/metrics/names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { checksOf, GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
+import { checksOf, GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 const fixtures = {
   apiKey: 'key-0001',

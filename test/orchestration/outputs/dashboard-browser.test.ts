@@ -5,26 +5,16 @@
  * A screenshot goes to reports/test-artifacts/dashboard-1280.png.
  */
 import { mkdir, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../../src/contract/check-ids.js';
 import { HAS_BROWSER, SKIP_NOTE, useBrowser, watchedPage } from '../../support/chromium.js';
-import { quickProfile, runProfile } from '../run-helpers.js';
+import { freePort } from '../../support/free-port.js';
+import { quickProfile } from '../../support/profiles.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 const ARTIFACTS = resolve('reports/test-artifacts');
-
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? done(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 

@@ -8,7 +8,7 @@ import type { TimeseriesPoint } from '../../../src/contract/report.js';
 import { DASHBOARD_CHART_IDS, dashboardCharts } from '../../../src/orchestration/outputs/dashboard-charts.js';
 import type { DashboardSample } from '../../../src/orchestration/outputs/dashboard-sample.js';
 import { renderHtml } from '../../../src/report/render-html.js';
-import { makeReport } from '../../report/make-report.js';
+import { makeReport } from '../../support/make-report.js';
 
 /** The `<figure>` of report.html that holds the chart of this kind. */
 function reportFigure(html: string, kind: string): string {
