@@ -116,7 +116,7 @@ export function latencyBands<P extends { tSec: number }>(points: readonly P[], w
 }
 
 /** The achieved lines, and the plan's line after them when the profile planned this load. */
-export function withPlan(achieved: LineSeries[], planned: LineSeries | null): LineSeries[] {
+function withPlan(achieved: LineSeries[], planned: LineSeries | null): LineSeries[] {
   return planned ? [...achieved, planned] : achieved;
 }
 
