@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/util/json-depth.js';
-import { runBin } from '../orchestration/bin-helpers.js';
-import { makeReport } from '../report/make-report.js';
+import { runBin } from '../support/bin-helpers.js';
+import { makeReport } from '../support/make-report.js';
 
 const DEPTH = 100_000;
 const nested = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type CliCommand, defineCommand } from '../../src/cli/cli-command.js';
 import { ConfigError, ExitCode, StartError } from '../../src/util/errors.js';
 import { registerSecret } from '../../src/util/redact.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../support/run-cli.js';
 
 /** A command that throws whatever the test hands it: the one way to reach a defect on purpose. */
 function throwing(thrown: () => unknown): CliCommand[] {

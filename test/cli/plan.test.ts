@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { writeProfile } from '../orchestration/run-helpers.js';
-import { runCli } from './run-cli.js';
+import { writeProfile } from '../support/profiles.js';
+import { runCli } from '../support/run-cli.js';
 
 const staged = {
   name: 'shape',

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/util/errors.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../support/run-cli.js';
 
 const REPORT = 'docs/example-report/report.json';
 

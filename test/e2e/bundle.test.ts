@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { runBin } from '../orchestration/bin-helpers.js';
-import { quickProfile } from '../orchestration/run-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 const RECORDER = new URL('../support/record-loads.mjs', import.meta.url).pathname;
 

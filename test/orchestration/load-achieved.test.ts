@@ -12,8 +12,9 @@ import { peakOf } from '../../src/contract/profile/stage-plan.js';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { runBin } from './bin-helpers.js';
-import { quickProfile, runProfile } from './run-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 describe('load.achieved, open model', () => {
   it('fails when slots are dropped at maxInFlight against a slow target, saying planned and achieved', async () => {

@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { type BinResult, runBin, runIsUnderWay } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { type BinResult, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 type Signal = 'SIGINT' | 'SIGTERM';
 const EXIT_CODE: Record<Signal, number> = { SIGINT: 130, SIGTERM: 143 };

@@ -14,15 +14,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { onStopSignal, type StopSignal } from '../../src/orchestration/signals.js';
-import { once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 let work: string;
 let longProfile: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'coachbench-signals-'));
-  longProfile = await quickProfileFile(work, '60s');
+  longProfile = await profileFile(work, 'quick', quickProfile({ duration: '60s' }));
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
-import { runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 let dir: string;
 let pki: TestPki;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
-import { expectGolden } from './golden.js';
-import { makeReport } from './make-report.js';
+import { expectGolden } from '../support/golden.js';
+import { makeReport } from '../support/make-report.js';
 
 /** The fixed report the goldens pin: a failed check, a skipped one, a failed and a passed threshold, a warning. */
 function goldenReport() {

@@ -3,7 +3,7 @@ import { percentileMs } from '../../src/metrics/histogram.js';
 import { statPercentile } from '../../src/metrics/metric-catalog.js';
 import { evaluateThresholds, parseThreshold, parseThresholds } from '../../src/metrics/thresholds.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 describe('parseThreshold: valid expressions', () => {
   it.each([

@@ -10,7 +10,7 @@ import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { checksWithoutEvidence, verdictWord } from '../../src/report/report-facts.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 const CADENCE_REASON = 'no gap between two KEEP_ALIVEs on one stream (300 first KEEP_ALIVEs seen): no stream lived through two 15000 ms intervals';
 

@@ -6,7 +6,7 @@
  */
 import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { HttpRequestSpec } from './http-exchange.js';
-import { buildImageCorpus, type ImageFormat } from './image-corpus.js';
+import { buildImageCorpus, type ImageFormat } from './images/image-corpus.js';
 import { buildMultipart, DEFAULT_PART, defaultPhotoBody, OVERRIDE_PART } from './multipart-body.js';
 import { judgePhoto } from './photo-judge.js';
 import { photoHeaders, photoPath } from './photo-workload.js';

@@ -15,7 +15,7 @@ import { buildChatSummary } from '../../../src/metrics/chat-summary.js';
 import { evaluateChecks } from '../../../src/metrics/checks/evaluate-checks.js';
 import { buildGeneratorSummary } from '../../../src/metrics/generator-summary.js';
 import { MetricSet } from '../../../src/metrics/metric-set.js';
-import { startServer, type TestServer } from '../throughput/helpers.js';
+import { startServer, type TestServer } from '../../support/throughput-helpers.js';
 
 const KEEP_ALIVE_FRAME = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 const KEEP_ALIVE = { intervalMs: 300, toleranceMs: 100 };

@@ -5,7 +5,7 @@ import { TAG_EXTRA } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { checksOf, testProfile, testRun } from './helpers.js';
+import { checksOf, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 /** The request-level checks: every check that is not about streams or the generator. */
 // auth.token.refresh needs expiring tokens: its pass and its failures are proven in test/orchestration/token-refresh*.test.ts.

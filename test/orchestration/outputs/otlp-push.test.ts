@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quickProfile, runProfile } from '../run-helpers.js';
+import { quickProfile } from '../../support/profiles.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 interface KeyValue {
   key: string;

@@ -7,8 +7,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { freePort } from '../../support/free-port.js';
+import { quickProfile } from '../../support/profiles.js';
 import { HAS_PROMETHEUS, PROMETHEUS_SKIP_NOTE, type RunningPrometheus, startPrometheus } from '../../support/prometheus.js';
-import { quickProfile, runProfile } from '../run-helpers.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 interface PromResult {
   metric: Record<string, string>;

@@ -8,7 +8,7 @@ import { renderCompareHtml } from '../../../src/report/compare/render-compare-ht
 import { renderCompareMarkdown } from '../../../src/report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../../../src/report/compare/render-compare-text.js';
 import { ConfigError } from '../../../src/util/errors.js';
-import { makeReport, summaryOf } from '../make-report.js';
+import { makeReport, summaryOf } from '../../support/make-report.js';
 
 const TEN_PERCENT: CompareOptions = { maxRegression: 0.1, perMetric: {} };
 

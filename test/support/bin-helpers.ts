@@ -6,10 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { quickProfile } from './run-helpers.js';
 
 export const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 
@@ -90,28 +89,6 @@ async function hangSummary(reportDir: string | null): Promise<string> {
   const stack =
     [report.javascriptStack?.message ?? '', ...(report.javascriptStack?.stack ?? []).slice(0, 8)].join('\n  ').trim() || 'none (the loop was idle, waiting)';
   return `hung at the deadline; active handles: ${[...handles].map(([type, n]) => `${type} ${n}`).join(', ')}\nJS stack: ${stack}`;
-}
-
-/** The closed model alone, 2 connections, 1.5 s: a run about the request heads it sends (headers, proxies, trace context). */
-export const closedOnlyProfile = (): Record<string, unknown> =>
-  quickProfile({
-    duration: '1500ms',
-    chatStreams: { enabled: false },
-    photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
-  });
-
-/** Writes `profile` as `dir/name.json`; returns its path. */
-export async function profileFile(dir: string, name: string, profile: Record<string, unknown>): Promise<string> {
-  const path = join(dir, `${name}.json`);
-  await writeFile(path, JSON.stringify(profile));
-  return path;
-}
-
-/** Writes the quick test profile with the given duration into `dir`; returns its path. */
-export async function quickProfileFile(dir: string, duration: string): Promise<string> {
-  const path = join(dir, `quick-${duration}.json`);
-  await writeFile(path, JSON.stringify(quickProfile({ duration })));
-  return path;
 }
 
 /** Resolves once, the first time `predicate(stderr)` holds; for use inside onStderr. */

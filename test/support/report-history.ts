@@ -4,9 +4,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Report } from '../../../src/contract/report.js';
-import type { HistoryEntry } from '../../../src/report/trend/read-history.js';
-import { makeReport } from '../make-report.js';
+import type { Report } from '../../src/contract/report.js';
+import type { HistoryEntry } from '../../src/report/trend/read-history.js';
+import { makeReport } from './make-report.js';
 
 export const THRESHOLD = 'tagLink.latencyMs.p99 < 500';
 

@@ -5,7 +5,7 @@
  */
 import { Client } from 'undici';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { API, openStream, type SseReader } from './helpers.js';
+import { API, openStream, type SseReader } from './target-helpers.js';
 
 const ATTEMPTS = 30;
 

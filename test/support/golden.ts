@@ -4,11 +4,12 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
-const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), 'golden');
+/** Beside the report tests that own them. */
+const GOLDEN_DIR = fileURLToPath(new URL('../report/golden/', import.meta.url));
 
 export async function expectGolden(name: string, actual: string): Promise<void> {
   const path = join(GOLDEN_DIR, name);

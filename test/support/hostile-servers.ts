@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startServer, type TestServer } from '../drivers/throughput/helpers.js';
+import { startServer, type TestServer } from './throughput-helpers.js';
 
 const MiB = 1024 * 1024;
 const KEEP_ALIVE = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';

@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import type { RunFixtures } from '../../../src/engine/scenario.js';
-import { GOOD_HEADERS, readBody, sendJson, sendProblem, startServer, type TestServer } from './helpers.js';
+import type { RunFixtures } from '../../src/engine/scenario.js';
+import { GOOD_HEADERS, readBody, sendJson, sendProblem, startServer, type TestServer } from './throughput-helpers.js';
 
 export interface Misbehaviour {
   /** Serves requests that carry no X-API-Key. */

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'vitest';
 import type { CheckResult, Report } from '../../src/contract/report.js';
+import { BIN } from './bin-helpers.js';
 import { behaviours } from './hostile-servers.js';
 
-const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 const API_KEY = 'k-hostile-suite';
 
 /** Run length of every hostile run, and the grace a run may take beyond it to stop and write its report. */

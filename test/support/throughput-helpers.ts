@@ -5,16 +5,16 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CheckId } from '../../../src/contract/check-ids.js';
-import type { Profile } from '../../../src/contract/profile/profile.js';
-import type { ProfileFile } from '../../../src/contract/profile/profile-file.js';
-import { resolveProfile } from '../../../src/contract/profile/resolve-profile.js';
-import type { CheckResult } from '../../../src/contract/report.js';
-import { runScenarios } from '../../../src/engine/run-scenarios.js';
-import type { RunFixtures, Scenario } from '../../../src/engine/scenario.js';
-import { evaluateChecks } from '../../../src/metrics/checks/evaluate-checks.js';
-import { buildGeneratorSummary } from '../../../src/metrics/generator-summary.js';
-import { MetricSet } from '../../../src/metrics/metric-set.js';
+import type { CheckId } from '../../src/contract/check-ids.js';
+import type { Profile } from '../../src/contract/profile/profile.js';
+import type { ProfileFile } from '../../src/contract/profile/profile-file.js';
+import { resolveProfile } from '../../src/contract/profile/resolve-profile.js';
+import type { CheckResult } from '../../src/contract/report.js';
+import { runScenarios } from '../../src/engine/run-scenarios.js';
+import type { RunFixtures, Scenario } from '../../src/engine/scenario.js';
+import { evaluateChecks } from '../../src/metrics/checks/evaluate-checks.js';
+import { buildGeneratorSummary } from '../../src/metrics/generator-summary.js';
+import { MetricSet } from '../../src/metrics/metric-set.js';
 
 export function testProfile(durationMs: number, photo: ProfileFile['photoUpload'] = {}, tags: ProfileFile['tagLink'] = {}): Profile {
   return resolveProfile(

@@ -3,7 +3,7 @@
  * scenario start from a fixed seed, so the same profile uploads the same bytes everywhere.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { formatBytes } from '../../util/bytes.js';
+import { formatBytes } from '../../../util/bytes.js';
 import { buildJpeg } from './jpeg-image.js';
 import { buildPng } from './png-image.js';
 import { buildWebp } from './webp-image.js';

@@ -5,7 +5,7 @@
  * under test shows. Bodies are streamed 64 KiB at a time with backpressure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GOOD_HEADERS, startServer, type TestServer } from '../drivers/throughput/helpers.js';
+import { GOOD_HEADERS, startServer, type TestServer } from './throughput-helpers.js';
 
 const KEEP_ALIVE_DATA = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 const FILLER = Buffer.alloc(64 * 1024, 'x');

@@ -6,12 +6,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Report } from '../../../src/contract/report.js';
-import { executeRun } from '../../../src/orchestration/execute-run.js';
-import { resolveRunConfig } from '../../../src/orchestration/run-config.js';
-import { startTarget } from '../../../src/reference-service/start-target.js';
-import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { quickProfile } from '../../orchestration/run-helpers.js';
+import type { Report } from '../../src/contract/report.js';
+import { executeRun } from '../../src/orchestration/execute-run.js';
+import { resolveRunConfig } from '../../src/orchestration/run-config.js';
+import { startTarget } from '../../src/reference-service/start-target.js';
+import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { quickProfile } from './profiles.js';
 
 export const KEEPALIVE = '500ms';
 

@@ -3,10 +3,10 @@
  * into the observations analyseSeries reads, as if each value came from a run's report.
  */
 
-import type { MetricDirection, MetricUnit } from '../../../src/metrics/metric-catalog.js';
-import type { Observation, SeriesModel } from '../../../src/report/trend/analyse-series.js';
-import type { TrendRun, TrendSettings } from '../../../src/report/trend/trend-model.js';
-import { seededRandom } from '../../../src/util/seeded-random.js';
+import type { MetricDirection, MetricUnit } from '../../src/metrics/metric-catalog.js';
+import type { Observation, SeriesModel } from '../../src/report/trend/analyse-series.js';
+import type { TrendRun, TrendSettings } from '../../src/report/trend/trend-model.js';
+import { seededRandom } from '../../src/util/seeded-random.js';
 
 export const SETTINGS: TrendSettings = { significance: 0.05, permutations: 199, minSegment: 2, floors: {} };
 
