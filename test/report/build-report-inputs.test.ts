@@ -4,7 +4,7 @@
  * verdict is judged once, from the checks, thresholds, evidence and the failures no check sees.
  */
 import { describe, expect, it } from 'vitest';
-import type { CapacityResult, CheckResult } from '../../src/contract/report.js';
+import type { CapacityResult, CheckResult, TransportInfo } from '../../src/contract/report.js';
 import { validateReport } from '../../src/contract/validate-report.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { connectionsName } from '../../src/metrics/names.js';
@@ -35,7 +35,7 @@ function context(extra: Partial<ReportContext> = {}): ReportContext {
   };
 }
 
-const transport = {
+const transport: Omit<TransportInfo, 'protocols'> = {
   tls: false,
   insecure: false,
   extraCas: 0,
@@ -45,7 +45,7 @@ const transport = {
   headers: [],
   userAgent: 'coachbench',
   http: '1.1',
-} as const;
+};
 
 describe('buildReport', () => {
   it("writes the run's workers, start, transport, labels and trace URL, and the protocols from the total", () => {
@@ -80,7 +80,10 @@ describe('buildReport', () => {
     expect(buildReport(new MetricSet(), context()).verdict).toBe('pass');
     expect(buildReport(new MetricSet(), context({ workerLost: true })).verdict).toBe('fail');
     expect(buildReport(new MetricSet(), context({ shardsFailed: true })).verdict).toBe('fail');
-    const aborted = buildReport(new MetricSet(), context({ aborted: { expression: 'chatStreams.stalled[5s] < 1', atSec: 5, observed: 3 } }));
+    const aborted = buildReport(
+      new MetricSet(),
+      context({ aborted: { expression: 'chatStreams.stalled[5s] < 1', atSec: 5, observed: 3, window: { fromSec: 0, toSec: 5 } } }),
+    );
     expect([aborted.verdict, aborted.aborted?.atSec]).toEqual(['fail', 5]);
   });
 
