@@ -1,7 +1,9 @@
 /**
  * Assembles report.json from a run's total MetricSet and its context. The same function
- * serves a run, a parent merging its workers, and `coachbench merge` of shard reports:
- * scenarios, checks and thresholds are always re-derived from the raw totals.
+ * serves a run, a parent merging its workers, a capacity search and `coachbench merge` of
+ * shard reports: scenarios, checks, thresholds and the verdict are always re-derived from the
+ * raw totals. It is the report's only author (docs/design.md §0): what a caller knows beside
+ * the total comes in through ReportContext, and nothing sets a report field after it.
  */
 
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
