@@ -49,8 +49,9 @@ export const reportCommand = defineCommand<ReportFlags>({
       .example('$0 report shard-0/report.json --html /tmp/shard-0.html', 'only the HTML, somewhere else') as never,
   run: async (flags) => {
     const template = flags.traceUrl === undefined ? undefined : checkTraceUrlTemplate(flags.traceUrl);
-    const report = await readReportFile(flags.report);
-    if (template !== undefined) report.traceUrl = template;
+    const read = await readReportFile(flags.report);
+    // The views link trace ids with the template given now; report.json itself is left as it was.
+    const report = template === undefined ? read : { ...read, traceUrl: template };
     const written = await writeViews(report, reportTargets(flags));
     for (const path of written) process.stdout.write(terminalText(`wrote ${escapeInvisible(path)}\n`));
     return ExitCode.ok;

@@ -1,5 +1,6 @@
 /**
- * The run's verdict (docs/design.md §5.6): `fail` when a check or threshold failed; else
+ * The run's verdict (docs/design.md §5.6), decided here and nowhere else: `fail` when a
+ * check or threshold failed or the run failed in a way no check sees (VerdictPolicy); else
  * `incomplete` when a core check (one the profile's enabled scenarios imply) has no
  * evidence; else `pass`. A run that proved nothing about what it was asked to test is not
  * a pass, however green its other checks.
@@ -35,8 +36,26 @@ export function missingEvidence(checks: readonly CheckResult[], core: readonly C
   return core.filter((id) => (checks.find((check) => check.id === id)?.status ?? 'skip') === 'skip');
 }
 
+/** What fails a run whatever its checks and thresholds say (docs/design.md §5.6). */
+export interface VerdictPolicy {
+  /** An abortOnFail threshold stopped the load. */
+  aborted?: boolean;
+  /** A driver worker died under the profile's `workers.onWorkerExit: fail`. */
+  workerLost?: boolean;
+  /** A merge misses shards, or holds one that was interrupted or failed outside its checks. */
+  shardsFailed?: boolean;
+  /** A capacity search found no load step that held its SLOs. */
+  noSustainableLoad?: boolean;
+}
+
 /** fail > incomplete > pass. */
-export function judgeVerdict(checks: readonly CheckResult[], thresholds: readonly ThresholdResult[], core: readonly CheckId[]): Verdict {
+export function judgeVerdict(
+  checks: readonly CheckResult[],
+  thresholds: readonly ThresholdResult[],
+  core: readonly CheckId[],
+  policy: VerdictPolicy = {},
+): Verdict {
+  if (Object.values(policy).some(Boolean)) return 'fail';
   if (checks.some((check) => check.status === 'fail') || thresholds.some((threshold) => threshold.status === 'fail')) return 'fail';
   return missingEvidence(checks, core).length > 0 ? 'incomplete' : 'pass';
 }
