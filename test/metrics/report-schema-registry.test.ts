@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { counter, family, group, histogram, type MetricGroup } from '../../src/metrics/registry/metric-decl.js';
 import { REGISTRY, type RegistrySection } from '../../src/metrics/registry/metric-registry.js';
 import { metricFieldSchema, type SchemaNode, withRegistryMetrics } from '../../src/metrics/registry/report-schema.js';
-import { makeReport } from '../report/make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 const text = await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8');
 
