@@ -17,7 +17,7 @@ const IDLE = '(idle)';
 /**
  * The main thread's profiles in `dir`, oldest first: file names end in
  * .<pid>.<thread>.<seq>.cpuprofile, the main thread being thread 0. `run` re-executes itself
- * (src/cli/young-generation.ts), and the process before the re-execution writes its own profile
+ * (bin/young-generation.js), and the process before the re-execution writes its own profile
  * under the same PID (or the same name, when both end within one second), so there are one or two.
  */
 export async function mainThreadProfiles(dir) {
