@@ -24,7 +24,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
-import { DRIVER_SEMI_SPACE_MIB } from '../dist/cli/young-generation.js';
+import { DRIVER_SEMI_SPACE_MIB } from '../bin/young-generation.js';
 import { runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { gcSummary } from './lib/gc-trace.js';
@@ -46,7 +46,7 @@ const RUN_BIN = textFlag('bin', BIN);
 /** NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say. */
 const CLIENT_NODE_OPTIONS = textFlag('client-node-options');
 const clientEnv = CLIENT_NODE_OPTIONS ? { NODE_OPTIONS: CLIENT_NODE_OPTIONS } : {};
-/** The floor client runs with the young generation `coachbench run` gives itself (src/cli/young-generation.ts), unless both are told otherwise. */
+/** The floor client runs with the young generation `coachbench run` gives itself (bin/young-generation.js), unless both are told otherwise. */
 const floorYoungGeneration = CLIENT_NODE_OPTIONS ? [] : [`--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`];
 /** Seconds after the last stream opened before the steady state is judged. */
 const SETTLE_SEC = 3;

@@ -108,7 +108,8 @@ await writeResults('startup', begun, {
     separation:
       'per pair: perRequest = (CPU long − CPU short) / (requests long − requests short); fixed = CPU short − perRequest × requests short; medians over pairs',
     packages: `node -e 'require(NAME)' for ${PACKAGES.join(', ')}, each alone in a fresh process with a warm compile cache (NODE_COMPILE_CACHE), median of 5 after one that fills the cache; "node -e 0" is Node itself. Each includes Node's own start`,
-    version: 'coachbench --version, 5 times each with the compile cache (Node >= 22.1, enabled by bin/coachbench.js) and with NODE_DISABLE_COMPILE_CACHE=1',
+    version:
+      'coachbench --version, 5 times each as bin/coachbench.js runs it (no compile cache since issue 29: docs/benchmarks.md, "Start-up machinery") and with NODE_DISABLE_COMPILE_CACHE=1',
     pinning: GENERATOR_CPU === null ? 'none (--no-pin)' : `target on CPU 0, coachbench on CPU ${GENERATOR_CPU} (taskset)`,
   },
   versionCpuSeconds: { compileCache: round(median(cached), 3), noCompileCache: round(median(uncached), 3) },

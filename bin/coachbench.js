@@ -2,8 +2,7 @@
 // The one place that calls process.exit: src/cli/main.ts returns the exit code (docs/design.md §2.9).
 
 import { readFileSync } from 'node:fs';
-import module from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { relaunchForRun } from './young-generation.js';
 
 /** 4: a defect in coachbench itself (src/util/errors.ts ExitCode.internal). */
 const INTERNAL = 4;
@@ -22,17 +21,13 @@ if (older !== -1 && running[older] < wanted[older]) {
   process.exit(USAGE);
 }
 
-// Node's on-disk compile cache (Node >= 22.1): later runs skip compiling the CLI and its
-// dependencies (what that saves: docs/benchmarks.md, "Figures behind the code"). It lives beside the
-// installed packages (node_modules/.cache, as other tools' caches do), not in the temp folder
-// a run's fallback report folder goes to; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1
-// turns it off. Where it cannot be written (a read-only filesystem) Node carries on without it.
-module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL('../node_modules/.cache/coachbench-compile', import.meta.url)));
+// Before the CLI loads: `run` re-executes itself with the driver's young generation capped.
+relaunchForRun();
 
 let cli;
 try {
-  // Before the CLI loads: `run` re-executes itself with the driver's young generation capped.
-  (await import('../dist/bundle/young-generation.js')).relaunchForRun();
+  // The CLI as bundled by scripts/build.js (dist/bundle/): one file per entry point, not the
+  // hundreds of modules of dist/ one by one (docs/design.md, "Build").
   cli = await import('../dist/bundle/main.js');
 } catch (error) {
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Profile } from '../contract/profile/profile.js';
 import type { Scenario } from '../engine/scenario.js';
-import { chatStreamsScenario } from './chat/chat-scenario.js';
+import { chatStreamsScenario } from './chat/chat-soak.js';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from './throughput/index.js';
 
 /**

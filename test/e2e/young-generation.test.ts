@@ -1,12 +1,12 @@
 /**
- * `run` re-executes itself with the driver's young generation capped (src/cli/young-generation.ts):
+ * `run` re-executes itself with the driver's young generation capped (bin/young-generation.js):
  * the same process (PID), its worker processes too, and never over a size the user chose.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DRIVER_SEMI_SPACE_MIB, relaunchArgv } from '../../src/cli/young-generation.js';
+import { DRIVER_SEMI_SPACE_MIB, relaunchArgv } from '../../bin/young-generation.js';
 import { BIN, childPids, commandLine, once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckId } from '../../../src/contract/check-ids.js';
 import { resolveProfile } from '../../../src/contract/profile/resolve-profile.js';
 import type { ChatStreamsSummary, CheckResult } from '../../../src/contract/report.js';
-import { chatStreamsScenario } from '../../../src/drivers/chat/chat-scenario.js';
+import { chatStreamsScenario } from '../../../src/drivers/chat/chat-soak.js';
 import { runScenarios } from '../../../src/engine/run-scenarios.js';
 import { buildChatSummary } from '../../../src/metrics/chat-summary.js';
 import { evaluateChecks } from '../../../src/metrics/checks/evaluate-checks.js';

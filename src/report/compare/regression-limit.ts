@@ -1,8 +1,8 @@
 /** Parsing of compare's limits: `10%`, `0.1`, `metric=25%` overrides, and `ms=5` floors. */
 
-import type { MetricUnit } from '../metrics/metric-catalog.js';
-import { ABSOLUTE_FLOORS, assertMetricKey } from '../report/compare/compare.js';
-import { ConfigError } from '../util/errors.js';
+import type { MetricUnit } from '../../metrics/metric-catalog.js';
+import { ConfigError } from '../../util/errors.js';
+import { ABSOLUTE_FLOORS, assertMetricKey } from './compare.js';
 
 /**
  * `10%` → 0.1, `0.25` → 0.25. A bare number above 1 is refused (is `10` ten percent or

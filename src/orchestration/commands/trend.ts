@@ -1,16 +1,17 @@
-/** The work of `coachbench trend` (trend.ts declares its flags). */
-import { prepareOutputDir } from '../orchestration/output-dir.js';
-import { defaultRunId } from '../orchestration/run-session.js';
-import { buildTrend } from '../report/trend/build-trend.js';
-import { DEFAULT_E_DIVISIVE } from '../report/trend/e-divisive.js';
-import { expandInputs, readHistory } from '../report/trend/read-history.js';
-import type { Trend } from '../report/trend/trend-model.js';
-import { describeRun, regressionSentence, trendVerdict } from '../report/trend/trend-words.js';
-import { writeTrendFiles } from '../report/trend/write-trend.js';
-import { ConfigError, ExitCode } from '../util/errors.js';
-import { escapeInvisible, terminalText } from '../util/printable.js';
-import { describeSystemError, systemErrorCode } from '../util/system-error.js';
-import { parseFloors, parseRegressionLimit } from './regression-limit.js';
+/** The work of `coachbench trend` (src/cli/trend.ts declares its flags). */
+
+import { parseFloors, parseRegressionLimit } from '../../report/compare/regression-limit.js';
+import { buildTrend } from '../../report/trend/build-trend.js';
+import { DEFAULT_E_DIVISIVE } from '../../report/trend/e-divisive.js';
+import { expandInputs, readHistory } from '../../report/trend/read-history.js';
+import type { Trend } from '../../report/trend/trend-model.js';
+import { describeRun, regressionSentence, trendVerdict } from '../../report/trend/trend-words.js';
+import { writeTrendFiles } from '../../report/trend/write-trend.js';
+import { ConfigError, ExitCode } from '../../util/errors.js';
+import { escapeInvisible, terminalText } from '../../util/printable.js';
+import { describeSystemError, systemErrorCode } from '../../util/system-error.js';
+import { prepareOutputDir } from '../output-dir.js';
+import { defaultRunId } from '../run-session.js';
 
 export interface TrendFlags {
   reports: string[];

@@ -1,14 +1,14 @@
-/** The work of `coachbench compare` (compare.ts declares its flags). */
+/** The work of `coachbench compare` (src/cli/compare.ts declares its flags). */
 import { writeFile } from 'node:fs/promises';
-import { compareReports } from '../report/compare/compare.js';
-import { assertComparable } from '../report/compare/compare-warnings.js';
-import { renderCompareHtml } from '../report/compare/render-compare-html.js';
-import { renderCompareMarkdown } from '../report/compare/render-compare-markdown.js';
-import { renderCompareText } from '../report/compare/render-compare-text.js';
-import { ExitCode } from '../util/errors.js';
-import { escapeInvisible, terminalText } from '../util/printable.js';
+import { compareReports } from '../../report/compare/compare.js';
+import { assertComparable } from '../../report/compare/compare-warnings.js';
+import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../report/compare/regression-limit.js';
+import { renderCompareHtml } from '../../report/compare/render-compare-html.js';
+import { renderCompareMarkdown } from '../../report/compare/render-compare-markdown.js';
+import { renderCompareText } from '../../report/compare/render-compare-text.js';
+import { ExitCode } from '../../util/errors.js';
+import { escapeInvisible, terminalText } from '../../util/printable.js';
 import { readReportFile } from './read-report.js';
-import { parseFloors, parseMetricLimits, parseRegressionLimit } from './regression-limit.js';
 
 export interface CompareFlags {
   baseline: string;

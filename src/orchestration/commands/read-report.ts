@@ -1,7 +1,7 @@
 /** Reads a report.json given on the command line: `report`, `compare` and `merge` all read through here. */
-import type { Report } from '../contract/report.js';
-import { loadReport } from '../contract/validate-report.js';
-import { decodeHistogram } from '../metrics/histogram.js';
+import type { Report } from '../../contract/report.js';
+import { loadReport } from '../../contract/validate-report.js';
+import { decodeHistogram } from '../../metrics/histogram.js';
 
 /**
  * The report at `path`, validated down to its HDR payloads, so that a file that would

@@ -1,13 +1,13 @@
-/** The work of `coachbench merge` (merge.ts declares its flags). */
+/** The work of `coachbench merge` (src/cli/merge.ts declares its flags). */
 import { dirname, resolve } from 'node:path';
-import type { Report } from '../contract/report.js';
-import { describeOutcome } from '../orchestration/outcome-line.js';
-import { prepareOutputDir } from '../orchestration/output-dir.js';
-import { lockRunFolder } from '../orchestration/run-folder-lock.js';
-import { mergeReports } from '../report/merge/merge-reports.js';
-import { writeReportFiles } from '../report/write-report.js';
-import { ConfigError, ExitCode } from '../util/errors.js';
-import { escapeInvisible, terminalText } from '../util/printable.js';
+import type { Report } from '../../contract/report.js';
+import { mergeReports } from '../../report/merge/merge-reports.js';
+import { writeReportFiles } from '../../report/write-report.js';
+import { ConfigError, ExitCode } from '../../util/errors.js';
+import { escapeInvisible, terminalText } from '../../util/printable.js';
+import { describeOutcome } from '../outcome-line.js';
+import { prepareOutputDir } from '../output-dir.js';
+import { lockRunFolder } from '../run-folder-lock.js';
 import { readReportFile } from './read-report.js';
 
 export interface MergeFlags {
