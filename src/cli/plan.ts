@@ -4,7 +4,7 @@ import { loadProfile } from '../contract/profile/load-profile.js';
 import { runPlanOf } from '../contract/profile/run-plan.js';
 import { populationShare } from '../orchestration/profile-share.js';
 import { parseShard } from '../orchestration/run-config.js';
-import { renderPlanText } from '../report/render-plan.js';
+import { renderMixText, renderPlanText } from '../report/render-plan.js';
 import { printableJson, terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 import { textOption } from './flag-values.js';
@@ -39,6 +39,7 @@ export const planCommand = defineCommand<PlanFlags>({
       of: (scenario: string, value: number): number => (scenario === 'chatStreams' ? populationShare(value, shard.index, shard.count) : value / shard.count),
     };
     process.stdout.write(terminalText(renderPlanText(plan, profile.source, share ?? undefined)));
+    if (profile.requests) process.stdout.write(terminalText(`\n${renderMixText(profile.requests)}`));
     return 0;
   },
 });

@@ -29,7 +29,7 @@ import { metricView } from '../metrics/metric-view.js';
 import type { StageTotal } from '../metrics/threshold-monitor.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { cutAtEndName } from '../metrics/throughput-extra-names.js';
-import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
+import { buildPhotoUploadSummary, buildRequestsSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
 import { VERSION } from '../util/version.js';
 import { summarizeStage } from './stage-summaries.js';
 
@@ -148,6 +148,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
       chatStreams,
       photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(total, profile.photoUpload) : null,
       tagLink: profile.tagLink.enabled ? buildTagLinkSummary(total, profile.tagLink) : null,
+      ...(profile.requests ? { requests: buildRequestsSummary(total, profile.requests) } : {}),
     },
     generator,
     timeseries: ctx.timeseries,

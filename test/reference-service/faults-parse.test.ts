@@ -52,6 +52,8 @@ describe('normaliseFaults / resolveFaults', () => {
       leak: 0,
       badJson: 0,
       resumeGap: 0,
+      routeErrorRates: {},
+      hasRouteFaults: false,
     });
   });
 
