@@ -14,7 +14,12 @@ import { ConfigError } from '../../src/util/errors.js';
 import { runCli } from '../cli/run-cli.js';
 import { loadProfileText } from '../support/profile-text.js';
 
-const kind = (overrides: Record<string, unknown> = {}) => ({ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}', ...overrides });
+const kind = (overrides: Record<string, unknown> = {}) => ({
+  name: 'getSession',
+  method: 'GET',
+  path: '/participants/{userId}/chat_sessions/{sessionId}',
+  ...overrides,
+});
 const withKinds = (kinds: unknown[], extra: Record<string, unknown> = {}) => ({
   name: 'kinds',
   duration: '2s',
@@ -49,9 +54,17 @@ describe('request templates', () => {
 
 describe('a profile with request kinds', () => {
   it('resolves each kind with its share of the mix and defaults', () => {
-    const profile = loadProfileText(withKinds([kind({ weight: 3 }), kind({ name: 'createTags', method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['{unique}'] } })]));
+    const profile = loadProfileText(
+      withKinds([kind({ weight: 3 }), kind({ name: 'createTags', method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['{unique}'] } })]),
+    );
     const [get, tags] = profile.requests!.kinds;
-    expect(get).toMatchObject({ name: 'getSession', share: 0.75, ratePerSec: 7.5, credential: 'participant', expect: { status: [200], mediaType: null, schema: null, headers: [] } });
+    expect(get).toMatchObject({
+      name: 'getSession',
+      share: 0.75,
+      ratePerSec: 7.5,
+      credential: 'participant',
+      expect: { status: [200], mediaType: null, schema: null, headers: [] },
+    });
     expect(tags).toMatchObject({ name: 'createTags', share: 0.25, ratePerSec: 2.5, credential: 'coach', body: { json: '{"tags":["{unique}"]}' } });
     // The plan shows each kind's rate, keyed requests.<name>.
     expect(runPlanOf(profile).scenarios.map((s) => [s.scenario, s.stages[0]!.from])).toEqual([
@@ -65,7 +78,12 @@ describe('a profile with request kinds', () => {
   });
 
   it.each([
-    ['an unknown variable in a path', [kind({ path: '/participants/{user}' })], {}, /test-profile\.json: requests\.kinds\[0\]\.path: unknown variable \{user\}/],
+    [
+      'an unknown variable in a path',
+      [kind({ path: '/participants/{user}' })],
+      {},
+      /test-profile\.json: requests\.kinds\[0\]\.path: unknown variable \{user\}/,
+    ],
     [
       'an unknown variable in a header',
       [kind({ headers: { 'X-Trace': '{traceId}' } })],
@@ -84,7 +102,12 @@ describe('a profile with request kinds', () => {
       {},
       /requests\.kinds\[0\]\.body: unknown variable \{setup\.tagId\} \(no setup request captures it; captured: none\)/,
     ],
-    ['a bad JSON Schema', [kind({ expect: { schema: { type: 'thing' } } })], {}, /test-profile\.json: requests\.kinds\[0\]\.expect\.schema: not a usable JSON Schema/],
+    [
+      'a bad JSON Schema',
+      [kind({ expect: { schema: { type: 'thing' } } })],
+      {},
+      /test-profile\.json: requests\.kinds\[0\]\.expect\.schema: not a usable JSON Schema/,
+    ],
     ['two kinds of one name', [kind(), kind()], {}, /requests\.kinds\[1\]\.name: "getSession" names two kinds/],
     ['a body on a GET', [kind({ body: { a: 1 } })], {}, /requests\.kinds\[0\]\.body: a GET request has no body/],
   ])('refuses %s, naming the field', (_what, kinds, extra, pattern) => {
@@ -92,7 +115,9 @@ describe('a profile with request kinds', () => {
   });
 
   it('refuses an unknown credential through the schema, naming the field', () => {
-    expect(messageOf(() => loadProfileText(withKinds([kind({ credential: 'admin' })])))).toMatch(/\/requests\/kinds\/0\/credential must be equal to one of the allowed values/);
+    expect(messageOf(() => loadProfileText(withKinds([kind({ credential: 'admin' })])))).toMatch(
+      /\/requests\/kinds\/0\/credential must be equal to one of the allowed values/,
+    );
   });
 
   it('refuses a threshold on a kind the profile does not have', () => {

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
+import { freePort } from '../support/free-port.js';
 import { runBin } from './bin-helpers.js';
 import { failures, runProfile, statusOf, writeProfile } from './run-helpers.js';
 
@@ -48,7 +49,10 @@ describe('the requests scenario on the reference target', () => {
     const status = statusOf(report);
     expect(status['requests.expectations'], failures(report).join('\n')).toBe('pass');
     expect(report.coreChecks).toContain('requests.expectations');
-    expect(report.thresholds.every((threshold) => threshold.status === 'pass'), failures(report).join('\n')).toBe(true);
+    expect(
+      report.thresholds.every((threshold) => threshold.status === 'pass'),
+      failures(report).join('\n'),
+    ).toBe(true);
     if (status['generator.healthy'] === 'pass') expect(exitCode).toBe(0);
     // Each kind is planned and judged by load.achieved like a built-in workload.
     expect(report.plan?.scenarios.map((plan) => plan.scenario)).toContain('requests.linkTags');
@@ -131,4 +135,46 @@ describe('the requests scenario on the reference target', () => {
     expect(Object.values(kindsOf(report)).every((kind) => kind.requests > 0 && kind.errors === 0)).toBe(true);
     expect(result.code, `${result.stderr}\n${failures(report).join('\n')}`).toBe(statusOf(report)['generator.healthy'] === 'pass' ? 0 : 1);
   }, 60_000);
+
+  it('exports each kind to Prometheus under scenario="requests" and its kind label', async () => {
+    const metricsPort = await freePort();
+    const kind = (name: string, path: string) => ({ name, method: 'POST', path, body: { limit: 5 }, expect: { status: [200] } });
+    const profile = {
+      name: 'kinds-prometheus',
+      duration: '3s',
+      chatStreams: { enabled: false },
+      generator: { maxEventLoopDelayP99: '250ms' },
+      target: { participants: 20, faults: ['error-rate=100 on POST /participants/{user_id}/chat_unread_messages/search'] },
+      requests: {
+        ratePerSec: 20,
+        kinds: [kind('sessions', '/participants/{userId}/chat_sessions/search'), kind('unread', '/participants/{userId}/chat_unread_messages/search')],
+      },
+    };
+    // Scrape as Prometheus would while the run goes on; the endpoint closes with the run.
+    let scraped = '';
+    let running = true;
+    const scraper = (async () => {
+      while (running) {
+        try {
+          const body = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+          if (body.includes('coachbench_requests_total')) scraped = body;
+        } catch {
+          // Not listening yet, or closed already.
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
+    const { report } = await runProfile(profile, { metricsPort: String(metricsPort) });
+    running = false;
+    await scraper;
+    const value = (series: string): number => Number(new RegExp(`^${series.replace(/[{}().]/g, '\\$&')} (\\S+)$`, 'm').exec(scraped)?.[1] ?? Number.NaN);
+    expect(value('coachbench_requests_total{scenario="requests",kind="sessions"}')).toBeGreaterThan(0);
+    expect(value('coachbench_requests_total{scenario="requests",kind="unread"}')).toBeGreaterThan(0);
+    expect(value('coachbench_request_failures_total{scenario="requests",kind="unread",code="status:500"}')).toBeGreaterThan(0);
+    expect(scraped).not.toContain('kind="sessions",code=');
+    expect(value('coachbench_request_duration_seconds_count{scenario="requests",kind="sessions"}')).toBeGreaterThan(0);
+    expect(value('coachbench_check_failures_total{check="requests.expectations"}')).toBeGreaterThan(0);
+    // What was scraped last is at most what the report holds.
+    expect(value('coachbench_requests_total{scenario="requests",kind="sessions"}')).toBeLessThanOrEqual(report.scenarios.requests!.sessions!.requests);
+  });
 });

@@ -88,7 +88,11 @@ describe('faults switched on later (@WHEN)', () => {
 
 describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
   it('name one route, parameters written either way, and leave the unscoped fault alone', () => {
-    const faults = normaliseFaults(['error-rate=50 on GET /participants/{user_id}/chat_sessions/{id}', 'error-rate=100 on PUT /api/v1/tags/link/participant', 'error-rate=5']);
+    const faults = normaliseFaults([
+      'error-rate=50 on GET /participants/{user_id}/chat_sessions/{id}',
+      'error-rate=100 on PUT /api/v1/tags/link/participant',
+      'error-rate=5',
+    ]);
     expect(faults).toEqual([
       { name: 'error-rate', value: 0.5, route: 'GET /participants/:/chat_sessions/:' },
       { name: 'error-rate', value: 1, route: 'PUT /tags/link/participant' },
@@ -99,9 +103,15 @@ describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
       hasRouteFaults: true,
       routeErrorRates: { 'GET /participants/:/chat_sessions/:': 0.5, 'PUT /tags/link/participant': 1 },
     });
-    expect(faults.map(describeFault)).toEqual(['error-rate=50% on GET /participants/:/chat_sessions/:', 'error-rate=100% on PUT /tags/link/participant', 'error-rate=5%']);
+    expect(faults.map(describeFault)).toEqual([
+      'error-rate=50% on GET /participants/:/chat_sessions/:',
+      'error-rate=100% on PUT /tags/link/participant',
+      'error-rate=5%',
+    ]);
     // The `:name` form of the router is the same route: the last one wins.
-    expect(normaliseFaults(['error-rate=10 on GET /participants/:userId/chat_sessions/:id', 'error-rate=20 on GET /participants/{a}/chat_sessions/{b}'])).toHaveLength(1);
+    expect(
+      normaliseFaults(['error-rate=10 on GET /participants/:userId/chat_sessions/:id', 'error-rate=20 on GET /participants/{a}/chat_sessions/{b}']),
+    ).toHaveLength(1);
   });
 
   it.each([
@@ -114,6 +124,8 @@ describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
 
   it('refuses a route the reference service does not serve', async () => {
     const { startTarget } = await import('../../src/reference-service/start-target.js');
-    await expect(startTarget({ port: 0, faults: ['error-rate=5 on POST /nowhere'] })).rejects.toThrow(/--fault error-rate on POST \/nowhere: the reference service serves no such route/);
+    await expect(startTarget({ port: 0, faults: ['error-rate=5 on POST /nowhere'] })).rejects.toThrow(
+      /--fault error-rate on POST \/nowhere: the reference service serves no such route/,
+    );
   });
 });
