@@ -7,7 +7,7 @@
 import type { HistogramSummary, Report } from '../contract/report.js';
 import { closestName } from './closest-name.js';
 import { percentileMs } from './histogram.js';
-import type { MetricDirection, MetricUnit } from './registry/metric-decl.js';
+import type { MetricDecl, MetricDirection, MetricUnit } from './registry/metric-decl.js';
 import { type FieldKind, fieldKind, type MetricRoot, REGISTRY, REPORT_METRICS } from './registry/metric-registry.js';
 import { throughputShared } from './registry/throughput-metrics.js';
 
@@ -178,9 +178,23 @@ export function metricRootObject(report: MetricSource, root: MetricRootName): ob
 const PROPORTIONS = new Map<string, { events: string; trials: string }>(
   REPORT_METRICS.flatMap(({ root, field, decl }) => (decl.proportionOf ? [[`${root}.${field}`, decl.proportionOf] as const] : [])),
 );
+const KIND_PROPORTIONS = new Map<string, { events: string; trials: string }>(
+  throughputShared('requests.kind').flatMap((decl: MetricDecl) => (decl.proportionOf && decl.report !== undefined ? [[decl.report, decl.proportionOf] as const] : [])),
+);
+
+/** The counts a ratio is made of, and the path of the object holding them below the root (a kind's name for a request kind). */
+function proportionOf(root: MetricRootName, field: string): { counts: { events: string; trials: string }; within: string[] } | null {
+  if (root === REQUESTS_ROOT) {
+    const [kind, ...rest] = field.split('.');
+    const counts = KIND_PROPORTIONS.get(rest.join('.'));
+    return counts && kind ? { counts, within: [kind] } : null;
+  }
+  const counts = PROPORTIONS.get(`${root}.${field}`);
+  return counts ? { counts, within: [] } : null;
+}
 
 /** Whether a metric is a ratio of two counts of its root (registry `proportionOf`). */
-export const isProportion = (root: MetricRootName, field: string): boolean => PROPORTIONS.has(`${root}.${field}`);
+export const isProportion = (root: MetricRootName, field: string): boolean => proportionOf(root, field) !== null;
 
 /**
  * The two counts a ratio metric is made of in one report (the registry's `proportionOf`:
@@ -188,13 +202,21 @@ export const isProportion = (root: MetricRootName, field: string): boolean => PR
  * report lacks its root.
  */
 export function proportionCounts(report: MetricSource, root: MetricRootName, field: string): { events: number; trials: number } | null {
-  const counts = PROPORTIONS.get(`${root}.${field}`);
-  const scope = counts ? (metricRootObject(report, root) as Record<string, unknown> | null) : null;
-  if (!counts || scope === null) return null;
-  const events = scope[counts.events];
-  const trials = scope[counts.trials];
+  const proportion = proportionOf(root, field);
+  const scope = proportion ? (walk(metricRootObject(report, root), proportion.within) as Record<string, unknown> | null | undefined) : null;
+  if (!proportion || scope === null || scope === undefined || typeof scope !== 'object') return null;
+  const events = scope[proportion.counts.events];
+  const trials = scope[proportion.counts.trials];
   return typeof events === 'number' && typeof trials === 'number' ? { events, trials } : null;
 }
+
+/** The metric fields of one request kind, keyed `<kind>.<field>` as the catalog resolves them under `requests`. */
+export function requestKindFields(kind: string): Record<string, FieldDef> {
+  return Object.fromEntries(Object.entries(KIND_FIELDS).map(([field, def]) => [`${kind}.${field}`, def]));
+}
+
+/** The request kinds a report holds (`scenarios.requests`), by name. */
+export const requestKindsOf = (report: MetricSource): string[] => Object.keys(report.scenarios.requests ?? {});
 
 /**
  * Reads a resolved metric from a report. Null when the scenario is off, the field is absent,
