@@ -179,7 +179,9 @@ const PROPORTIONS = new Map<string, { events: string; trials: string }>(
   REPORT_METRICS.flatMap(({ root, field, decl }) => (decl.proportionOf ? [[`${root}.${field}`, decl.proportionOf] as const] : [])),
 );
 const KIND_PROPORTIONS = new Map<string, { events: string; trials: string }>(
-  throughputShared('requests.kind').flatMap((decl: MetricDecl) => (decl.proportionOf && decl.report !== undefined ? [[decl.report, decl.proportionOf] as const] : [])),
+  throughputShared('requests.kind').flatMap((decl: MetricDecl) =>
+    decl.proportionOf && decl.report !== undefined ? [[decl.report, decl.proportionOf] as const] : [],
+  ),
 );
 
 /** The counts a ratio is made of, and the path of the object holding them below the root (a kind's name for a request kind). */

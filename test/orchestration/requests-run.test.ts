@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
+import { validateReport } from '../../src/contract/validate-report.js';
 import { freePort } from '../support/free-port.js';
 import { runBin } from './bin-helpers.js';
 import { failures, runProfile, statusOf, writeProfile } from './run-helpers.js';
@@ -54,6 +55,10 @@ describe('the requests scenario on the reference target', () => {
       failures(report).join('\n'),
     ).toBe(true);
     if (status['generator.healthy'] === 'pass') expect(exitCode).toBe(0);
+    // Every request carried a traceparent: each kind keeps the trace ids of its slowest.
+    for (const name of Object.keys(kinds)) expect(report.metrics.slowest?.[`requests.${name}`]?.length, name).toBeGreaterThan(0);
+    // report.json, scenarios.requests included, follows schemas/report.schema.json.
+    expect(validateReport(JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')))).toEqual({ valid: true, errors: [] });
     // Each kind is planned and judged by load.achieved like a built-in workload.
     expect(report.plan?.scenarios.map((plan) => plan.scenario)).toContain('requests.linkTags');
     const html = await readFile(join(outDir, 'report.html'), 'utf8');
@@ -100,6 +105,7 @@ describe('the requests scenario on the reference target', () => {
       generator: { maxEventLoopDelayP99: '250ms' },
       requests: {
         ratePerSec: 20,
+        arrivals: 'poisson',
         kinds: [
           kind('held', { status: [200], mediaType: 'application/json', headers: ['cache-control'], schema: { type: 'object', required: ['id'] } }),
           kind('wrongStatus', { status: [201] }),
@@ -110,6 +116,8 @@ describe('the requests scenario on the reference target', () => {
       },
     });
     const kinds = kindsOf(report);
+    // Poisson arrivals work for kinds as for any open-model workload: each kind's own seeded stream.
+    expect(report.plan?.arrivals?.schedules).toContainEqual({ workload: 'requests.held', process: 'poisson' });
     const only = (name: string, code: string) => {
       const summary = kinds[name]!;
       expect(summary.requests, name).toBeGreaterThan(0);

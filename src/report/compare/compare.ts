@@ -13,20 +13,20 @@
 import type { HistogramSummary, Report } from '../../contract/report.js';
 import { decodeHistogram, type Histogram } from '../../metrics/histogram.js';
 import {
+  type FieldDef,
   isProportion,
   METRIC_CATALOG,
   METRIC_ROOTS,
   type MetricDirection,
-  type FieldDef,
   type MetricRoot,
   type MetricRootName,
-  REQUESTS_ROOT,
-  requestKindFields,
-  requestKindsOf,
   type MetricUnit,
   metricRootObject,
   proportionCounts,
+  REQUESTS_ROOT,
   readMetric,
+  requestKindFields,
+  requestKindsOf,
   resolveMetricPath,
 } from '../../metrics/metric-catalog.js';
 import { ConfigError } from '../../util/errors.js';

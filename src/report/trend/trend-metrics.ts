@@ -61,7 +61,9 @@ function percentileOf(ref: MetricRef): number | null {
 function summaryOf(report: Report, ref: MetricRef): HistogramSummary | null {
   const scope = metricRootObject(report, ref.root) as Record<string, unknown> | null;
   // A request kind's field is `<kind>.<field>`: a path inside the root.
-  const summary = ref.field.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), scope) as
+  const summary = ref.field
+    .split('.')
+    .reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), scope) as
     | HistogramSummary
     | undefined;
   return summary && typeof summary.hdr === 'string' && summary.count > 0 ? summary : null;
