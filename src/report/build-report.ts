@@ -26,6 +26,7 @@ import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { metricView } from '../metrics/metric-view.js';
+import { requestKindKey } from '../metrics/names.js';
 import type { StageTotal } from '../metrics/threshold-monitor.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { cutAtEndName } from '../metrics/throughput-extra-names.js';
@@ -121,7 +122,10 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
       `the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`,
     );
   }
-  const cut = (['photoUpload', 'tagLink', 'probes'] as const).map((name) => [name, total.count(cutAtEndName(name))] as const).filter(([, n]) => n > 0);
+  const kinds = (profile.requests?.kinds ?? []).map((kind) => requestKindKey(kind.name));
+  const cut = [...(['photoUpload', 'tagLink', 'probes'] as const), ...kinds]
+    .map((name) => [name, total.count(cutAtEndName(name))] as const)
+    .filter(([, n]) => n > 0);
   if (cut.length > 0) {
     warnings.push(
       `requests still unanswered when the drain after the run's end ran out were cut (${cut.map(([name, n]) => `${name} ${n}`).join(', ')}): ` +
