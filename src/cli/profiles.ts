@@ -13,9 +13,10 @@ export const profilesCommand = defineCommand({
     for (const name of await builtInProfiles()) {
       const profile = await loadProfile(name);
       const load = [
-        `${profile.chatStreams.participants} participants`,
+        profile.chatStreams.enabled ? `${profile.chatStreams.participants} participants` : null,
         profile.photoUpload.enabled ? `photo ${profile.photoUpload.model}` : null,
         profile.tagLink.enabled ? `tags ${profile.tagLink.model}` : null,
+        profile.requests ? `${profile.requests.kinds.length} request kinds` : null,
         profile.search ? 'capacity search' : null,
       ]
         .filter(Boolean)

@@ -180,7 +180,9 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     refuseLateStart(startAtMs, Date.now());
   }
   const transport = resolveTransport(flags, profile, env);
-  const closedModel = [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+  const closedModel = [profile.photoUpload, profile.tagLink, ...(profile.requests?.kinds ?? [])].some(
+    (settings) => settings.enabled && settings.model === 'closed',
+  );
   if (closedModel && transport.http === '2') {
     throw new ConfigError(
       '--http 2: the closed model (autocannon) speaks HTTP/1.1 only; use the open model, or --http auto (the closed model then stays on HTTP/1.1)',
