@@ -363,7 +363,13 @@ export interface StageSummary {
   intervals: number;
   chatStreams: { peakConcurrent: number; eventLatencyP50Ms: number | null; eventLatencyP99Ms: number | null; keepAliveViolations: number } | null;
   /** Photo upload and tag link, each when enabled. */
-  requests: Array<{ scenario: 'photoUpload' | 'tagLink'; requests: number; perSec: number; errorRate: number; latencyP99Ms: number | null }>;
+  requests: Array<{
+    scenario: 'photoUpload' | 'tagLink' | `requests.${string}`;
+    requests: number;
+    perSec: number;
+    errorRate: number;
+    latencyP99Ms: number | null;
+  }>;
   /** The stage's totals, HDR-encoded: `coachbench merge` adds shards' stages exactly. */
   metrics: EncodedMetrics;
 }

@@ -187,4 +187,26 @@ describe('the requests scenario on the reference target', () => {
     // What was scraped last is at most what the report holds.
     expect(value('coachbench_requests_total{scenario="requests",kind="sessions"}')).toBeLessThanOrEqual(report.scenarios.requests!.sessions!.requests);
   });
+
+  it('shows each kind in the per-stage tables beside the named stages of the streams', async () => {
+    const { report } = await runProfile({
+      name: 'kinds-stages',
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2 },
+      keepAliveTolerance: '40%',
+      generator: { maxEventLoopDelayP99: '250ms' },
+      chatStreams: {
+        messageRatePerSec: 0,
+        churnRatePerSec: 0,
+        stages: [
+          { duration: '1s', target: 4, name: 'up' },
+          { duration: '2s', target: 'hold', name: 'steady' },
+        ],
+      },
+      requests: { ratePerSec: 10, kinds: [{ name: 'sessions', method: 'POST', path: '/participants/{userId}/chat_sessions/search', body: { limit: 2 } }] },
+    });
+    const steady = report.stages?.find((stage) => stage.name === 'steady');
+    const row = steady?.requests.find((entry) => entry.scenario === 'requests.sessions');
+    expect(row?.requests, JSON.stringify(report.stages)).toBeGreaterThan(0);
+    expect(row?.errorRate).toBe(0);
+  });
 });
