@@ -65,6 +65,8 @@ describe('the requests scenario on the reference target', () => {
     const markdown = await readFile(join(outDir, 'summary.md'), 'utf8');
     expect(html).toContain('<h3 id="request-kinds">Request kinds</h3>');
     expect(markdown).toContain('### Request kinds');
+    // histograms.hlog logs each kind's latency per interval, tagged requests.<kind>.
+    expect(await readFile(join(outDir, 'histograms.hlog'), 'utf8')).toMatch(/^Tag=requests\.getChatSession,/m);
     // Each kind has its latency-by-percentile chart, as photo upload has.
     expect(html).toContain('<figcaption>linkTags latency');
     for (const name of Object.keys(kinds)) {
