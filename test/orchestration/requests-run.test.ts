@@ -186,6 +186,7 @@ describe('the requests scenario on the reference target', () => {
     expect(scraped).not.toContain('kind="sessions",code=');
     expect(value('coachbench_request_duration_seconds_count{scenario="requests",kind="sessions"}')).toBeGreaterThan(0);
     expect(value('coachbench_check_failures_total{check="requests.expectations"}')).toBeGreaterThan(0);
+    expect(value('coachbench_requests_in_flight{scenario="requests",kind="sessions"}')).toBeGreaterThanOrEqual(0);
     // What was scraped last is at most what the report holds.
     expect(value('coachbench_requests_total{scenario="requests",kind="sessions"}')).toBeLessThanOrEqual(report.scenarios.requests!.sessions!.requests);
   });

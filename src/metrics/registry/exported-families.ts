@@ -103,7 +103,7 @@ export const EXPORTED = {
   requestsInFlight: exported(
     'coachbench_requests_in_flight',
     'gauge',
-    ['scenario'],
+    ['scenario', 'kind'],
     "Mean requests in flight over the last interval (Little's law: completions per second x mean service time)",
     {
       doc: "mean requests in flight over the last interval, by Little's law (completions per second × mean service time): exact for the interval's average, and no counter in the request path",

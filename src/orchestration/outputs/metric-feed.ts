@@ -14,7 +14,7 @@ import {
   SCENARIOS,
 } from '../../metrics/exported-metrics.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
-import { throughputNames } from '../../metrics/names.js';
+import { type ThroughputKey, throughputNames } from '../../metrics/names.js';
 import { forEachRecordedValue } from '../../metrics/recorded-values.js';
 import { SLOWEST_KEY_OF_HISTOGRAM } from '../../metrics/slowest.js';
 import type { IntervalSample } from './live-output.js';
@@ -42,7 +42,7 @@ const THRESHOLD_STATUSES = ['pass', 'fail'] as const;
  * times the mean service time. Exact for the interval's average, and needs no counter in
  * the drivers' request path.
  */
-export function meanInFlight(interval: MetricSet, scenario: (typeof SCENARIOS)[number], intervalSec: number): number {
+export function meanInFlight(interval: MetricSet, scenario: ThroughputKey, intervalSec: number): number {
   const names = throughputNames(scenario);
   if (intervalSec <= 0 || !interval.hasHistogram(names.serviceTimeUs)) return 0;
   const service = interval.histogram(names.serviceTimeUs);
@@ -67,6 +67,8 @@ const kindSlowestKey = (source: string): string | undefined => {
 /** Feeds intervals to one writer; remembers where each internal counter goes. */
 export class MetricFeed {
   private readonly routes = new Map<string, ExportedCount[]>();
+  /** Request kinds seen so far: their in-flight gauge is set every interval, 0 when idle, as the built-ins' is. */
+  private readonly kinds = new Set<string>();
 
   constructor(private readonly writer: MetricWriter) {}
 
@@ -83,6 +85,10 @@ export class MetricFeed {
     w.set('openStreams', { stream: 'chat' }, point.streamsOpen);
     w.set('openStreams', { stream: 'main' }, point.mainStreamsOpen);
     for (const scenario of SCENARIOS) w.set('requestsInFlight', { scenario }, meanInFlight(interval, scenario, point.intervalSec));
+    for (const { labels } of kindHistograms(interval)) this.kinds.add(labels[KIND_LABEL] as string);
+    for (const kind of this.kinds) {
+      w.set('requestsInFlight', { scenario: 'requests', [KIND_LABEL]: kind }, meanInFlight(interval, `requests.${kind}`, point.intervalSec));
+    }
     for (const { key, source, labels } of [...HISTOGRAM_SOURCES, ...kindHistograms(interval)]) {
       if (!interval.hasHistogram(source)) continue;
       forEachRecordedValue(interval.histogram(source), (valueUs, count) => w.observe(key, labels, valueUs / 1e6, count));
