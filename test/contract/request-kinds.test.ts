@@ -153,6 +153,16 @@ describe('the CLI on a bad request kind', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('refuses --threshold on a kind the profile does not have, in one line', async () => {
+    const path = join(dir, 'kinds.json');
+    await writeFile(path, JSON.stringify(withKinds([kind()])));
+    const { code, stderr } = await runCli(['run', '--profile', path, '--threshold', 'requests.nope.errorRate < 0.01', '--out', join(dir, 'never')]);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('threshold "requests.nope.errorRate < 0.01": ');
+    expect(stderr).toContain('has no request kind "nope" (kinds: getSession)');
+  });
+
   it.each([
     ['unknown-variable', kind({ path: '/participants/{nobody}' }), 'requests.kinds[0].path: unknown variable {nobody}'],
     ['not-json', kind({ method: 'POST', body: '{"a": {seq}' }), 'requests.kinds[0].body: not JSON after substitution'],
