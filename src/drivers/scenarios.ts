@@ -22,7 +22,7 @@ export function scenariosFor(profile: Profile, runTag = randomBytes(4).toString(
   if (part === 'streams') return scenarios;
   if (profile.photoUpload.enabled) scenarios.push(photoUploadScenario);
   if (profile.tagLink.enabled) scenarios.push(tagLinkScenario);
-  if (profile.requests) scenarios.push(requestsScenario(runTag));
+  if (profile.requests?.kinds.some((kind) => kind.enabled)) scenarios.push(requestsScenario(runTag));
   return scenarios;
 }
 
@@ -35,6 +35,6 @@ export function wantsRequestThread(profile: Profile): boolean {
   return (
     profile.chatStreams.enabled &&
     profile.chatStreams.participants > 0 &&
-    (profile.photoUpload.enabled || profile.tagLink.enabled || (profile.requests?.kinds.length ?? 0) > 0)
+    (profile.photoUpload.enabled || profile.tagLink.enabled || (profile.requests?.kinds.some((kind) => kind.enabled) ?? false))
   );
 }

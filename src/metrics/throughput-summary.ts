@@ -57,7 +57,8 @@ export function buildTagLinkSummary(total: MetricSet, settings: TagLinkSettings)
  */
 export function buildRequestsSummary(total: MetricSet, settings: RequestsSettings): Record<string, RequestKindSummary> {
   const out: Record<string, RequestKindSummary> = {};
-  for (const kind of settings.kinds) {
+  // A kind switched off is left out, as a built-in scenario that is off reads null.
+  for (const kind of settings.kinds.filter((one) => one.enabled)) {
     const key = requestKindKey(kind.name);
     const fields = buildThroughputSummary(total, group(`${key}.`, throughputShared(key)), key, kind) as unknown as RequestKindSummary;
     out[kind.name] = { ...fields, method: kind.method, path: kind.path, share: kind.share };

@@ -73,6 +73,14 @@ describe('a profile with request kinds', () => {
     ]);
   });
 
+  it('switches every kind off with requests.enabled: false, own loads included', async () => {
+    const { coreChecks } = await import('../../src/metrics/checks/verdict.js');
+    const profile = loadProfileText(withKinds([kind(), kind({ name: 'own', load: { ratePerSec: 5 } })], { enabled: false }));
+    expect(profile.requests!.kinds.map((k) => k.enabled)).toEqual([false, false]);
+    expect(coreChecks(profile)).not.toContain('requests.expectations');
+    expect(runPlanOf(profile).scenarios).toEqual([]);
+  });
+
   it('leaves a profile without requests exactly as before: no requests field', () => {
     expect('requests' in loadProfileText({ name: 'plain', duration: '2s' })).toBe(false);
   });

@@ -114,7 +114,9 @@ export function resolveRequests(file: RequestsFile, where: string, throughput: T
       throw new ConfigError(`${at}.weight: remove it: a kind with a load of its own takes no share of the mix`);
     const template = templateOf(kind, at, captured);
     const share = kind.load === undefined ? (totalWeight > 0 ? (weights[i] as number) / totalWeight : 0) : null;
-    const load = kind.load === undefined ? shareOf(mix, share as number) : throughput(kind.load, `${at}.load`);
+    const own = kind.load === undefined ? shareOf(mix, share as number) : throughput(kind.load, `${at}.load`);
+    // `requests.enabled: false` switches every kind off, those with a load of their own too.
+    const load = mix.enabled ? own : { ...own, enabled: false };
     return { ...load, ...template, name: kind.name, expect: expectationOf(kind, at), share };
   });
   return { setup, kinds };

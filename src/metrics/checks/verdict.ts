@@ -25,7 +25,7 @@ export function coreChecks(profile: Pick<Profile, 'chatStreams' | 'photoUpload' 
     core.add('tags.link');
     if (tags.existingShare > 0) core.add('tags.existing.ignored');
   }
-  if ((profile.requests?.kinds.length ?? 0) > 0) core.add('requests.expectations');
+  if ((profile.requests?.kinds ?? []).some((kind) => kind.enabled)) core.add('requests.expectations');
   // Any load asked for must have been driven: a run that measured a lighter load proves less than it says.
   if (core.size > 0) core.add('load.achieved');
   return CHECK_IDS.filter((id) => core.has(id));
