@@ -7,7 +7,7 @@
 import type { CheckId } from '../contract/check-ids.js';
 import { isFailureCode } from '../contract/failure-codes.js';
 import { evidenceFailures } from './checks/evidence.js';
-import { EXPORTED, type ExportedKey, type ExportedMetric } from './registry/exported-families.js';
+import { EXPORTED, type ExportedKey, type ExportedMetric, KIND_LABEL } from './registry/exported-families.js';
 import { REGISTERED } from './registry/metric-registry.js';
 
 export {
@@ -16,6 +16,7 @@ export {
   type ExportedKind,
   type ExportedMetric,
   KEEPALIVE_BUCKETS_SEC,
+  KIND_LABEL,
   LATENCY_BUCKETS_SEC,
 } from './registry/exported-families.js';
 export { THROUGHPUT_SCENARIOS as SCENARIOS } from './registry/throughput-metrics.js';
@@ -66,6 +67,20 @@ for (const { decl, name } of REGISTERED) {
 }
 
 const CHECK_FAILURES = /^check\.(.+)\.failures$/;
+/** A request kind's counters: `requests.<kind>.requests` and `requests.<kind>.error.<code>` (docs/design.md §2.15). */
+const KIND_COUNTER = /^requests\.([^.]+)\.(requests|error\.(.+))$/;
+/** A request kind's latency histogram, exported as coachbench_request_duration_seconds{scenario="requests",kind}. */
+export const KIND_LATENCY = /^requests\.([^.]+)\.latencyUs$/;
+
+/** Where a request kind's counter is exported; null for a counter that is no kind's. */
+function kindCountsOf(counter: string): ExportedCount[] | null {
+  const match = KIND_COUNTER.exec(counter);
+  if (match === null) return null;
+  const kind = match[1] as string;
+  const code = match[3];
+  if (code === undefined) return [{ key: 'requests', labels: { scenario: 'requests', [KIND_LABEL]: kind } }];
+  return isFailureCode(code) ? [{ key: 'requestFailures', labels: { scenario: 'requests', [KIND_LABEL]: kind, code } }] : [];
+}
 
 /**
  * Where an internal counter is exported, or an empty list for counters that are not (slots,
@@ -82,6 +97,8 @@ export function exportedCountsOf(counter: string): ExportedCount[] {
     if (failureCodesOnly && !isFailureCode(key)) return [];
     return [{ key: route.key, labels: { ...route.labels, [keyLabel]: key } }];
   }
+  const kind = kindCountsOf(counter);
+  if (kind !== null) return kind;
   const check = CHECK_FAILURES.exec(counter)?.[1];
   if (check !== undefined && counter === evidenceFailures(check as CheckId)) return [{ key: 'checkFailures', labels: { check } }];
   return [];

@@ -10,7 +10,7 @@ import { buildChatSummary } from './chat-summary.js';
 import { buildGeneratorSummary } from './generator-summary.js';
 import type { MetricSource } from './metric-catalog.js';
 import type { MetricSet } from './metric-set.js';
-import { buildPhotoUploadSummary, buildTagLinkSummary } from './throughput-summary.js';
+import { buildPhotoUploadSummary, buildRequestsSummary, buildTagLinkSummary } from './throughput-summary.js';
 
 /** What readMetric reads: the report's scenario, generator and auth summaries. */
 export type MetricView = MetricSource;
@@ -30,6 +30,7 @@ export function metricView(set: MetricSet, ctx: MetricViewContext): MetricView {
       chatStreams: profile.chatStreams.enabled ? buildChatSummary(set, { participants: profile.chatStreams.participants, keepAlive: ctx.keepAlive }) : null,
       photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(set, profile.photoUpload) : null,
       tagLink: profile.tagLink.enabled ? buildTagLinkSummary(set, profile.tagLink) : null,
+      ...(profile.requests ? { requests: buildRequestsSummary(set, profile.requests) } : {}),
     },
     generator: buildGeneratorSummary(set, {
       maxEventLoopDelayP99Ms: profile.generator.maxEventLoopDelayP99Ms,

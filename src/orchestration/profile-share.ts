@@ -36,6 +36,8 @@ export function profileShare(profile: Profile, parts: number): Profile {
     },
     photoUpload: shareThroughput(profile.photoUpload, parts),
     tagLink: shareThroughput(profile.tagLink, parts),
+    // Each request kind's load is a total for the run too (docs/design.md §2.15).
+    ...(profile.requests ? { requests: { ...profile.requests, kinds: profile.requests.kinds.map((kind) => shareThroughput(kind, parts)) } } : {}),
   };
 }
 

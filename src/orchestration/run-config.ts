@@ -78,6 +78,18 @@ export interface RunConfig {
   credentials: CredentialSources;
 }
 
+/** A threshold on `requests.<kind>.…` (`--threshold` too) must name a kind of the profile (docs/design.md §2.15). */
+function checkKindNames(thresholds: readonly ParsedThreshold[], profile: Profile): void {
+  const kinds = (profile.requests?.kinds ?? []).map((kind) => kind.name);
+  for (const threshold of thresholds) {
+    if (threshold.metric.root !== 'requests') continue;
+    const kind = threshold.metric.field.split('.')[0] ?? '';
+    if (kinds.includes(kind)) continue;
+    const known = kinds.length > 0 ? `kinds: ${kinds.join(', ')}` : 'it has no requests.kinds';
+    throw new ConfigError(`threshold "${threshold.expression}": ${profile.source} has no request kind "${kind}" (${known})`);
+  }
+}
+
 /** A threshold on `{stage:NAME}` must name a stage the profile names (exit 2 before anything starts). */
 function checkStageNames(thresholds: readonly ParsedThreshold[], profile: Profile): void {
   const named = runPlanOf(profile).windows.map((window) => window.name);
@@ -152,7 +164,9 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
   if (flags.seed !== undefined) profile.seed = parseSeed(flags.seed);
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
-  checkStageNames(parseThresholds(thresholds, 'threshold'), profile);
+  const parsed = parseThresholds(thresholds, 'threshold');
+  checkStageNames(parsed, profile);
+  checkKindNames(parsed, profile);
   if (profile.search) {
     parseSearch(profile.search, profile.source);
     // A search holds each step's load fixed while it judges the SLOs; a timeline would move it.
@@ -180,7 +194,9 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     refuseLateStart(startAtMs, Date.now());
   }
   const transport = resolveTransport(flags, profile, env);
-  const closedModel = [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+  const closedModel = [profile.photoUpload, profile.tagLink, ...(profile.requests?.kinds ?? [])].some(
+    (settings) => settings.enabled && settings.model === 'closed',
+  );
   if (closedModel && transport.http === '2') {
     throw new ConfigError(
       '--http 2: the closed model (autocannon) speaks HTTP/1.1 only; use the open model, or --http auto (the closed model then stays on HTTP/1.1)',

@@ -164,7 +164,8 @@ export async function preflightTarget(
   if (keyNote !== null) say(keyNote);
   await preflight(target.url, target.transport, env);
   const { profile } = config;
-  const coach = profile.tagLink.enabled || (profile.chatStreams.enabled && profile.chatStreams.churnRatePerSec > 0);
+  const kindsUseCoach = (profile.requests?.kinds ?? []).some((kind) => kind.enabled && kind.credential === 'coach');
+  const coach = profile.tagLink.enabled || kindsUseCoach || (profile.chatStreams.enabled && profile.chatStreams.churnRatePerSec > 0);
   const proxy = proxyFor(target.transport, target.url, env);
   await preflightCredentials({ url: target.url, transport: target.transport, proxy, fixtures: target.fixtures, coach, sources });
 }

@@ -32,11 +32,12 @@ import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { metricView } from '../metrics/metric-view.js';
+import { requestKindKey } from '../metrics/names.js';
 import { protocolsOf } from '../metrics/protocols-summary.js';
 import type { StageTotal } from '../metrics/threshold-monitor.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { cutAtEndName } from '../metrics/throughput-extra-names.js';
-import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
+import { buildPhotoUploadSummary, buildRequestsSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
 import { VERSION } from '../util/version.js';
 import { type ShardChecks, withShardFailures } from './shard-checks.js';
 import { summarizeStage } from './stage-summaries.js';
@@ -171,6 +172,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     chatStreams,
     photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(total, profile.photoUpload) : null,
     tagLink: profile.tagLink.enabled ? buildTagLinkSummary(total, profile.tagLink) : null,
+    ...(profile.requests ? { requests: buildRequestsSummary(total, profile.requests) } : {}),
   };
   const viewContext = { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
   const judged = ctx.thresholdTotal ? metricView(ctx.thresholdTotal, viewContext) : { scenarios, generator, ...(auth ? { auth } : {}) };
@@ -231,7 +233,10 @@ function reportWarnings(total: MetricSet, ctx: ReportContext, generator: Generat
       `the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`,
     );
   }
-  const cut = (['photoUpload', 'tagLink', 'probes'] as const).map((name) => [name, total.count(cutAtEndName(name))] as const).filter(([, n]) => n > 0);
+  const kinds = (ctx.profile.requests?.kinds ?? []).map((kind) => requestKindKey(kind.name));
+  const cut = [...(['photoUpload', 'tagLink', 'probes'] as const), ...kinds]
+    .map((name) => [name, total.count(cutAtEndName(name))] as const)
+    .filter(([, n]) => n > 0);
   if (cut.length > 0) {
     warnings.push(
       `requests still unanswered when the drain after the run's end ran out were cut (${cut.map(([name, n]) => `${name} ${n}`).join(', ')}): ` +

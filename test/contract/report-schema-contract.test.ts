@@ -20,6 +20,7 @@ interface SchemaNode {
   required?: string[];
   additionalProperties?: SchemaNode | boolean;
   patternProperties?: Record<string, SchemaNode>;
+  pattern?: string;
   items?: SchemaNode;
   allOf?: SchemaNode[];
   oneOf?: SchemaNode[];
@@ -137,7 +138,7 @@ function compare(type: ts.Type, node: SchemaNode, path: string, inUnion = false)
   if (ours.rest.length !== 1 || theirs.options.length > 1) {
     // A union of shapes: each member must match one of the schema's alternatives.
     for (const member of ours.rest) {
-      if (!theirs.options.some((option) => compare(member, option, path, true).length === 0))
+      if (!theirs.options.some((option) => memberMatches(member, option, path)))
         problems.push(`${path}: ${checker.typeToString(member)} matches no alternative of the schema`);
     }
     return problems;
@@ -158,6 +159,14 @@ function compare(type: ts.Type, node: SchemaNode, path: string, inUnion = false)
   }
   if (types.length > 0 && !types.includes('object')) return [...problems, `${path}: an object in report.ts, ${types.join(' | ')} in the schema`];
   return [...problems, ...compareObject(member, option, path)];
+}
+
+/** A union member against one schema alternative: a string literal is one of its literals, or a string its pattern allows. */
+function memberMatches(member: ts.Type, option: SchemaNode, path: string): boolean {
+  if (!member.isStringLiteral()) return compare(member, option, path, true).length === 0;
+  const literals = option.enum ?? ('const' in option ? [option.const] : undefined);
+  if (literals) return literals.includes(member.value);
+  return schemaTypes(option).includes('string') && (option.pattern === undefined || new RegExp(option.pattern).test(member.value));
 }
 
 function compareObject(type: ts.Type, node: SchemaNode, path: string): string[] {

@@ -62,7 +62,7 @@ describe('an incomplete verdict', () => {
     );
     expect(junit).toMatch(/<testcase name="tags\.link"[^>]*>\s*<failure type="no-evidence"/);
     expect(junit).toMatch(/<testcase name="errors\.problem_json"[^>]*>\s*<skipped message="no 4xx or 5xx answer was seen"\/>/);
-    expect(junit).toMatch(/<testsuite name="coachbench\.checks" tests="17" failures="2" errors="0" skipped="1"/);
+    expect(junit).toMatch(/<testsuite name="coachbench\.checks" tests="18" failures="2" errors="0" skipped="1"/);
   });
 
   it('a pass and a fail render as before', () => {

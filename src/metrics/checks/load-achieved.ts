@@ -22,7 +22,8 @@ export const SHORT_WINDOW_MIN_SHARE = 0.9;
 
 /** What one request scenario was asked to drive and drove. */
 export interface RequestLoad {
-  scenario: 'photoUpload' | 'tagLink';
+  /** A built-in request scenario, or a request kind as `requests.<name>`. */
+  scenario: 'photoUpload' | 'tagLink' | `requests.${string}`;
   model: 'open' | 'closed';
   /** Open model: slots planned (the schedule's, capped by the plan up to the run's end), started, started late (said, not short), dropped. */
   planned: number;

@@ -10,7 +10,7 @@ import type { Profile } from '../../contract/profile/profile.js';
 import type { CheckResult, ThresholdResult, Verdict } from '../../contract/report.js';
 
 /** The checks a profile's enabled scenarios imply, in report order. */
-export function coreChecks(profile: Pick<Profile, 'chatStreams' | 'photoUpload' | 'tagLink'>): CheckId[] {
+export function coreChecks(profile: Pick<Profile, 'chatStreams' | 'photoUpload' | 'tagLink' | 'requests'>): CheckId[] {
   const core = new Set<CheckId>();
   const { chatStreams: chat, photoUpload: photo, tagLink: tags } = profile;
   if (chat.enabled && chat.participants > 0) {
@@ -26,6 +26,7 @@ export function coreChecks(profile: Pick<Profile, 'chatStreams' | 'photoUpload' 
     core.add('tags.link');
     if (tags.existingShare > 0) core.add('tags.existing.ignored');
   }
+  if ((profile.requests?.kinds ?? []).some((kind) => kind.enabled)) core.add('requests.expectations');
   // Any load asked for must have been driven: a run that measured a lighter load proves less than it says.
   if (core.size > 0) core.add('load.achieved');
   return CHECK_IDS.filter((id) => core.has(id));

@@ -8,8 +8,19 @@ import { counter, family, figure, group, histogram, peak } from './metric-decl.j
 export type ThroughputScenario = 'photoUpload' | 'tagLink';
 export const THROUGHPUT_SCENARIOS: readonly ThroughputScenario[] = ['photoUpload', 'tagLink'];
 
-/** The metrics both throughput scenarios have, in report order. */
-export const throughputShared = (scenario: ThroughputScenario) =>
+/**
+ * A request kind of the `requests` scenario as its metrics are keyed (docs/design.md §2.15):
+ * `requests.<name>.requests`, `requests.<name>.latencyUs`, … Kinds are the profile's, so their
+ * metrics are these same declarations under a prefix made at run time, not registry entries.
+ */
+export type RequestKindKey = `requests.${string}`;
+export const requestKindKey = (name: string): RequestKindKey => `requests.${name}`;
+
+/** A built-in throughput scenario or a request kind: whatever `throughputShared` counts under. */
+export type ThroughputKey = ThroughputScenario | RequestKindKey;
+
+/** The metrics both throughput scenarios (and every request kind) have, in report order. */
+export const throughputShared = (scenario: ThroughputKey) =>
   [
     counter('requests', 'info', {
       report: 'requests',

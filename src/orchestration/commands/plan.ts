@@ -1,7 +1,7 @@
 /** The work of `coachbench plan` (src/cli/plan.ts declares its flags). */
 import { loadProfile } from '../../contract/profile/load-profile.js';
 import { runPlanOf } from '../../contract/profile/run-plan.js';
-import { renderPlanText } from '../../report/render-plan.js';
+import { renderMixText, renderPlanText } from '../../report/render-plan.js';
 import { ExitCode } from '../../util/errors.js';
 import { printableJson, terminalText } from '../../util/printable.js';
 import { populationShare } from '../profile-share.js';
@@ -26,5 +26,6 @@ export async function runPlan(flags: PlanFlags): Promise<number> {
     of: (scenario: string, value: number): number => (scenario === 'chatStreams' ? populationShare(value, shard.index, shard.count) : value / shard.count),
   };
   process.stdout.write(terminalText(renderPlanText(plan, profile.source, share ?? undefined)));
+  if (profile.requests) process.stdout.write(terminalText(`\n${renderMixText(profile.requests)}`));
   return ExitCode.ok;
 }

@@ -11,6 +11,7 @@ export async function runProfiles(): Promise<number> {
       `${profile.chatStreams.participants} participants`,
       profile.photoUpload.enabled ? `photo ${profile.photoUpload.model}` : null,
       profile.tagLink.enabled ? `tags ${profile.tagLink.model}` : null,
+      profile.requests ? `${profile.requests.kinds.length} request kinds` : null,
       profile.search ? 'capacity search' : null,
     ]
       .filter(Boolean)
