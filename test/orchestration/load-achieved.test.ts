@@ -40,6 +40,25 @@ describe('load.achieved, open model', () => {
   }, 60_000);
 });
 
+describe('load.achieved, closed model', () => {
+  it('fails when the connections completed no request: a target that answers nothing drove no load', async () => {
+    const { report } = await runProfile(
+      quickProfile({
+        duration: '1500ms',
+        // Every answer held twice as long as the run: the connections open, nothing completes on them.
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=3000'] },
+        chatStreams: { participants: 4, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+        photoUpload: { enabled: true, model: 'closed', connections: 2, timeout: '30s', imageSizes: ['16KiB'], formats: ['jpeg'] },
+        tagLink: { enabled: false },
+      }),
+    );
+    expect(report.scenarios.photoUpload!.requests).toBe(0);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    expect(check.detail).toMatch(/photoUpload completed no request on its 2 closed-model connections/);
+  }, 90_000);
+});
+
 describe('a fixtures file with fewer participants than the profile', () => {
   let target: RunningTarget;
   let dir: string;
