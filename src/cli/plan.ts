@@ -2,7 +2,7 @@
 
 import { loadProfile } from '../contract/profile/load-profile.js';
 import { runPlanOf } from '../contract/profile/run-plan.js';
-import { populationShare } from '../orchestration/profile-share.js';
+import { checkShardFits, populationShare } from '../orchestration/profile-share.js';
 import { parseShard } from '../orchestration/run-config.js';
 import { renderPlanText } from '../report/render-plan.js';
 import { printableJson, terminalText } from '../util/printable.js';
@@ -29,7 +29,7 @@ export const planCommand = defineCommand<PlanFlags>({
   run: async (flags) => {
     const profile = await loadProfile(flags.profile);
     const plan = runPlanOf(profile);
-    const shard = flags.shard === undefined ? null : parseShard(flags.shard);
+    const shard = flags.shard === undefined ? null : checkShardFits(parseShard(flags.shard), profile, null);
     if (flags.json) {
       process.stdout.write(`${printableJson(plan)}\n`);
       return 0;
