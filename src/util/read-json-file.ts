@@ -5,6 +5,7 @@
  * MAX_JSON_DEPTH; each refusal is one ConfigError line (exit 2) naming the file and, where
  * the problem sits at a place, file:line:column.
  */
+import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { formatBytes } from './bytes.js';
 import { ConfigError } from './errors.js';
@@ -41,13 +42,36 @@ export interface JsonFileSpec {
 
 const CHUNK_BYTES = 64 * 1024;
 
-/** At most `limit + 1` bytes of the file: enough to know it is too large, whatever it is (a pipe, /dev/zero). */
+/** What a path that is not a regular file is, as a refusal names it. */
+function nonRegularKind(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'something else';
+}
+
+/** A path that is not a regular file, refused before a byte is read. */
+class NotRegularFile extends Error {
+  constructor(readonly kind: string) {
+    super(kind);
+  }
+}
+
+/**
+ * At most `limit + 1` bytes of a regular file: enough to know it is too large. Opened
+ * non-blocking, so a FIFO without a writer is refused at once rather than hanging the
+ * open, and checked on the open handle, so the path cannot change between check and read.
+ */
 async function readBounded(path: string, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
-  const handle = await open(path, 'r');
+  // O_NONBLOCK changes nothing for a regular file; it is absent on Windows, where no FIFO blocks an open.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stats = await handle.stat();
+    if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
     // A regular file says its size: a huge one is refused unread.
-    if (stats.isFile() && stats.size > limit) return { bytes: new Uint8Array(0), size: stats.size };
+    if (stats.size > limit) return { bytes: new Uint8Array(0), size: stats.size };
     const chunks: Buffer[] = [];
     let total = 0;
     while (total <= limit) {
@@ -70,6 +94,8 @@ export async function readJsonFile(path: string, spec: JsonFileSpec): Promise<un
   try {
     read = await readBounded(path, limit);
   } catch (error) {
+    if (error instanceof NotRegularFile)
+      throw new ConfigError(`${spec.source}: not a regular file but ${error.kind}; coachbench reads ${KIND_NAMES[spec.kind]} from a regular file only`);
     throw new ConfigError(spec.unreadable((error as NodeJS.ErrnoException).code ?? 'unreadable'));
   }
   if (read.size > limit) {
