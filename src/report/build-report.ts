@@ -91,12 +91,8 @@ export function reportPlan(profile: Profile, ctx: Pick<ReportContext, 'participa
 export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   const { profile } = ctx;
   const plan = reportPlan(profile, ctx);
-  const chatStreams = profile.chatStreams.enabled
-    ? buildChatSummary(total, {
-        participants: ctx.participants ?? profile.chatStreams.participants,
-        keepAlive: ctx.keepAlive,
-      })
-    : null;
+  const participants = ctx.participants ?? profile.chatStreams.participants;
+  const chatStreams = profile.chatStreams.enabled ? buildChatSummary(total, { participants, keepAlive: ctx.keepAlive }) : null;
   const generator = buildGeneratorSummary(total, {
     maxEventLoopDelayP99Ms: profile.generator.maxEventLoopDelayP99Ms,
     processes: ctx.processes,
@@ -156,12 +152,10 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   };
   if (auth) report.auth = auth;
   if (ctx.mergedFrom) report.mergedFrom = ctx.mergedFrom;
-  const judged = ctx.thresholdTotal
-    ? metricView(ctx.thresholdTotal, { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes })
-    : report;
+  const viewContext = { profile, participants, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
+  const judged = ctx.thresholdTotal ? metricView(ctx.thresholdTotal, viewContext) : report;
   report.thresholds = evaluateThresholds(ctx.thresholds, judged, ctx.windowResults);
   if (ctx.stageTotals && ctx.stageTotals.length > 0) {
-    const viewContext = { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
     report.stages = ctx.stageTotals.map((stage) => summarizeStage(stage, metricView(stage.set, viewContext)));
   }
   report.verdict = judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);

@@ -76,7 +76,13 @@ describe('a fixtures file with fewer participants than the profile', () => {
     await writeFile(
       profile,
       JSON.stringify(
-        quickProfile({ duration: '3s', chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 } }),
+        quickProfile({
+          duration: '3s',
+          chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 },
+          // Thresholds read the participants too: after a warm-up (the totals after it), and over a sliding window (judged live).
+          warmup: '500ms',
+          thresholds: ['chatStreams.participants == 16', 'chatStreams.participants[1s] == 16'],
+        }),
       ),
     );
     const out = join(dir, 'report');
@@ -96,6 +102,10 @@ describe('a fixtures file with fewer participants than the profile', () => {
     // The profile stays as written (shards of one run must still merge); the plan says what was driven.
     expect((report.profile as unknown as { chatStreams: { participants: number } }).chatStreams.participants).toBe(24);
     expect(report.warnings.filter((w) => /fewer than the profile's 24/.test(w))).toHaveLength(1);
+    expect(report.thresholds.map((t) => [t.expression, t.observed])).toEqual([
+      ['chatStreams.participants == 16', 16],
+      ['chatStreams.participants[1s] == 16', 16],
+    ]);
     // load.achieved judged the capped plan: 16 participants, 32 streams.
     const load = report.checks.find((c) => c.id === 'load.achieved')!;
     expect(load.detail).toMatch(/; \d+ of 32 streams at the end/);
