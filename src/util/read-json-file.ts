@@ -5,11 +5,11 @@
  * MAX_JSON_DEPTH; each refusal is one ConfigError line (exit 2) naming the file and, where
  * the problem sits at a place, file:line:column.
  */
-import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { formatBytes } from './bytes.js';
 import { ConfigError } from './errors.js';
 import { jsonProblem, lineAndColumn, parseJsonText } from './json-text.js';
+import { NotRegularFile, nonRegularKind, OPEN_NON_BLOCKING } from './regular-file.js';
 import { decodeUtf8 } from './utf8.js';
 
 const MIB = 1024 * 1024;
@@ -42,31 +42,13 @@ export interface JsonFileSpec {
 
 const CHUNK_BYTES = 64 * 1024;
 
-/** What a path that is not a regular file is, as a refusal names it. */
-function nonRegularKind(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  return 'something else';
-}
-
-/** A path that is not a regular file, refused before a byte is read. */
-class NotRegularFile extends Error {
-  constructor(readonly kind: string) {
-    super(kind);
-  }
-}
-
 /**
  * At most `limit + 1` bytes of a regular file: enough to know it is too large. Opened
  * non-blocking, so a FIFO without a writer is refused at once rather than hanging the
  * open, and checked on the open handle, so the path cannot change between check and read.
  */
 async function readBounded(path: string, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
-  // O_NONBLOCK changes nothing for a regular file; it is absent on Windows, where no FIFO blocks an open.
-  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const handle = await open(path, OPEN_NON_BLOCKING);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
