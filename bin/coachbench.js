@@ -4,6 +4,34 @@
 import { readFileSync } from 'node:fs';
 import { relaunchForRun } from './young-generation.js';
 
+/**
+ * Every stop says so (docs/design.md §2.8), a signal that lands while the CLI loads included:
+ * until `run` takes the signals over (src/orchestration/signals.ts), one line and 130/143, as
+ * a stop before any load ends, with nothing to clean up yet. Whoever adds its own listener
+ * replaces this one. Called only once `run` will not re-execute itself: a signal caught just
+ * before process.execve would be lost with the old image, never dispatched.
+ */
+function sayStopsWhileLoading() {
+  if (process.argv.slice(2).find((arg) => !arg.startsWith('-')) !== 'run') return;
+  const STOP_SIGNALS = ['SIGINT', 'SIGTERM'];
+  const stopWhileLoading = (signal) => {
+    process.stderr.write(`coachbench: stopped by ${signal} before the load started; no report was written\n`);
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
+  };
+  const stepAside = (event) => {
+    if (!STOP_SIGNALS.includes(event)) return;
+    process.off('newListener', stepAside);
+    // Once the new listener is in: removing the last listener of a signal first would stop
+    // Node watching it, and the new one would not start it again. A signal is dispatched in a
+    // later turn of the loop, so none can reach this listener in between.
+    queueMicrotask(() => {
+      for (const signal of STOP_SIGNALS) process.off(signal, stopWhileLoading);
+    });
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stopWhileLoading);
+  process.on('newListener', stepAside);
+}
+
 /** 4: a defect in coachbench itself (src/util/errors.ts ExitCode.internal). */
 const INTERNAL = 4;
 /** 2: something the user gave is wrong, here the Node that runs coachbench (src/util/errors.ts ExitCode.usage). */
@@ -23,6 +51,7 @@ if (older !== -1 && running[older] < wanted[older]) {
 
 // Before the CLI loads: `run` re-executes itself with the driver's young generation capped.
 relaunchForRun();
+sayStopsWhileLoading();
 
 let cli;
 try {

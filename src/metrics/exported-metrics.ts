@@ -39,6 +39,8 @@ export const HISTOGRAM_SOURCES: readonly { key: ExportedKey; source: string; lab
 export interface ExportedCount {
   key: ExportedKey;
   labels: Record<string, string>;
+  /** The factor from the counter's unit to the exported one (µs to seconds); absent for a plain count. */
+  scale?: number;
 }
 
 /** Routes of single counters: a failed observation of a check first, then the metric's own series. */
@@ -62,7 +64,10 @@ for (const { decl, name } of REGISTERED) {
   if (decl.measure !== 'counter') continue;
   const routes: ExportedCount[] = [];
   if (decl.failsCheck) routes.push({ key: 'checkFailures', labels: { check: decl.failsCheck } });
-  if (decl.export) routes.push({ key: decl.export.family, labels: { ...decl.export.labels } });
+  if (decl.export) {
+    const { family, labels, scale } = decl.export;
+    routes.push({ key: family, labels: { ...labels }, ...(scale !== undefined ? { scale } : {}) });
+  }
   if (routes.length > 0) COUNTER_ROUTES.set(name, routes);
 }
 
@@ -90,7 +95,7 @@ function kindCountsOf(counter: string): ExportedCount[] | null {
  */
 export function exportedCountsOf(counter: string): ExportedCount[] {
   const routes = COUNTER_ROUTES.get(counter);
-  if (routes) return routes.map((route) => ({ key: route.key, labels: { ...route.labels } }));
+  if (routes) return routes.map((route) => ({ ...route, labels: { ...route.labels } }));
   for (const { prefix, keyLabel, failureCodesOnly, route } of FAMILY_ROUTES) {
     if (!counter.startsWith(prefix)) continue;
     const key = counter.slice(prefix.length);

@@ -17,6 +17,12 @@ export type MetricView = MetricSource;
 
 export interface MetricViewContext {
   profile: Profile;
+  /**
+   * The participants the run's processes held: capped by the fixtures file, a shard's share,
+   * the shards' sum in a merge (docs/design.md §2.11). Never the profile's, which every view
+   * would then report against a load that was not driven.
+   */
+  participants: number;
   keepAlive: KeepAliveExpectation;
   processes: number;
   rssBytes: number;
@@ -27,7 +33,7 @@ export function metricView(set: MetricSet, ctx: MetricViewContext): MetricView {
   const { profile } = ctx;
   return {
     scenarios: {
-      chatStreams: profile.chatStreams.enabled ? buildChatSummary(set, { participants: profile.chatStreams.participants, keepAlive: ctx.keepAlive }) : null,
+      chatStreams: profile.chatStreams.enabled ? buildChatSummary(set, { participants: ctx.participants, keepAlive: ctx.keepAlive }) : null,
       photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(set, profile.photoUpload) : null,
       tagLink: profile.tagLink.enabled ? buildTagLinkSummary(set, profile.tagLink) : null,
       ...(profile.requests ? { requests: buildRequestsSummary(set, profile.requests) } : {}),

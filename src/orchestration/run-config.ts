@@ -18,6 +18,7 @@ import { MAX_SEED } from '../util/random-stream.js';
 import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
 import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
+import { checkShardFits } from './profile-share.js';
 import { resolveLabels } from './run-labels.js';
 import { parseStartAt, refuseLateStart } from './start-at.js';
 import { resolveTransport, type TransportFlags } from './transport-config.js';
@@ -100,7 +101,13 @@ function checkStageNames(thresholds: readonly ParsedThreshold[], profile: Profil
   }
 }
 
-/** Parses `I/N` (0-based shard index I of N). */
+/**
+ * Most shards `--shard I/N` splits one run into (docs/design.md §2.2): each is a machine or a
+ * pod, and `merge` reads every shard's report; a count past this is a typo, not a fleet.
+ */
+export const MAX_SHARDS = 1_000;
+
+/** Parses `I/N` (0-based shard index I of N, N at most MAX_SHARDS). */
 export function parseShard(text: string): ShardInfo {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
@@ -108,6 +115,7 @@ export function parseShard(text: string): ShardInfo {
   if (!match || count < 1 || index >= count) {
     throw new ConfigError(`--shard: "${printable(text)}" must be I/N with 0 <= I < N (e.g. 0/4)`);
   }
+  if (count > MAX_SHARDS) throw new ConfigError(`--shard: "${printable(text)}" splits the run into ${count} shards; at most ${MAX_SHARDS}`);
   return { index, count };
 }
 
@@ -226,7 +234,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     coachToken,
     outDir: flags.out ?? null,
     workers: parseWorkers(flags.workers),
-    shard: flags.shard ? parseShard(flags.shard) : null,
+    shard: flags.shard ? checkShardFits(parseShard(flags.shard), profile, fixtures?.participants.length ?? null) : null,
     expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
     thresholds,
     progressEveryMs: flags.progressEvery === undefined ? null : parseProgressEvery(flags.progressEvery),

@@ -158,7 +158,7 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     (total) =>
       judgeLive(total, { config, target, processes: workers, startedAt, participants, ...planContext, timeseries: () => collector.timeseries.toArray() }),
   );
-  const monitor = thresholdMonitorFor(config, target, workers, (info) => {
+  const monitor = thresholdMonitorFor(config, target, { processes: workers, participants }, (info) => {
     // Said at once, even with --quiet: the run ends early and the reader should know why.
     progress.done();
     stderr.write(terminalText(`coachbench: abortOnFail: ${escapeInvisible(describeAbort(info))}\n`));
@@ -289,8 +289,13 @@ function transportInfo(transport: Transport, url: string): Omit<TransportInfo, '
 }
 
 /** Judges sliding-window and abortOnFail thresholds during the run, on this run's summaries. */
-function thresholdMonitorFor(config: RunConfig, target: ResolvedTarget, processes: number, onAbort: (info: AbortInfo) => void): ThresholdMonitor {
-  const context = { profile: config.profile, keepAlive: target.keepAlive, processes, rssBytes: 0 };
+function thresholdMonitorFor(
+  config: RunConfig,
+  target: ResolvedTarget,
+  driven: { processes: number; participants: number },
+  onAbort: (info: AbortInfo) => void,
+): ThresholdMonitor {
+  const context = { profile: config.profile, keepAlive: target.keepAlive, ...driven, rssBytes: 0 };
   return new ThresholdMonitor({
     thresholds: parseThresholds(config.thresholds, 'thresholds'),
     abortOnFail: config.profile.abortOnFail ?? [],

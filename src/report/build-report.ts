@@ -143,12 +143,8 @@ export function reportPlan(profile: Profile, ctx: Pick<ReportContext, 'participa
 export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   const { profile } = ctx;
   const plan = reportPlan(profile, ctx);
-  const chatStreams = profile.chatStreams.enabled
-    ? buildChatSummary(total, {
-        participants: ctx.participants ?? profile.chatStreams.participants,
-        keepAlive: ctx.keepAlive,
-      })
-    : null;
+  const participants = ctx.participants ?? profile.chatStreams.participants;
+  const chatStreams = profile.chatStreams.enabled ? buildChatSummary(total, { participants, keepAlive: ctx.keepAlive }) : null;
   const generator = buildGeneratorSummary(total, {
     maxEventLoopDelayP99Ms: profile.generator.maxEventLoopDelayP99Ms,
     processes: ctx.processes,
@@ -174,7 +170,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     tagLink: profile.tagLink.enabled ? buildTagLinkSummary(total, profile.tagLink) : null,
     ...(profile.requests ? { requests: buildRequestsSummary(total, profile.requests) } : {}),
   };
-  const viewContext = { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
+  const viewContext = { profile, participants, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
   const judged = ctx.thresholdTotal ? metricView(ctx.thresholdTotal, viewContext) : { scenarios, generator, ...(auth ? { auth } : {}) };
   const thresholds = evaluateThresholds(ctx.thresholds, judged, ctx.windowResults);
   const core = coreChecks(profile);

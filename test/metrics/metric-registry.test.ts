@@ -163,7 +163,7 @@ describe('the registry itself', () => {
       if (decl.measure !== 'counter' || name === null) continue;
       const expected = [
         ...(decl.failsCheck ? [{ key: 'checkFailures', labels: { check: decl.failsCheck } }] : []),
-        ...(decl.export ? [{ key: decl.export.family, labels: decl.export.labels }] : []),
+        ...(decl.export ? [{ key: decl.export.family, labels: decl.export.labels, ...('scale' in decl.export ? { scale: decl.export.scale } : {}) }] : []),
       ];
       expect(exportedCountsOf(name), name).toEqual(expected);
     }

@@ -136,6 +136,30 @@ describe('a stop signal before the load starts', () => {
   }, 60_000);
 });
 
+describe('a stop signal while the CLI loads', () => {
+  it('SIGINT before run has taken the signals over still prints its line: 130, no report folder', async () => {
+    const out = join(work, 'loading');
+    // A real signal at a fixed point of the start-up: the process sends it to itself as bin/
+    // asks for the CLI bundle, after bin's first lines ran and before any of the CLI did.
+    const preload = [
+      "import { registerHooks } from 'node:module';",
+      'let sent = false;',
+      'registerHooks({ resolve(specifier, context, next) {',
+      '  const resolved = next(specifier, context);',
+      "  if (!sent && resolved.url.endsWith('/dist/bundle/main.js')) { sent = true; process.kill(process.pid, 'SIGINT'); }",
+      '  return resolved;',
+      '} });',
+    ].join('\n');
+    const result = await runBin(['run', '--profile', longProfile, '--out', out], {
+      env: { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(preload)}` },
+      deadlineMs: 30_000,
+    });
+    expect({ code: result.code, signal: result.signal }, result.stderr).toEqual({ code: 130, signal: null });
+    expect(result.stderr.trim()).toBe('coachbench: stopped by SIGINT before the load started; no report was written');
+    expect(existsSync(out), 'a report folder').toBe(false);
+  }, 60_000);
+});
+
 describe('onStopSignal', () => {
   it('passes the signal on and leaves no handler behind, so a second signal gets the default action', () => {
     const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };

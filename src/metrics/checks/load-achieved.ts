@@ -30,7 +30,10 @@ export interface RequestLoad {
   started: number;
   late: number;
   dropped: number;
-  /** Closed model: connections asked for, and connection errors (each a connection lost and opened again). */
+  /**
+   * Closed model: connections asked for, and connection errors (each a connection lost and
+   * opened again); `started` is then the requests completed (answered or failed).
+   */
   connections: number;
   connectionErrors: Readonly<Record<string, number>>;
 }
@@ -195,13 +198,26 @@ function requestPart(load: RequestLoad): Part | null {
     .sort((a, b) => b[1] - a[1])
     .map(([code, n]) => `${code}: ${n}`)
     .join(', ');
+  if (errors > 0) {
+    return {
+      share: 0,
+      bound: MIN_ACHIEVED_SHARE,
+      text: `${load.scenario} could not hold its ${load.connections} closed-model connections: ${errors} connection errors (${kinds})`,
+    };
+  }
+  // Connections held but nothing completed on them (every request still waiting when the run
+  // ended) is no load driven: the target, or an intermediary in front of it, answered nothing.
+  if (!(load.started > 0)) {
+    return {
+      share: 0,
+      bound: MIN_ACHIEVED_SHARE,
+      text: `${load.scenario} completed no request on its ${load.connections} closed-model connections (none answered or failed by the end of the run)`,
+    };
+  }
   return {
-    share: errors > 0 ? 0 : 1,
+    share: 1,
     bound: MIN_ACHIEVED_SHARE,
-    text:
-      errors > 0
-        ? `${load.scenario} could not hold its ${load.connections} closed-model connections: ${errors} connection errors (${kinds})`
-        : `${load.scenario} held its ${load.connections} closed-model connections`,
+    text: `${load.scenario} held its ${load.connections} closed-model connections (${whole(load.started)} requests completed)`,
   };
 }
 

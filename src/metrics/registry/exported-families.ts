@@ -87,6 +87,15 @@ export const EXPORTED = {
     'Failed requests by scenario, request kind and failure code (docs/failure-codes.md)',
     { doc: 'failed requests by failure code; a request counts once under each distinct code it showed, as in `errorsByKind`' },
   ),
+  streamHeld: exported(
+    'coachbench_stream_held_seconds_total',
+    'counter',
+    [],
+    'Stream-seconds held: open streams (chat and main) integrated over time; its rate is the mean streams held',
+    {
+      doc: "stream-seconds held, chat and main streams together (report.json time series' `streamSeconds`, what `load.achieved` judges): its rate is the mean number of streams held",
+    },
+  ),
   messagesSent: exported('coachbench_messages_sent_total', 'counter', [], 'Chat messages posted by the message injector', {
     doc: 'chat messages posted by the message injector',
   }),

@@ -50,9 +50,9 @@ export const throughputShared = (scenario: ThroughputKey) =>
     }),
     histogram('serviceTimeUs', 'lower', { report: 'serviceTimeMs', doc: 'from the actual start of each request (service time)' }),
     // A peak, not a counter: shards running side by side take the max.
-    peak('activeMs', 'ms', { doc: 'how long the scenario ran (open model: the schedule up to the stop, drain excluded)' }),
+    peak('activeMs', 'ms', { doc: "how long the scenario ran: from its start to the run's end or stop, drain excluded" }),
     figure('activeSeconds', 'seconds', 'info', {
-      doc: "seconds the scenario ran, the throughput denominator (open model: the schedule's span up to the stop, drain excluded; closed model: up to the last answer)",
+      doc: "seconds the scenario ran, the throughput denominator: from its start to the run's end or stop, drain excluded (open model: the schedule's span; closed model: its connections')",
     }),
     counter('cutAtEnd', 'info', {
       doc: 'requests still unanswered when the drain after the end ran out: neither requests nor errors nor check evidence',

@@ -4,7 +4,7 @@ import { runPlanOf } from '../../contract/profile/run-plan.js';
 import { renderMixText, renderPlanText } from '../../report/render-plan.js';
 import { ExitCode } from '../../util/errors.js';
 import { printableJson, terminalText } from '../../util/printable.js';
-import { populationShare } from '../profile-share.js';
+import { checkShardFits, populationShare } from '../profile-share.js';
 import { parseShard } from '../run-config.js';
 
 export interface PlanFlags {
@@ -16,7 +16,7 @@ export interface PlanFlags {
 export async function runPlan(flags: PlanFlags): Promise<number> {
   const profile = await loadProfile(flags.profile);
   const plan = runPlanOf(profile);
-  const shard = flags.shard === undefined ? null : parseShard(flags.shard);
+  const shard = flags.shard === undefined ? null : checkShardFits(parseShard(flags.shard), profile, null);
   if (flags.json) {
     process.stdout.write(`${printableJson(plan)}\n`);
     return ExitCode.ok;

@@ -80,7 +80,7 @@ export class MetricFeed {
         routes = exportedCountsOf(name);
         this.routes.set(name, routes);
       }
-      for (const { key, labels } of routes) w.add(key, labels, value);
+      for (const { key, labels, scale } of routes) w.add(key, labels, scale === undefined ? value : value * scale);
     }
     w.set('openStreams', { stream: 'chat' }, point.streamsOpen);
     w.set('openStreams', { stream: 'main' }, point.mainStreamsOpen);

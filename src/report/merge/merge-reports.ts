@@ -133,7 +133,9 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   const processes = shardReports.reduce((sum, r) => sum + r.generator.processes, 0);
   const rssBytes = shardReports.reduce((sum, r) => sum + r.generator.rssBytes, 0);
   const stageTotals = addStages(shardReports);
-  const view = (set: MetricSet) => metricView(set, { profile: plan.profile, keepAlive: plan.keepAlive, processes, rssBytes });
+  const held = mergedParticipants(plan.profile.chatStreams.participants, shardReports, plan.missing.length === 0);
+  const participants = held.participants ?? plan.profile.chatStreams.participants;
+  const view = (set: MetricSet) => metricView(set, { profile: plan.profile, participants, keepAlive: plan.keepAlive, processes, rssBytes });
   const stageResults = new Map(
     parseThresholds(plan.thresholds, 'thresholds')
       .filter((threshold) => threshold.stage !== null)
@@ -142,7 +144,7 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   const startedAt = new Date(Math.min(...shardReports.map((r) => Date.parse(r.startedAt))));
   const endedAt = new Date(Math.max(...shardReports.map((r) => Date.parse(r.endedAt))));
   return buildReport(total, {
-    ...mergedParticipants(plan.profile.chatStreams.participants, shardReports, plan.missing.length === 0),
+    ...held,
     runId: mergedRunId(plan.profile.name, startedAt),
     startedAt,
     endedAt,
