@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
  * the full suite (`npm test`, vitest.config.ts) runs every file, these included.
  */
 const IMPURE =
-  /from '(node:(http|https|http2|net|tls|child_process|worker_threads|cluster|dgram)|undici|playwright-core)'|startTarget|startTestTarget|startServer|startForwarder|bin-helpers|run-helpers|hostile-run|shard-runs|chromium|dist\//;
+  /from '(node:(http|https|http2|net|tls|child_process|worker_threads|cluster|dgram)|undici|playwright-core)'|startTarget|startTestTarget|startServer|start(Recording)?Forwarder|bin-helpers|run-helpers|hostile-run|shard-runs|chromium|dist\//;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

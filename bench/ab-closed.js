@@ -4,9 +4,10 @@
 // order against one reference target, --pairs times. Per run, throughput and CPU per request
 // from its report (during the load: report.generator.cpuPercent over the run) and from /proc
 // (the whole process, fixed cost included); medians per build, and the paired ratios, whose
-// median says more than the medians' ratio on a VM whose speed drifts between runs.
+// median says more than the medians' ratio on a VM whose speed drifts between runs. Writes
+// bench/results/ab-closed.json.
 //
-//   npm run build && node bench/ab-closed.js --bin path/to/bin/coachbench.js [--pairs 8] [--seconds 8] [--size 16384] [--label L] [--no-pin]
+//   npm run build && node bench/ab-closed.js --bin path/to/bin/coachbench.js [--pairs 8] [--seconds 8] [--size 16384] [--out FILE] [--no-pin]
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { median } from './lib/median.js';
@@ -22,7 +23,6 @@ if (OTHER === null) {
 const PAIRS = flag('pairs', 8);
 const SECONDS = flag('seconds', 8);
 const SIZE = flag('size', 16_384);
-const LABEL = textFlag('label');
 
 const begun = beginMeasurement();
 const dir = await benchDir('ab-closed');
@@ -61,5 +61,5 @@ const result = {
   pairedRatiosThisCheckoutToOther: pairedRatios,
   runs,
 };
-await writeResults(LABEL ? `ab-closed-${LABEL}` : 'ab-closed', begun, result);
+await writeResults('ab-closed', begun, result);
 console.log(JSON.stringify({ medians: result.medians, pairedRatios }, null, 1));

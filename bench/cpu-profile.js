@@ -7,12 +7,13 @@
 // Δrequests and fixed = CPU(short) − perRequest × requests(short), the short run short enough
 // (0.2 s) that the fixed part hardly depends on the per-request estimate. So the summary says both
 // what start-up, probes and reports cost and what each answered request costs, and whose code
-// it is. Writes bench/results/cpu-profile.json (summaries; the .cpuprofile files are kept under
-// --keep DIR when given, for a flame graph in Chrome DevTools or speedscope).
+// it is. Writes bench/results/cpu-profile.json (summaries; another --size is its variant `size-N`;
+// the .cpuprofile files are kept under --keep DIR when given, for a flame graph in Chrome
+// DevTools or speedscope).
 //
 // `--model open` profiles the open model instead (issue 30): `--rate` (500) uploads/s against
 // `serve --fault latency=<--delay>ms` (20), so requests are in flight as in bench/peers.js's
-// open workload, and the results go to cpu-profile-open-<rate>.json.
+// open workload, and the results go to cpu-profile.json's variant open-<rate>[-label].
 //
 //   npm run build && node bench/cpu-profile.js [--short 0.2] [--long 4] [--size 16384] [--keep DIR] [--no-pin]
 //     [--model open --rate 500 --delay 20 --label after] [--bin path/to/bin/coachbench.js]
@@ -123,8 +124,10 @@ const result = {
   fixedOwners: separated('owners', TOP, 'fixedMs'),
   fixedFunctions: separated('functions', TOP, 'fixedMs'),
 };
-const resultName = MODEL === 'open' ? `cpu-profile-open-${RATE}${LABEL ? `-${LABEL}` : ''}` : SIZE === 16_384 ? 'cpu-profile' : `cpu-profile-${SIZE}`;
-await writeResults(resultName, begun, result);
+// One file for the benchmark (docs/benchmarks.md): the default profile at its top level, the
+// others as variants beside it.
+const variant = MODEL === 'open' ? `open-${RATE}${LABEL ? `-${LABEL}` : ''}` : SIZE === 16_384 ? null : `size-${SIZE}`;
+await writeResults('cpu-profile', begun, result, variant);
 console.log(`per request: ${result.processCpuUsPerRequest} µs (process), ${result.sampledCpuUsPerRequest} µs (sampled main thread)`);
 console.log(`fixed: ${result.processFixedCpuSeconds} s (process), ${result.sampledFixedCpuSeconds} s (sampled)`);
 for (const o of result.fixedOwners.slice(0, 12)) console.log(`  ${o.owner.padEnd(36)} ${String(o.fixedMs).padStart(6)} ms fixed`);

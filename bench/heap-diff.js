@@ -3,20 +3,34 @@
 // (shallow) sizes summed, the groups that grew the most first. For bench/soak.js's question
 // "what grows", when the live heap's slope says something does.
 //
-//   node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--out NAME]
-// prints the diff; with --out, also writes it to bench/results/NAME.json with its measuredWith.
+//   node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--save | --out FILE]
+// prints the diff; with --save, also writes it to bench/results/heap-diff.json with its
+// measuredWith (--out FILE: to FILE instead).
 import { readFileSync } from 'node:fs';
-import { flag, textFlag } from './lib/flags.js';
+import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
 const begun = beginMeasurement();
-const OUT = textFlag('out');
 const [earlierPath, laterPath] = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
 const TOP = flag('top', 25);
+if (!earlierPath || !laterPath) {
+  console.error('usage: node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--save | --out FILE]');
+  process.exit(2);
+}
+
+/** The parsed snapshot, or exit 2 naming the file: a benchmark helper, not a place for stack traces. */
+function readSnapshot(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    console.error(`heap-diff: ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+}
 
 /** Count and shallow bytes per "type name" group of one snapshot. */
 function groups(path) {
-  const snapshot = JSON.parse(readFileSync(path, 'utf8'));
+  const snapshot = readSnapshot(path);
   const { node_fields: fields, node_types: types } = snapshot.snapshot.meta;
   const width = fields.length;
   const typeAt = fields.indexOf('type');
@@ -57,4 +71,4 @@ const diff = {
   shrankMost: rows.slice(-5).reverse(),
 };
 console.log(JSON.stringify(diff, null, 2));
-if (OUT) await writeResults(OUT, begun, diff);
+if (hasFlag('save') || textFlag('out')) await writeResults('heap-diff', begun, diff);

@@ -16,15 +16,15 @@
 // Target, ruler and nginx on CPU 0; coachbench (both its threads) and the floor client on CPU 1.
 // Both clients run with --trace-gc-nvp: each row has its GC pauses per isolate (bench/lib/gc-trace.js),
 // the generator's own stalls that a latency tail can be made of.
-// Writes bench/results/open-error[-LABEL].json.
+// Writes bench/results/open-error.json (`--out FILE` writes FILE instead, for a build through --bin).
 //
 //   npm run build && node bench/open-error.js [--rate 2000] [--streams 5000] [--seconds 30] [--ramp-per-sec 1000]
-//     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--label before] [--no-pin] [--client-node-options '--max-semi-space-size=4']
+//     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--out FILE] [--no-pin] [--client-node-options '--max-semi-space-size=4']
 //     [--repeat 1]
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
-import { DRIVER_SEMI_SPACE_MIB } from '../dist/cli/young-generation.js';
+import { DRIVER_SEMI_SPACE_MIB } from '../bin/young-generation.js';
 import { runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { gcSummary } from './lib/gc-trace.js';
@@ -40,14 +40,13 @@ const SECONDS = flag('seconds', 30);
 const RAMP_PER_SEC = flag('ramp-per-sec', 1_000);
 const SIZE = flag('size', 2_048);
 const DELAY_MS = flag('delay', 20);
-const LABEL = textFlag('label');
 /** Rounds of every row, one after another (floor and coachbench alternate on the same target). */
 const REPEAT = flag('repeat', 1);
 const RUN_BIN = textFlag('bin', BIN);
 /** NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say. */
 const CLIENT_NODE_OPTIONS = textFlag('client-node-options');
 const clientEnv = CLIENT_NODE_OPTIONS ? { NODE_OPTIONS: CLIENT_NODE_OPTIONS } : {};
-/** The floor client runs with the young generation `coachbench run` gives itself (src/cli/young-generation.ts), unless both are told otherwise. */
+/** The floor client runs with the young generation `coachbench run` gives itself (bin/young-generation.js), unless both are told otherwise. */
 const floorYoungGeneration = CLIENT_NODE_OPTIONS ? [] : [`--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`];
 /** Seconds after the last stream opened before the steady state is judged. */
 const SETTLE_SEC = 3;
@@ -255,7 +254,7 @@ try {
   await stopProcess(serve.child);
 }
 
-await writeResults(LABEL ? `open-error-${LABEL}` : 'open-error', begun, {
+await writeResults('open-error', begun, {
   goal: "client-side latency minus the ruler's own time <= 1 ms at p50 and p99, at 2,000 uploads/s with 5,000 checked streams held in parallel (and without streams, the baseline)",
   method: {
     target: `nginx ${nginx.path} (1 worker) routes PATCH .../profile_photo to bench/ruler-sink.js (answers after ${DELAY_MS} ms, times itself per upload) and the rest to coachbench serve (${participants} participants, KEEP_ALIVE 15 s); all on CPU 0`,

@@ -38,10 +38,10 @@
 //     [--rate-error 500] [--error-streams 5000] [--error-seconds 15] [--no-pin] [--note 'machine shared with ...']
 //   node bench/peers.js --table-only     (rewrites the docs table from bench/results/peers.json)
 import { spawnSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DRIVER_SEMI_SPACE_MIB } from '../dist/cli/young-generation.js';
+import { DRIVER_SEMI_SPACE_MIB } from '../bin/young-generation.js';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
@@ -263,7 +263,9 @@ async function openWorkload() {
  */
 async function latencyWorkload() {
   if (nginx.path === null) return { skipped: nginx.reason };
-  const label = `peers-${ERROR_RATE}`;
+  // open-error.js's own record stays out of bench/results/ (one file per benchmark): the rows
+  // this table needs are summarised into peers.json below.
+  const outFile = join(await mkdtemp(join(tmpdir(), 'coachbench-peers-error-')), 'open-error.json');
   const args = [
     new URL('./open-error.js', import.meta.url).pathname,
     '--rate',
@@ -272,13 +274,13 @@ async function latencyWorkload() {
     String(ERROR_STREAMS),
     '--seconds',
     String(ERROR_SECONDS),
-    '--label',
-    label,
+    '--out',
+    outFile,
     ...(PINNED ? [] : ['--no-pin']),
   ];
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 900_000 });
   if (run.status !== 0) return { failed: `open-error.js exited ${run.status}: ${`${run.stdout}${run.stderr}`.slice(-2_000)}` };
-  const result = JSON.parse(await readFile(new URL(`./results/open-error-${label}.json`, import.meta.url), 'utf8'));
+  const result = JSON.parse(await readFile(outFile, 'utf8'));
   const steadyOf = (row) => row.steady ?? {};
   const summarise = (row) => ({
     client: row.client === 'floor' ? (row.threads === 2 ? 'floor (uploads on a thread of their own)' : 'floor') : 'coachbench',
@@ -295,7 +297,6 @@ async function latencyWorkload() {
     ratePerSec: ERROR_RATE,
     streams: ERROR_STREAMS,
     seconds: ERROR_SECONDS,
-    results: `bench/results/open-error-${label}.json`,
     rows: result.rows.map(summarise),
   };
 }

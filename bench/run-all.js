@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, never two at once (each measures CPU and latency that
-// a neighbour would disturb), each writing its JSON under bench/results/. About 25 minutes in all
+// a neighbour would disturb), each writing bench/results/<its name>.json. About 25 minutes in all
 // (peers.js, the peers side by side, takes about 12 of them);
 // `--full` (passed on to streams.js and workers.js) runs their full sizing instead, and `--no-pin`
 // leaves CPU placement to the scheduler. The hour-long soak is not included (run

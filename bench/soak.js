@@ -10,20 +10,18 @@
 // runs the driver with glibc's MALLOC_ARENA_MAX=N, to tell allocator arenas from the rest.
 // Writes bench/results/soak.json.
 //
-//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak] [--label L] [--malloc-arena-max N]
-//   node bench/soak.js --recompute   (the statistics again from bench/results/soak.json's own samples)
+//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak] [--out FILE] [--malloc-arena-max N]
+//   node bench/soak.js --recompute [--out FILE]   (the statistics again from the results file's own samples)
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { rssSplit, smapsByKind } from './lib/memory-map.js';
 import { BIN, benchDir, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
-import { beginMeasurement, writeResults } from './lib/results.js';
+import { beginMeasurement, resultsFile, writeResults } from './lib/results.js';
 import { fullGcHeaps, soakStats } from './lib/soak-stats.js';
 
 const MINUTES = flag('minutes', 70);
 const FROM_MINUTE = flag('from-minute', 10);
-/** Results go to bench/results/soak.json, or soak-LABEL.json with --label. */
-const RESULTS = textFlag('label') ? `soak-${textFlag('label')}` : 'soak';
 const ARENA_MAX = textFlag('malloc-arena-max');
 const driverEnv = ARENA_MAX ? { MALLOC_ARENA_MAX: ARENA_MAX } : {};
 /** smaps is read every this many samples (once a minute). */
@@ -31,7 +29,7 @@ const SMAPS_EVERY = 6;
 
 if (hasFlag('recompute')) {
   // A results file keeps its samples: its statistics can be derived again as soak-stats.js now does.
-  const file = new URL(`./results/${RESULTS}.json`, import.meta.url);
+  const file = resultsFile('soak');
   const saved = JSON.parse(await readFile(file, 'utf8'));
   const stats = soakStats(saved.samples, saved.fromMinute, saved.fullGcHeaps, saved.minutes);
   const { measuredWith, samples, fullGcHeaps, method, ...rest } = saved;
@@ -110,6 +108,6 @@ const result = {
   fullGcHeaps: heaps,
   method: `coachbench run -p ${profile.name} -d ${MINUTES}m against coachbench serve (its own process, ${participants} participants, KEEP_ALIVE ${keepAlive}); driver VmRSS (and RssAnon, RssFile) from /proc/PID/status every 10 s, /proc/PID/smaps by kind of mapping every minute (bench/lib/memory-map.js)${ARENA_MAX ? `; driver run with MALLOC_ARENA_MAX=${ARENA_MAX}` : ''}; live heap = the main isolate's heap after each Mark-Compact from node --trace-gc; slopes are least-squares over minutes ${FROM_MINUTE}..${MINUTES} (the load; the report phase after it is left out); growth and drop are relative to the first sample after minute ${FROM_MINUTE}`,
 };
-await writeResults(RESULTS, begun, result);
+await writeResults('soak', begun, result);
 const { samples: _s, fullGcHeaps: _h, ...summary } = result;
 console.log(JSON.stringify(summary, null, 2));

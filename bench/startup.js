@@ -4,15 +4,15 @@
 // reference target in its own process. With CPU = fixed + perRequest × requests for both runs
 // of a pair, perRequest = ΔCPU / Δrequests and fixed = CPU(short) − perRequest × requests(short);
 // the medians over the pairs are reported. The short run is short (0.2 s, a few hundred
-// requests) so that the fixed cost hardly depends on the per-request estimate: 5 µs of error per
-// request moves it by ~2 ms, where a 2 s run of ~20,000 requests moved it by ~0.1 s. Also the
+// requests) so that the fixed cost hardly depends on the per-request estimate
+// (docs/benchmarks.md, "Figures behind the code"). Also the
 // CPU of `coachbench --version` (loading the CLI and nothing else), with Node's compile cache
 // and without it.
 //
-//   npm run build && node bench/startup.js [--short 0.2] [--long 4] [--reps 5] [--bin path/to/bin/coachbench.js] [--label now] [--no-pin]
+//   npm run build && node bench/startup.js [--short 0.2] [--long 4] [--reps 5] [--bin path/to/bin/coachbench.js] [--out FILE] [--no-pin]
 //
-// --bin measures another build (a worktree of an older commit, say) against the same target:
-// the results file is bench/results/startup-<label>.json for any label but "now".
+// --bin measures another build (a worktree of an older commit, say) against the same target;
+// give it --out FILE so that bench/results/startup.json keeps this checkout's latest figures.
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -28,7 +28,6 @@ const SHORT = flag('short', 0.2);
 const LONG = flag('long', 4);
 const REPS = flag('reps', 5);
 const bin = textFlag('bin', BIN);
-const label = textFlag('label', 'now');
 const CONNECTIONS = 16;
 const SIZE = 16_384;
 
@@ -100,7 +99,7 @@ try {
   await target.stop();
 }
 
-await writeResults(label === 'now' ? 'startup' : `startup-${label}`, begun, {
+await writeResults('startup', begun, {
   goal: 'fixed CPU per run (start-up, probes, reports) <= 0.5 s (issue 15)',
   build: bin === BIN ? 'this checkout' : bin,
   method: {
@@ -109,7 +108,8 @@ await writeResults(label === 'now' ? 'startup' : `startup-${label}`, begun, {
     separation:
       'per pair: perRequest = (CPU long − CPU short) / (requests long − requests short); fixed = CPU short − perRequest × requests short; medians over pairs',
     packages: `node -e 'require(NAME)' for ${PACKAGES.join(', ')}, each alone in a fresh process with a warm compile cache (NODE_COMPILE_CACHE), median of 5 after one that fills the cache; "node -e 0" is Node itself. Each includes Node's own start`,
-    version: 'coachbench --version, 5 times each with the compile cache (Node >= 22.1, enabled by bin/coachbench.js) and with NODE_DISABLE_COMPILE_CACHE=1',
+    version:
+      'coachbench --version, 5 times each as bin/coachbench.js runs it (no compile cache since issue 29: docs/benchmarks.md, "Start-up machinery") and with NODE_DISABLE_COMPILE_CACHE=1',
     pinning: GENERATOR_CPU === null ? 'none (--no-pin)' : `target on CPU 0, coachbench on CPU ${GENERATOR_CPU} (taskset)`,
   },
   versionCpuSeconds: { compileCache: round(median(cached), 3), noCompileCache: round(median(uncached), 3) },

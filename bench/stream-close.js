@@ -3,7 +3,7 @@
 // (node --cpu-prof, 0.1 ms interval, through NODE_OPTIONS): the main thread's samples whose
 // stack passes through closeAll, over the streams the run held. Session switches close streams
 // the same way (SseStream.close, src/engine/sse-reader.ts). `--bin` measures another build
-// against the same target, one run of each in turn.
+// against the same target, one run of each in turn. Writes bench/results/stream-close.json.
 //
 //   npm run build && node bench/stream-close.js [--streams 4000] [--reps 3] [--bin path/to/bin/coachbench.js] [--no-pin]
 import { readFile } from 'node:fs/promises';

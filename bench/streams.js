@@ -1,29 +1,29 @@
 // Benchmark: streams held by one `coachbench run` process (bin/coachbench.js with a profile
 // written here) with every event parsed and checked, its RSS per stream next to the ruler,
 // bench/bare-client.js holding the same streams, and the driver's own measurement error against
-// a known injected delay. Writes bench/results/streams.json.
+// a known injected delay. Writes bench/results/streams.json (`--out FILE` writes FILE instead).
 //
 //   npm run build && node bench/streams.js [--full] [--tls] [--streams 5000] [--hold 30] [--accuracy-streams 2000] [--accuracy-hold 20] [--only capacity|accuracy]
 //
 // `--h2` measures the capacity part over h2c instead (38,000 streams, 19,000 participants,
 // unless --streams says otherwise): `serve --http2`, the driver with `--http 2` (one connection
-// per participant for both its streams), the bare client likewise; it writes
-// bench/results/h2-streams.json.
+// per participant for both its streams), the bare client likewise; it writes the `h2` variant
+// of bench/results/streams.json.
 //
 // `--tls` measures the capacity part over HTTPS/1.1 instead (10,000 streams unless --streams
 // says otherwise): `serve --tls self-signed`, the driver with `--ca`, the bare client trusting the
-// same certificate; it writes bench/results/tls-streams.json.
+// same certificate; it writes the `tls` variant of bench/results/streams.json.
 //
 // By default 5,000 streams and a 30 s hold (about 2 minutes in all); `--full` holds the 19,000
 // streams one process is sized for, 45 s, and 5,000 streams for the accuracy runs, and writes
-// bench/results/streams-full.json instead.
+// the `full` variant. A variant replaces only its own entry under the file's `variants`.
 // Every process here is started by this script, talks only to 127.0.0.1, and is stopped by PID.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { BIN, benchDir, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
-import { beginMeasurement, writeResults } from './lib/results.js';
+import { beginMeasurement, readResults, writeResults } from './lib/results.js';
 
 const FULL = hasFlag('full');
 const TLS = hasFlag('tls');
@@ -37,9 +37,9 @@ const HOLD_SEC = flag('hold', FULL ? 45 : 30);
 const ACCURACY_HOLD_SEC = flag('accuracy-hold', FULL ? 45 : 20);
 /** `--only capacity|accuracy` re-measures one part and carries the other over from the last results. */
 const ONLY = TLS || H2 ? 'capacity' : textFlag('only');
-// The full sizing run keeps its own file, so the quick default of `npm run bench` never overwrites it.
-const RESULTS_NAME = H2 ? 'h2-streams' : TLS ? 'tls-streams' : FULL ? 'streams-full' : 'streams';
-const RESULTS = new URL(`./results/${RESULTS_NAME}.json`, import.meta.url);
+// Each sizing is its own variant of the one results file, so the quick default of `npm run bench`
+// never overwrites the full sizing's figures.
+const VARIANT = H2 ? 'h2' : TLS ? 'tls' : FULL ? 'full' : null;
 const begun = beginMeasurement();
 const dir = await benchDir('streams');
 
@@ -143,7 +143,7 @@ async function bareRun({ url, fixtures, streams, holdSec, ca }) {
   return { baseline, holdRss: sampler.medianAfter(streams / RAMP_PER_SEC + 5), open: Number(last?.[1] ?? 0), frames: Number(last?.[2] ?? 0) };
 }
 
-const previous = ONLY ? JSON.parse(await readFile(RESULTS, 'utf8').catch(() => '{}')) : {};
+const previous = (ONLY && (await readResults('streams', VARIANT))) || {};
 // A part carried over keeps the record of the run that measured it.
 const carried = (part) => previous[part] && { ...previous[part], measuredWith: previous[part].measuredWith ?? previous.measuredWith };
 const results = { capacity: carried('capacity'), accuracy: carried('accuracy') };
@@ -268,5 +268,5 @@ const streams = {
   accuracyHoldSeconds: ACCURACY_HOLD_SEC,
   ...results,
 };
-await writeResults(RESULTS_NAME, begun, streams);
+await writeResults('streams', begun, streams, VARIANT);
 console.log(JSON.stringify(streams, null, 2));

@@ -8,7 +8,7 @@
 // coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is the bound on that.
 // Writes bench/results/throughput-closed.json.
 //
-//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin] [--label L] [--compare-bin path/to/bin/coachbench.js]
+//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin] [--out FILE] [--compare-bin path/to/bin/coachbench.js]
 //
 // --compare-bin runs another build of coachbench (a worktree of an older commit, say) in the same
 // rotation, as the row `coachbenchCompared`: before and after side by side, the rulers between them.
@@ -28,8 +28,6 @@ const CONNECTIONS = flag('connections', 16);
 const SECONDS = flag('seconds', 5);
 const REPS = flag('reps', 3);
 const SIZES = flag('sizes', [1_024, 16_384, 262_144]);
-/** Results go to bench/results/throughput-closed.json, or throughput-closed-LABEL.json with --label. */
-const LABEL = textFlag('label');
 const COMPARE_BIN = textFlag('compare-bin');
 
 const begun = beginMeasurement();
@@ -89,7 +87,7 @@ try {
   await target.stop();
 }
 
-await writeResults(LABEL ? `throughput-closed-${LABEL}` : 'throughput-closed', begun, {
+await writeResults('throughput-closed', begun, {
   goal: 'coachbench run (closed model) within 5% of the throughput of autocannon CLI and wrk; generator CPU per request <= 1.5x wrk at 16 KiB, <= 1.2x at 256 KiB (issue 15)',
   ...(COMPARE_BIN ? { coachbenchCompared: COMPARE_BIN } : {}),
   method: {

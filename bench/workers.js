@@ -7,10 +7,10 @@
 //
 // `--h2`: `serve --http2` (h2c) and `run --http 2`, one connection per participant, so a
 // process holds twice the streams under the same descriptor limit; 100,000 streams on 3 driver
-// and 3 target workers by default, written to bench/results/workers-h2.json.
+// and 3 target workers by default, written as the `h2` variant of bench/results/workers.json.
 // By default 8,000 streams with 1 and 2 driver workers, 32 s hold (about a minute and a half);
 // `--full` is the sizing run: 40,000 streams, 1, 2 and 3 driver workers, 3 target workers, 45 s,
-// written to bench/results/workers-full.json.
+// written as the `full` variant (each variant replaces only its own entry under `variants`).
 // Each process holds at most ~19,000 streams under the 20,000-descriptor limit, so 40,000 streams
 // need three driver workers; the 1- and 2-worker rows show what fewer processes hold.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -118,11 +118,17 @@ for (const workers of DRIVER_WORKERS) {
   console.log(JSON.stringify(rows.at(-1), null, 2));
 }
 
-// The full sizing run keeps its own file, so the quick default of `npm run bench` never overwrites it.
-await writeResults(H2 ? 'workers-h2' : FULL ? 'workers-full' : 'workers', begun, {
-  method:
-    `each row: coachbench serve --workers ${TARGET_WORKERS}${H2 ? ' --http2 (h2c)' : ''} with 15 s KEEP_ALIVE, then bin/coachbench.js run --workers W${H2 ? ' --http 2' : ''} --profile <file written here> against it ` +
-    `(ramp 1,000 streams/s, 200 messages/s, hold ${HOLD_SEC} s), numbers from its report.json; per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second`,
-  streams: STREAMS,
-  rows,
-});
+// Each sizing is its own variant of the one results file, so the quick default of `npm run bench`
+// never overwrites the full sizing's figures.
+await writeResults(
+  'workers',
+  begun,
+  {
+    method:
+      `each row: coachbench serve --workers ${TARGET_WORKERS}${H2 ? ' --http2 (h2c)' : ''} with 15 s KEEP_ALIVE, then bin/coachbench.js run --workers W${H2 ? ' --http 2' : ''} --profile <file written here> against it ` +
+      `(ramp 1,000 streams/s, 200 messages/s, hold ${HOLD_SEC} s), numbers from its report.json; per process, peak VmRSS and CPU seconds (utime+stime) from /proc, sampled every second`,
+    streams: STREAMS,
+    rows,
+  },
+  H2 ? 'h2' : FULL ? 'full' : null,
+);

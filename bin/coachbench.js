@@ -2,8 +2,35 @@
 // The one place that calls process.exit: src/cli/main.ts returns the exit code (docs/design.md §2.9).
 
 import { readFileSync } from 'node:fs';
-import module from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { relaunchForRun } from './young-generation.js';
+
+/**
+ * Every stop says so (docs/design.md §2.8), a signal that lands while the CLI loads included:
+ * until `run` takes the signals over (src/orchestration/signals.ts), one line and 130/143, as
+ * a stop before any load ends, with nothing to clean up yet. Whoever adds its own listener
+ * replaces this one. Called only once `run` will not re-execute itself: a signal caught just
+ * before process.execve would be lost with the old image, never dispatched.
+ */
+function sayStopsWhileLoading() {
+  if (process.argv.slice(2).find((arg) => !arg.startsWith('-')) !== 'run') return;
+  const STOP_SIGNALS = ['SIGINT', 'SIGTERM'];
+  const stopWhileLoading = (signal) => {
+    process.stderr.write(`coachbench: stopped by ${signal} before the load started; no report was written\n`);
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
+  };
+  const stepAside = (event) => {
+    if (!STOP_SIGNALS.includes(event)) return;
+    process.off('newListener', stepAside);
+    // Once the new listener is in: removing the last listener of a signal first would stop
+    // Node watching it, and the new one would not start it again. A signal is dispatched in a
+    // later turn of the loop, so none can reach this listener in between.
+    queueMicrotask(() => {
+      for (const signal of STOP_SIGNALS) process.off(signal, stopWhileLoading);
+    });
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stopWhileLoading);
+  process.on('newListener', stepAside);
+}
 
 /** 4: a defect in coachbench itself (src/util/errors.ts ExitCode.internal). */
 const INTERNAL = 4;
@@ -22,17 +49,14 @@ if (older !== -1 && running[older] < wanted[older]) {
   process.exit(USAGE);
 }
 
-// Node's on-disk compile cache (Node >= 22.1): later runs skip compiling the CLI and its
-// dependencies, ~0.1-0.2 s of CPU each (bench/results/startup.json). It lives beside the
-// installed packages (node_modules/.cache, as other tools' caches do), not in the temp folder
-// a run's fallback report folder goes to; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1
-// turns it off. Where it cannot be written (a read-only filesystem) Node carries on without it.
-module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL('../node_modules/.cache/coachbench-compile', import.meta.url)));
+// Before the CLI loads: `run` re-executes itself with the driver's young generation capped.
+relaunchForRun();
+sayStopsWhileLoading();
 
 let cli;
 try {
-  // Before the CLI loads: `run` re-executes itself with the driver's young generation capped.
-  (await import('../dist/bundle/young-generation.js')).relaunchForRun();
+  // The CLI as bundled by scripts/build.js (dist/bundle/): one file per entry point, not the
+  // hundreds of modules of dist/ one by one (docs/design.md, "Build").
   cli = await import('../dist/bundle/main.js');
 } catch (error) {
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND';

@@ -3,7 +3,7 @@
 // (garbage collector, "(program)": compiling and runtime calls not charged to a function).
 // Native functions without a script (writev, a Buffer copy) are charged to the owner of the JS
 // that called them, so a socket write made by undici counts as undici's. A frame in the CLI's
-// bundle (dist/bundle/, scripts/bundle.js) is charged where its source map says the code came
+// bundle (dist/bundle/, scripts/build.js) is charged where its source map says the code came
 // from: the package it was bundled from, or our TypeScript module (the bundle's map follows
 // dist/'s own maps back to src/).
 
@@ -17,7 +17,7 @@ const IDLE = '(idle)';
 /**
  * The main thread's profiles in `dir`, oldest first: file names end in
  * .<pid>.<thread>.<seq>.cpuprofile, the main thread being thread 0. `run` re-executes itself
- * (src/cli/young-generation.ts), and the process before the re-execution writes its own profile
+ * (bin/young-generation.js), and the process before the re-execution writes its own profile
  * under the same PID (or the same name, when both end within one second), so there are one or two.
  */
 export async function mainThreadProfiles(dir) {

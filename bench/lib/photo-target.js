@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { buildImageCorpus } from '../../dist/drivers/throughput/image-corpus.js';
+import { buildImageCorpus } from '../../dist/drivers/throughput/images/image-corpus.js';
 import { defaultPhotoBody } from '../../dist/drivers/throughput/multipart-body.js';
 import { hasFlag } from './flags.js';
 import { startProcess, startServe, stopProcess } from './processes.js';

@@ -1,11 +1,12 @@
-// How a benchmark's numbers were taken, written into every bench/results/*.json: the command,
+// How a benchmark's numbers were taken, written into every bench/results/<benchmark>.json: the command,
 // the machine, Node, the dates, and how busy the machine was with work that was not this
 // benchmark (load average at start and end, and CPU seconds of other processes from /proc).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, release, totalmem } from 'node:os';
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
+import { textFlag } from './flags.js';
 
 const CLOCK_TICKS_PER_SEC = 100;
 const REPO = new URL('../../', import.meta.url).pathname;
@@ -84,12 +85,45 @@ export function endMeasurement(begun) {
   };
 }
 
-/** Writes bench/results/<name>.json: `measuredWith` first, then the benchmark's data. */
-export async function writeResults(name, begun, data) {
+/**
+ * Where a benchmark's record goes: bench/results/<name>.json, one file per benchmark, overwritten
+ * on every run (its history is in git; docs/benchmarks.md's results table is generated from these
+ * files). `--out FILE` writes it to FILE instead and leaves bench/results/ alone: for an A/B
+ * experiment, or another build measured through `--bin`, that is not the benchmark's latest result.
+ */
+export function resultsFile(name) {
+  const out = textFlag('out');
+  return out ? resolve(out) : new URL(`../results/${name}.json`, import.meta.url).pathname;
+}
+
+/**
+ * The record a benchmark last wrote, or null: the whole file, or with `variant` its entry under
+ * `variants` (streams.js --only carries the part it does not re-measure over from it).
+ */
+export async function readResults(name, variant = null) {
+  const text = await readFile(resultsFile(name), 'utf8').catch(() => null);
+  if (text === null) return null;
+  const record = JSON.parse(text);
+  return variant ? (record.variants?.[variant] ?? null) : record;
+}
+
+/**
+ * Writes the benchmark's record, `measuredWith` first, then its data, to resultsFile(name). A
+ * variant (streams.js --tls, workers.js --full: another size or protocol the docs quote) is one
+ * entry under the file's `variants`, replaced alone; the default run keeps the file's variants.
+ */
+export async function writeResults(name, begun, data, variant = null) {
   const measuredWith = endMeasurement(begun);
-  await mkdir(new URL('../results/', import.meta.url), { recursive: true });
-  const file = new URL(`../results/${name}.json`, import.meta.url);
-  await writeFile(file, `${JSON.stringify({ measuredWith, ...data }, null, 2)}\n`);
-  console.log(`wrote ${relative(REPO, file.pathname)}; other processes used ${measuredWith.busyness.otherProcessesCores} cores meanwhile`);
+  const path = resultsFile(name);
+  const previous = JSON.parse(await readFile(path, 'utf8').catch(() => '{}'));
+  const record = { measuredWith, ...data };
+  const file = variant
+    ? { ...previous, variants: { ...previous.variants, [variant]: record } }
+    : { ...record, ...(previous.variants ? { variants: previous.variants } : {}) };
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(file, null, 2)}\n`);
+  console.log(
+    `wrote ${relative(REPO, path)}${variant ? ` (variant ${variant})` : ''}; other processes used ${measuredWith.busyness.otherProcessesCores} cores meanwhile`,
+  );
   return measuredWith;
 }

@@ -3,8 +3,8 @@
  * optional Markdown/HTML views, and exits 1 when any metric regressed beyond its limit
  * (0 otherwise; 2 for unreadable reports or bad limits).
  */
+import { type CompareFlags, runCompare } from '../orchestration/commands/compare.js';
 import { defineCommand } from './cli-command.js';
-import type { CompareFlags } from './compare-run.js';
 import { repeatableOption, textOption } from './flag-values.js';
 
 export const compareCommand = defineCommand<CompareFlags>({
@@ -27,6 +27,5 @@ export const compareCommand = defineCommand<CompareFlags>({
       .example('$0 compare base/report.json new/report.json', 'the table; exit 1 when a judged metric worsened beyond 10%')
       .example('$0 compare a.json b.json --max-regression 5%', 'a tighter limit for every metric')
       .example('$0 compare a.json b.json --floor ms=5 --markdown c.md', 'ignore changes under 5 ms; Markdown for a PR comment') as never,
-  // The work loads when the command runs: every other command (`run` first) skips loading it.
-  run: async (flags) => (await import('./compare-run.js')).runCompare(flags),
+  run: runCompare,
 });

@@ -10,7 +10,6 @@ import { redact } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
 import { compareCommand } from './compare.js';
-import { asksForHelp, skipHelpCache } from './help-cache.js';
 import { mergeCommand } from './merge.js';
 import { planCommand } from './plan.js';
 import { profilesCommand } from './profiles.js';
@@ -97,14 +96,19 @@ export async function main(argv: string[], commands: readonly CliCommand[] = COM
   const parser = buildParser(argv, commands, (code) => {
     exitCode = code;
   });
-  if (!asksForHelp(argv)) skipHelpCache(parser);
   if (argv.length === 0) {
     // A usage error like any other, but the whole help says more than one line could.
     process.stderr.write(terminalText(`${await parser.getHelp()}\n\ncoachbench: name a command (coachbench run runs the smoke profile)\n`));
     return ExitCode.usage;
   }
+  // yargs' own output (help, --version, the completion script) comes back here rather than
+  // through console.log, to leave by the one printable path as everything else does.
+  let yargsOutput = '';
+  const keepOutput = (_error: unknown, _parsed: unknown, output: string): void => {
+    yargsOutput = output;
+  };
   try {
-    await parser.parseAsync();
+    await parser.parseAsync([...argv], {}, keepOutput);
   } catch (error) {
     const code = (error as { exitCode?: unknown }).exitCode;
     if (typeof code === 'number' && EXPECTED_FAILURE_CODES.has(code)) {
@@ -114,5 +118,6 @@ export async function main(argv: string[], commands: readonly CliCommand[] = COM
     process.stderr.write(terminalText(`${describeInternalError(error)}\n`));
     return ExitCode.internal;
   }
+  if (yargsOutput !== '') process.stdout.write(terminalText(`${yargsOutput}\n`));
   return exitCode;
 }

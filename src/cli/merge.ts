@@ -4,9 +4,9 @@
  * missing or interrupted; the report is written); 2 when a file is unreadable, holds bad
  * data, or the files are not shards of one run.
  */
+import { type MergeFlags, runMerge } from '../orchestration/commands/merge.js';
 import { defineCommand } from './cli-command.js';
 import { textOption } from './flag-values.js';
-import type { MergeFlags } from './merge-run.js';
 
 export const mergeCommand = defineCommand<MergeFlags>({
   command: 'merge <shards..>',
@@ -18,6 +18,5 @@ export const mergeCommand = defineCommand<MergeFlags>({
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'no summary on stderr' })
       .example('$0 merge shard-*/report.json --out merged/', 'one report folder from the shards of one run')
       .example('$0 merge a/report.json b/report.json -o merged --quiet', 'the same, without the summary on stderr') as never,
-  // The work loads when the command runs: every other command (`run` first) skips loading it.
-  run: async (flags) => (await import('./merge-run.js')).runMerge(flags),
+  run: runMerge,
 });

@@ -1,11 +1,9 @@
 /** `coachbench run`: the main job. With no flags, the smoke profile against the embedded target. */
 
-import { executeRun } from '../orchestration/execute-run.js';
-import { describeOutcome } from '../orchestration/outcome-line.js';
-import { MAX_RUN_WORKERS, type RunFlags, resolveRunConfig } from '../orchestration/run-config.js';
+import { type RunFlags, runRun } from '../orchestration/commands/run.js';
+import { MAX_RUN_WORKERS } from '../orchestration/run-config.js';
 import { MAX_DURATION_TEXT } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
-import { terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 import { repeatableOption, textOption } from './flag-values.js';
 
@@ -120,10 +118,5 @@ export const runCommand = defineCommand<RunFlags>({
         'a staging target behind a private CA, with a tenant header',
       )
       .example('$0 run -p nightly-soak --label release=v2.3.1', 'a nightly run labelled for coachbench trend (gitSha from GIT_SHA/GITHUB_SHA)') as never,
-  run: async (flags) => {
-    const config = await resolveRunConfig(flags, process.env);
-    const outcome = await executeRun(config);
-    if (!config.quiet) process.stderr.write(terminalText(`${describeOutcome(outcome)}\n`));
-    return outcome.exitCode;
-  },
+  run: runRun,
 });

@@ -1,12 +1,8 @@
-/**
- * `coachbench serve`: the reference target as a process. Runs until SIGINT/SIGTERM, then
- * closes every stream and the server and returns 0 (bin/ turns that into the exit code).
- */
+/** `coachbench serve`: the reference target as a process, until SIGINT or SIGTERM. */
 
+import { runServe, type ServeFlags } from '../orchestration/commands/serve.js';
 import { DEFAULT_SERVE_PORT } from '../reference-service/serve-defaults.js';
-import type { ServeFlags } from '../reference-service/serve-main.js';
 import { MAX_WORKERS } from '../reference-service/target-config.js';
-import { terminalText } from '../util/printable.js';
 import { defineCommand } from './cli-command.js';
 import { integerOption, repeatableOption, textOption } from './flag-values.js';
 
@@ -71,18 +67,5 @@ export const serveCommand = defineCommand<ServeFlags>({
       .example('$0 serve --participants 500 --fixtures-out /tmp/f.json', 'a target for run --target, its fixtures file written')
       .example('$0 serve --tls self-signed --tls-cert-out /tmp/ca.pem', 'HTTPS on loopback; then run -t https://127.0.0.1:7080 --ca /tmp/ca.pem')
       .example('$0 serve --port 0 --fault drop=5 --fault latency=50ms', 'a misbehaving target on any free port') as never,
-  run: async (flags) => {
-    const controller = new AbortController();
-    const stop = (): void => controller.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    try {
-      // Loaded when serving, not by every command's start (main.ts registers them all).
-      const { serveUntil } = await import('../reference-service/serve-main.js');
-      return await serveUntil(flags, controller.signal, (line) => process.stdout.write(terminalText(`${line}\n`)));
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    }
-  },
+  run: runServe,
 });

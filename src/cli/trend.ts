@@ -5,10 +5,11 @@
  * in a metric that has a threshold; 2 for bad flags, inputs that name nothing, or no
  * usable report (unusable files alone are skipped with their reason).
  */
+
+import { runTrend, type TrendFlags } from '../orchestration/commands/trend.js';
 import { DEFAULT_E_DIVISIVE } from '../report/trend/e-divisive.js';
 import { defineCommand } from './cli-command.js';
 import { integerOption, repeatableOption, textOption } from './flag-values.js';
-import type { TrendFlags } from './trend-run.js';
 
 export const trendCommand = defineCommand<TrendFlags>({
   command: 'trend <reports..>',
@@ -38,6 +39,5 @@ export const trendCommand = defineCommand<TrendFlags>({
       .example('$0 trend reports/nightly/', 'every report.json under the folder, oldest to newest, into reports/trend-<stamp>/')
       .example('$0 trend "reports/nightly-*/report.json" --fail-on-regression -o trend/', 'exit 1 on the night a thresholded metric starts to regress')
       .example('$0 trend reports/ --significance 5% --floor ms=5', 'a looser level; ignore latency shifts under 5 ms') as never,
-  // The work loads when the command runs: every other command (`run` first) skips loading it.
-  run: async (flags) => (await import('./trend-run.js')).runTrend(flags),
+  run: runTrend,
 });

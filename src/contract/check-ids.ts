@@ -12,6 +12,7 @@ export const CHECK_IDS = [
   'tags.link',
   'tags.existing.ignored',
   'tags.role.required',
+  'requests.expectations',
   'auth.apikey.required',
   'auth.token.refresh',
   'errors.problem_json',

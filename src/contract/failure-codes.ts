@@ -12,6 +12,8 @@ export const FINDING_CODES = [
   'headers-missing',
   /** A 2xx body is not the JSON the operation promises (not JSON, not an object, not an array of ids). */
   'body-invalid',
+  /** A request kind's answer is JSON but does not match the kind's JSON Schema (docs/design.md §2.15). */
+  'body-schema',
   /** A 4xx/5xx answer is not application/problem+json with a JSON object body. */
   'problem-json',
   /** A photo answer's `photoUrl` is missing or does not name the format of the image uploaded. */

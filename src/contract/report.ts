@@ -191,6 +191,15 @@ export interface TagLinkSummary extends ThroughputSummary {
   existingReturned: number;
 }
 
+/** One request kind of the `requests` scenario (docs/design.md §2.15); added after schema 1.6.0. */
+export interface RequestKindSummary extends ThroughputSummary {
+  method: string;
+  /** The path template, as the profile wrote it. */
+  path: string;
+  /** Its share of the mix's load (0..1), or null when it had a load of its own. */
+  share: number | null;
+}
+
 export interface GeneratorSummary {
   /** The driver processes' main loops: streams and, unless requestLoopDelayMs is present, requests too. */
   eventLoopDelayMs: HistogramSummary;
@@ -354,7 +363,13 @@ export interface StageSummary {
   intervals: number;
   chatStreams: { peakConcurrent: number; eventLatencyP50Ms: number | null; eventLatencyP99Ms: number | null; keepAliveViolations: number } | null;
   /** Photo upload and tag link, each when enabled. */
-  requests: Array<{ scenario: 'photoUpload' | 'tagLink'; requests: number; perSec: number; errorRate: number; latencyP99Ms: number | null }>;
+  requests: Array<{
+    scenario: 'photoUpload' | 'tagLink' | `requests.${string}`;
+    requests: number;
+    perSec: number;
+    errorRate: number;
+    latencyP99Ms: number | null;
+  }>;
   /** The stage's totals, HDR-encoded: `coachbench merge` adds shards' stages exactly. */
   metrics: EncodedMetrics;
 }
@@ -450,6 +465,8 @@ export interface Report {
     chatStreams: ChatStreamsSummary | null;
     photoUpload: PhotoUploadSummary | null;
     tagLink: TagLinkSummary | null;
+    /** Added after schema 1.6.0, profiles with a `requests` section: each request kind by name (docs/design.md §2.15). */
+    requests?: Record<string, RequestKindSummary>;
   };
   generator: GeneratorSummary;
   timeseries: TimeseriesPoint[];

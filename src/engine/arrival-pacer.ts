@@ -28,7 +28,8 @@ export interface ArrivalStream {
   seed: number;
   /** This process's index in the run (shard × workers). */
   stream: number;
-  workload: ArrivalWorkload;
+  /** A built-in workload, or a number of its own (a request kind's, docs/design.md §2.15). */
+  workload: ArrivalWorkload | number;
 }
 
 export function schedulePacer(plan: SchedulePlan, stream: ArrivalStream): Pacer {
@@ -40,5 +41,7 @@ export function schedulePacer(plan: SchedulePlan, stream: ArrivalStream): Pacer 
   const segments: RateSegment[] = plan.stages
     ? rateSegments(plan.stages, plan.durationMs)
     : [{ offsetMs: 0, durationMs: Math.max(0, plan.durationMs), from: plan.startRatePerSec, to: plan.endRatePerSec }];
-  return poissonPacer(segments, () => randomStream(stream.seed, stream.stream, ARRIVAL_WORKLOADS[stream.workload]));
+  return poissonPacer(segments, () =>
+    randomStream(stream.seed, stream.stream, typeof stream.workload === 'number' ? stream.workload : ARRIVAL_WORKLOADS[stream.workload]),
+  );
 }

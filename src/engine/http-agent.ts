@@ -197,7 +197,8 @@ export interface StreamClientOptions {
 /**
  * A dispatcher for one stream's lifetime: one connection, no pipelining, no reuse after the
  * stream ends. It adds no headers: its one request carries the transport's (sse-reader.ts
- * merges them), since a composed dispatcher per held stream costs about 420 B of heap each.
+ * merges them), since a composed dispatcher per held stream costs heap on every stream
+ * (docs/benchmarks.md, "Figures behind the code").
  */
 export function createStreamClient(origin: string, options: StreamClientOptions): Dispatcher {
   const transport = options.transport ?? defaultTransport();

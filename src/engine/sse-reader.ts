@@ -1,7 +1,7 @@
 /**
  * One SSE connection of a virtual participant: an undici Client of its own (a Pool or Agent
  * scans all its connections on every dispatch, which is quadratic over thousands of held
- * streams), `request()` (not fetch: ~5× cheaper),
+ * streams), `request()` (not fetch, which costs several times as much per stream),
  * a TextDecoder in streaming mode (undici's setEncoding does not decode) and an
  * eventsource-parser. State is plain numbers; the only per-stream closure is the parser's.
  * A stream object lives for one connection: a reopen creates a new one, so object
@@ -84,9 +84,8 @@ const CLOSED_BY_DRIVER = new Error('stream closed by coachbench');
  * Runs `close` with V8's stack traces off. Aborting a request still makes undici build its own
  * errors (a RequestAbortedError for the request, an InformationalError for its socket), and
  * Node's streams format the stack of every error they are destroyed with (`checkError` in
- * lib/internal/streams/destroy.js reads `err.stack`): more than half of the CPU of closing a
- * stream (58-95 µs against 146-221 µs per stream at the end of a run, bench/results/
- * stream-close.json), for errors that reach nothing but the no-op 'error' listener below. The
+ * lib/internal/streams/destroy.js reads `err.stack`): most of the CPU of closing a stream
+ * (docs/benchmarks.md, "Figures behind the code"), for errors that reach nothing but the no-op 'error' listener below. The
  * limit is restored before anything else runs.
  */
 function withoutStackTraces(close: () => void): void {

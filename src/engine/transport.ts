@@ -67,8 +67,8 @@ export interface TlsConnectOptions {
 /*
  * One SecureContext per TLS settings, made once per process. Passing `ca` (or cert and key) to
  * every connect instead makes Node build a context per connection, parsing the ~140 system
- * roots each time: measured at ~630 KiB and a blocked event loop per stream for 10,000 TLS
- * streams (bench/results/tls-streams.json).
+ * roots each time, which at thousands of TLS streams costs memory per stream and blocks the
+ * event loop (docs/design.md §2.12; docs/benchmarks.md, "Figures behind the code").
  */
 const contexts = new WeakMap<TlsSettings, SecureContext>();
 

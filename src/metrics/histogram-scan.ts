@@ -3,8 +3,8 @@
  * hdr-histogram-js walks the counts from the start for every getValueAtPercentile and steps an
  * iterator object for `mean`; a report asks each histogram for five percentiles and the mean,
  * and each percentile chart for ~200 percentiles. At the end of a run that code is still cold
- * (interpreted): those walks took ~50 ms of a profiled run, ~10 ms of an unprofiled one
- * (docs/throughput.md, "Fixed CPU per run"). The results are the library's own, exactly: its rounding of the count at a
+ * (interpreted), so the walks show in a run's fixed CPU (docs/benchmarks.md, "Figures behind the code").
+ * The results are the library's own, exactly: its rounding of the count at a
  * percentile (with its ulp guard), its bucket edges and its order of summation
  * (test/metrics/histogram-scan.test.ts compares them on random histograms).
  */

@@ -25,6 +25,9 @@ export const HLOG_TAGS: Record<string, string> = {
  * O_NONBLOCK: a FIFO left at the log's path would otherwise block the open, and with it the
  * end of the run, forever; it fails with ENXIO instead. Regular files ignore the flag.
  */
+/** A request kind's latency histogram, `requests.<kind>.latencyUs`. */
+const KIND_LATENCY_HISTOGRAM = /^requests\.([^.]+)\.latencyUs$/;
+
 const LOG_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
 
 export class HlogWriter {
@@ -67,7 +70,12 @@ export class HlogWriter {
       this.writer.outputStartTime(zeroEpochMs);
       this.writer.outputLegend();
     }
-    for (const [tag, name] of Object.entries(HLOG_TAGS)) {
+    // Each request kind's latency too (docs/design.md §2.15), tagged `requests.<kind>`.
+    const kinds = set.histogramNames().flatMap((name) => {
+      const kind = KIND_LATENCY_HISTOGRAM.exec(name)?.[1];
+      return kind === undefined ? [] : [[`requests.${kind}`, name] as const];
+    });
+    for (const [tag, name] of [...Object.entries(HLOG_TAGS), ...kinds]) {
       if (!set.hasHistogram(name)) continue;
       const histogram = set.histogram(name);
       if (histogram.totalCount === 0) continue;

@@ -7,8 +7,9 @@
 import type { HistogramSummary, Report } from '../contract/report.js';
 import { closestName } from './closest-name.js';
 import { percentileMs } from './histogram.js';
-import type { MetricDirection, MetricUnit } from './registry/metric-decl.js';
+import type { MetricDecl, MetricDirection, MetricUnit } from './registry/metric-decl.js';
 import { type FieldKind, fieldKind, type MetricRoot, REGISTRY, REPORT_METRICS } from './registry/metric-registry.js';
+import { throughputShared } from './registry/throughput-metrics.js';
 
 export type { MetricDirection, MetricUnit } from './registry/metric-decl.js';
 export type { FieldKind, MetricRoot } from './registry/metric-registry.js';
@@ -34,6 +35,22 @@ export const METRIC_CATALOG: Readonly<Record<MetricRoot, Readonly<Record<string,
 
 export const METRIC_ROOTS = Object.keys(METRIC_CATALOG) as MetricRoot[];
 
+/**
+ * The root of the request kinds' metrics (docs/design.md §2.15): `requests.<kind>.<field>`,
+ * where the fields are every throughput scenario's (`latencyMs`, `errorRate`, `errorsByKind`, …).
+ * Kinds are the profile's, so the root is resolved here rather than declared in the registry.
+ */
+export const REQUESTS_ROOT = 'requests';
+/** A registry root, or the request kinds' root. */
+export type MetricRootName = MetricRoot | typeof REQUESTS_ROOT;
+
+const KIND_FIELDS: Readonly<Record<string, FieldDef>> = Object.fromEntries(
+  throughputShared('requests.kind').flatMap((decl) =>
+    'report' in decl && decl.report !== undefined ? [[decl.report, { kind: fieldKind(decl), unit: decl.unit, direction: decl.direction }]] : [],
+  ),
+);
+const KIND_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
 /** The statistics a summary carries; any other `pNN` is computed from the HDR data. */
 export const SUMMARY_STATS = ['count', 'min', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'] as const;
 
@@ -41,8 +58,8 @@ export const SUMMARY_STATS = ['count', 'min', 'mean', 'p50', 'p90', 'p99', 'p999
 export interface MetricRef {
   /** Canonical dotted path, e.g. `chatStreams.eventLatencyMs.p99`. */
   path: string;
-  root: MetricRoot;
-  /** Catalog key inside the root, e.g. `eventLatencyMs` or `mainStreams.opened`. */
+  root: MetricRootName;
+  /** Catalog key inside the root, e.g. `eventLatencyMs` or `mainStreams.opened` (a request kind's: `<kind>.latencyMs`). */
   field: string;
   kind: FieldKind;
   /** Histogram statistic or record key; null for a scalar. */
@@ -77,21 +94,36 @@ function isHistogramStat(stat: string): boolean {
 /** Resolves path segments against the catalog, naming the first segment that does not fit. */
 export function resolveMetricPath(segments: readonly string[]): ResolveResult {
   const root = segments[0] ?? '';
-  if (!(METRIC_ROOTS as string[]).includes(root)) {
-    const guess = closestName(root, METRIC_ROOTS);
-    return { ok: false, segment: 0, message: `unknown metric root "${root}" (${guess ? `did you mean ${guess}? ` : ''}roots: ${METRIC_ROOTS.join(', ')})` };
+  if (root === REQUESTS_ROOT) {
+    const kind = segments[1] ?? '';
+    if (!KIND_NAME.test(kind))
+      return { ok: false, segment: 1, message: `"requests" needs a request kind's name, then a metric (e.g. requests.getSession.latencyMs.p99)` };
+    return resolveIn(REQUESTS_ROOT, KIND_FIELDS, segments, 2);
   }
-  const fields = METRIC_CATALOG[root as MetricRoot];
+  if (!(METRIC_ROOTS as string[]).includes(root)) {
+    const roots = [...METRIC_ROOTS, REQUESTS_ROOT];
+    const guess = closestName(root, roots);
+    return { ok: false, segment: 0, message: `unknown metric root "${root}" (${guess ? `did you mean ${guess}? ` : ''}roots: ${roots.join(', ')})` };
+  }
+  return resolveIn(root as MetricRoot, METRIC_CATALOG[root as MetricRoot], segments, 1);
+}
+
+/** Resolves the segments from `first` on against `fields`; a request kind's field keeps its kind's name in front. */
+function resolveIn(root: MetricRootName, fields: Readonly<Record<string, FieldDef>>, segments: readonly string[], first: number): ResolveResult {
+  const prefix = segments
+    .slice(1, first)
+    .map((segment) => `${segment}.`)
+    .join('');
   // Longest field first so `mainStreams.opened` wins over a hypothetical `mainStreams`.
-  for (let take = Math.min(segments.length - 1, 2); take >= 1; take -= 1) {
-    const field = segments.slice(1, 1 + take).join('.');
+  for (let take = Math.min(segments.length - first, 2); take >= 1; take -= 1) {
+    const field = segments.slice(first, first + take).join('.');
     const def = fields[field];
     if (!def) continue;
-    const rest = segments.slice(1 + take);
-    const at = 1 + take;
+    const rest = segments.slice(first + take);
+    const at = first + take;
     const ref = (sub: string | null, unit: MetricUnit, direction: MetricDirection): ResolveResult => ({
       ok: true,
-      ref: { path: segments.join('.'), root: root as MetricRoot, field, kind: def.kind, sub, unit, direction },
+      ref: { path: segments.join('.'), root, field: `${prefix}${field}`, kind: def.kind, sub, unit, direction },
     });
     if (def.kind === 'scalar') {
       return rest.length === 0
@@ -112,10 +144,10 @@ export function resolveMetricPath(segments: readonly string[]): ResolveResult {
     if (!isHistogramStat(sub)) return { ok: false, segment: at, message: `unknown statistic "${sub}" (use count, min, mean, max, p50, p90, p99, p999 or pNN)` };
     return sub === 'count' ? ref(sub, 'count', 'info') : ref(sub, 'ms', def.direction);
   }
-  const name = segments[1] ?? '';
-  const guess = closestName(name, Object.keys(fields)) ?? closestName(segments.slice(1, 3).join('.'), Object.keys(fields));
+  const name = segments[first] ?? '';
+  const guess = closestName(name, Object.keys(fields)) ?? closestName(segments.slice(first, first + 2).join('.'), Object.keys(fields));
   const hint = guess ? `did you mean ${guess}?` : `known: ${Object.keys(fields).join(', ')}`;
-  return { ok: false, segment: 1, message: `unknown metric "${name}" in ${root} (${hint})` };
+  return { ok: false, segment: first, message: `unknown metric "${name}" in ${segments.slice(0, first).join('.')} (${hint})` };
 }
 
 function walk(value: unknown, keys: readonly string[]): unknown {
@@ -137,30 +169,56 @@ const SECTIONS = new Map(REGISTRY.map((section) => [section.root, section]));
  * (null when the scenario was off), the generator, or the renewal counts (null when the run
  * renewed nothing and the report left them out).
  */
-export function metricRootObject(report: MetricSource, root: MetricRoot): object | null {
-  const path = SECTIONS.get(root)?.reportPath ?? root;
+export function metricRootObject(report: MetricSource, root: MetricRootName): object | null {
+  const path = root === REQUESTS_ROOT ? 'scenarios.requests' : (SECTIONS.get(root)?.reportPath ?? root);
   const scope = walk(report, path.split('.'));
   return scope !== null && typeof scope === 'object' ? scope : null;
 }
 
-const PROPORTIONS = new Map(REPORT_METRICS.flatMap(({ root, field, decl }) => (decl.proportionOf ? [[`${root}.${field}`, decl.proportionOf] as const] : [])));
+const PROPORTIONS = new Map<string, { events: string; trials: string }>(
+  REPORT_METRICS.flatMap(({ root, field, decl }) => (decl.proportionOf ? [[`${root}.${field}`, decl.proportionOf] as const] : [])),
+);
+const KIND_PROPORTIONS = new Map<string, { events: string; trials: string }>(
+  throughputShared('requests.kind').flatMap((decl: MetricDecl) =>
+    decl.proportionOf && decl.report !== undefined ? [[decl.report, decl.proportionOf] as const] : [],
+  ),
+);
+
+/** The counts a ratio is made of, and the path of the object holding them below the root (a kind's name for a request kind). */
+function proportionOf(root: MetricRootName, field: string): { counts: { events: string; trials: string }; within: string[] } | null {
+  if (root === REQUESTS_ROOT) {
+    const [kind, ...rest] = field.split('.');
+    const counts = KIND_PROPORTIONS.get(rest.join('.'));
+    return counts && kind ? { counts, within: [kind] } : null;
+  }
+  const counts = PROPORTIONS.get(`${root}.${field}`);
+  return counts ? { counts, within: [] } : null;
+}
 
 /** Whether a metric is a ratio of two counts of its root (registry `proportionOf`). */
-export const isProportion = (root: MetricRoot, field: string): boolean => PROPORTIONS.has(`${root}.${field}`);
+export const isProportion = (root: MetricRootName, field: string): boolean => proportionOf(root, field) !== null;
 
 /**
  * The two counts a ratio metric is made of in one report (the registry's `proportionOf`:
  * errors of requests for an error rate), or null when the metric is no such ratio or the
  * report lacks its root.
  */
-export function proportionCounts(report: MetricSource, root: MetricRoot, field: string): { events: number; trials: number } | null {
-  const counts = PROPORTIONS.get(`${root}.${field}`);
-  const scope = counts ? (metricRootObject(report, root) as Record<string, unknown> | null) : null;
-  if (!counts || scope === null) return null;
-  const events = scope[counts.events];
-  const trials = scope[counts.trials];
+export function proportionCounts(report: MetricSource, root: MetricRootName, field: string): { events: number; trials: number } | null {
+  const proportion = proportionOf(root, field);
+  const scope = proportion ? (walk(metricRootObject(report, root), proportion.within) as Record<string, unknown> | null | undefined) : null;
+  if (!proportion || scope === null || scope === undefined || typeof scope !== 'object') return null;
+  const events = scope[proportion.counts.events];
+  const trials = scope[proportion.counts.trials];
   return typeof events === 'number' && typeof trials === 'number' ? { events, trials } : null;
 }
+
+/** The metric fields of one request kind, keyed `<kind>.<field>` as the catalog resolves them under `requests`. */
+export function requestKindFields(kind: string): Record<string, FieldDef> {
+  return Object.fromEntries(Object.entries(KIND_FIELDS).map(([field, def]) => [`${kind}.${field}`, def]));
+}
+
+/** The request kinds a report holds (`scenarios.requests`), by name. */
+export const requestKindsOf = (report: MetricSource): string[] => Object.keys(report.scenarios.requests ?? {});
 
 /**
  * Reads a resolved metric from a report. Null when the scenario is off, the field is absent,
@@ -171,7 +229,7 @@ export function proportionCounts(report: MetricSource, root: MetricRoot, field: 
 export function readMetric(report: MetricSource, ref: MetricRef): number | null {
   const scope = metricRootObject(report, ref.root);
   // No auth section: nothing was renewed or refused, so every renewal count is zero.
-  if (scope === null) return SECTIONS.get(ref.root)?.absentMeansZero && ref.kind === 'scalar' ? 0 : null;
+  if (scope === null) return SECTIONS.get(ref.root as MetricRoot)?.absentMeansZero && ref.kind === 'scalar' ? 0 : null;
   const value = walk(scope, ref.field.split('.'));
   if (ref.kind === 'scalar') {
     if (typeof value === 'boolean') return value ? 1 : 0;

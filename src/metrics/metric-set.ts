@@ -57,6 +57,11 @@ export class MetricSet {
     return this.histograms.has(name);
   }
 
+  /** The names of the histograms recorded so far (request kinds' are named at run time). */
+  histogramNames(): string[] {
+    return [...this.histograms.keys()];
+  }
+
   /**
    * Keeps the first few samples of `key` (e.g. the first failures of a check), masked
    * (util/redact.ts): every sample any driver takes passes here, and only the few kept pay.

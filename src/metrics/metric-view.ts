@@ -10,13 +10,19 @@ import { buildChatSummary } from './chat-summary.js';
 import { buildGeneratorSummary } from './generator-summary.js';
 import type { MetricSource } from './metric-catalog.js';
 import type { MetricSet } from './metric-set.js';
-import { buildPhotoUploadSummary, buildTagLinkSummary } from './throughput-summary.js';
+import { buildPhotoUploadSummary, buildRequestsSummary, buildTagLinkSummary } from './throughput-summary.js';
 
 /** What readMetric reads: the report's scenario, generator and auth summaries. */
 export type MetricView = MetricSource;
 
 export interface MetricViewContext {
   profile: Profile;
+  /**
+   * The participants the run's processes held: capped by the fixtures file, a shard's share,
+   * the shards' sum in a merge (docs/design.md §2.11). Never the profile's, which every view
+   * would then report against a load that was not driven.
+   */
+  participants: number;
   keepAlive: KeepAliveExpectation;
   processes: number;
   rssBytes: number;
@@ -27,9 +33,10 @@ export function metricView(set: MetricSet, ctx: MetricViewContext): MetricView {
   const { profile } = ctx;
   return {
     scenarios: {
-      chatStreams: profile.chatStreams.enabled ? buildChatSummary(set, { participants: profile.chatStreams.participants, keepAlive: ctx.keepAlive }) : null,
+      chatStreams: profile.chatStreams.enabled ? buildChatSummary(set, { participants: ctx.participants, keepAlive: ctx.keepAlive }) : null,
       photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(set, profile.photoUpload) : null,
       tagLink: profile.tagLink.enabled ? buildTagLinkSummary(set, profile.tagLink) : null,
+      ...(profile.requests ? { requests: buildRequestsSummary(set, profile.requests) } : {}),
     },
     generator: buildGeneratorSummary(set, {
       maxEventLoopDelayP99Ms: profile.generator.maxEventLoopDelayP99Ms,

@@ -6,11 +6,11 @@
 import { CHAT_EVENTS, CHAT_OPENING, MAIN_STREAMS } from './registry/chat-metrics.js';
 import { AUTH_METRICS, GENERATOR_METRICS } from './registry/generator-metrics.js';
 import { group, namesOf, under } from './registry/metric-decl.js';
-import { type ThroughputScenario, TRANSPORT, throughputShared } from './registry/throughput-metrics.js';
+import { type ThroughputKey, TRANSPORT, throughputShared } from './registry/throughput-metrics.js';
 
-export type { ThroughputScenario } from './registry/throughput-metrics.js';
+export { type RequestKindKey, requestKindKey, type ThroughputKey, type ThroughputScenario } from './registry/throughput-metrics.js';
 
-function throughputNamesOf(scenario: ThroughputScenario) {
+function throughputNamesOf(scenario: ThroughputKey) {
   const metrics = group(`${scenario}.`, throughputShared(scenario));
   return {
     ...namesOf(metrics),
@@ -23,9 +23,17 @@ function throughputNamesOf(scenario: ThroughputScenario) {
 
 const THROUGHPUT_NAMES = { photoUpload: throughputNamesOf('photoUpload'), tagLink: throughputNamesOf('tagLink') } as const;
 
-/** Names of one throughput scenario's metrics. */
-export function throughputNames(scenario: ThroughputScenario) {
-  return THROUGHPUT_NAMES[scenario];
+const KIND_NAMES = new Map<string, ReturnType<typeof throughputNamesOf>>();
+
+/** Names of one throughput scenario's metrics, or of one request kind's (`requests.<name>`, made once per kind). */
+export function throughputNames(scenario: ThroughputKey) {
+  if (scenario === 'photoUpload' || scenario === 'tagLink') return THROUGHPUT_NAMES[scenario];
+  let names = KIND_NAMES.get(scenario);
+  if (names === undefined) {
+    names = throughputNamesOf(scenario);
+    KIND_NAMES.set(scenario, names);
+  }
+  return names;
 }
 
 const connection = under(TRANSPORT, 'connections.');

@@ -5,14 +5,13 @@
  */
 import { throughputNames } from './names.js';
 import { namesOf } from './registry/metric-decl.js';
-import { PHOTO_UPLOAD, PROBES, TAG_LINK, type ThroughputScenario } from './registry/throughput-metrics.js';
+import { PHOTO_UPLOAD, PROBES, TAG_LINK, type ThroughputKey } from './registry/throughput-metrics.js';
 
 /** Open model: slots the schedule held for the run's remaining time. */
-export const scheduledSlotsName = (scenario: ThroughputScenario): string => throughputNames(scenario).scheduledSlots;
+export const scheduledSlotsName = (scenario: ThroughputKey): string => throughputNames(scenario).scheduledSlots;
 
 /** Requests still unanswered when the drain after the run's end ran out, and cut. */
-export const cutAtEndName = (scenario: ThroughputScenario | 'probes'): string =>
-  scenario === 'probes' ? PROBE_NAMES.cutAtEnd : throughputNames(scenario).cutAtEnd;
+export const cutAtEndName = (scenario: ThroughputKey | 'probes'): string => (scenario === 'probes' ? PROBE_NAMES.cutAtEnd : throughputNames(scenario).cutAtEnd);
 
 /** Photo-upload counters (the shared ones too). */
 export const PHOTO_EXTRA = namesOf(PHOTO_UPLOAD);

@@ -4,14 +4,14 @@
  * MetricSet, so a merged set of shards yields the same numbers as one big run. The metric
  * fields are the registry's (src/metrics/registry/throughput-metrics.ts); this adds the figures.
  */
-import type { PhotoUploadSettings, TagLinkSettings, ThroughputSettings } from '../contract/profile/profile.js';
-import type { HistogramSummary, PhotoUploadSummary, TagLinkSummary } from '../contract/report.js';
+import type { PhotoUploadSettings, RequestsSettings, TagLinkSettings, ThroughputSettings } from '../contract/profile/profile.js';
+import type { HistogramSummary, PhotoUploadSummary, RequestKindSummary, TagLinkSummary } from '../contract/report.js';
 import { createHistogram, summarizeHistogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
-import { type ThroughputScenario, throughputNames } from './names.js';
-import type { MetricGroup } from './registry/metric-decl.js';
+import { type ThroughputKey, throughputNames } from './names.js';
+import { group, type MetricGroup } from './registry/metric-decl.js';
 import { reportFields } from './registry/report-fields.js';
-import { PHOTO_UPLOAD, TAG_LINK } from './registry/throughput-metrics.js';
+import { PHOTO_UPLOAD, requestKindKey, TAG_LINK, throughputShared } from './registry/throughput-metrics.js';
 
 /**
  * The mean arrival rate the open model's schedule asked for: the pacer ramps linearly from
@@ -26,7 +26,7 @@ function summaryOf(total: MetricSet, name: string): HistogramSummary {
   return summarizeHistogram(total.hasHistogram(name) ? total.histogram(name) : createHistogram());
 }
 
-function buildThroughputSummary(total: MetricSet, metrics: MetricGroup, scenario: ThroughputScenario, settings: ThroughputSettings) {
+function buildThroughputSummary(total: MetricSet, metrics: MetricGroup, scenario: ThroughputKey, settings: ThroughputSettings) {
   const names = throughputNames(scenario);
   const requests = total.count(names.requests);
   const errors = total.count(names.errors);
@@ -49,4 +49,19 @@ export function buildPhotoUploadSummary(total: MetricSet, settings: PhotoUploadS
 /** `scenarios.tagLink` of report.json. */
 export function buildTagLinkSummary(total: MetricSet, settings: TagLinkSettings): TagLinkSummary {
   return buildThroughputSummary(total, TAG_LINK, 'tagLink', settings) as unknown as TagLinkSummary;
+}
+
+/**
+ * `scenarios.requests` of report.json (docs/design.md §2.15): one summary per request kind,
+ * the same fields as photo upload's from the same declarations under `requests.<name>.`.
+ */
+export function buildRequestsSummary(total: MetricSet, settings: RequestsSettings): Record<string, RequestKindSummary> {
+  const out: Record<string, RequestKindSummary> = {};
+  // A kind switched off is left out, as a built-in scenario that is off reads null.
+  for (const kind of settings.kinds.filter((one) => one.enabled)) {
+    const key = requestKindKey(kind.name);
+    const fields = buildThroughputSummary(total, group(`${key}.`, throughputShared(key)), key, kind) as unknown as RequestKindSummary;
+    out[kind.name] = { ...fields, method: kind.method, path: kind.path, share: kind.share };
+  }
+  return out;
 }

@@ -26,14 +26,23 @@ const p99Ms = (set: MetricSet, name: string): number | null => percentileMs(set,
 const requestMs = (set: MetricSet, percentile: number): number | null =>
   maxOrNull(percentileMs(set, photo.latencyUs, percentile), percentileMs(set, tags.latencyUs, percentile));
 
+const KIND_REQUESTS = /^requests\.[^.]+\.requests$/;
+const KIND_ERRORS = /^requests\.[^.]+\.errors$/;
+
 /** One point from one interval's MetricSet. */
 export function pointFromInterval(set: MetricSet, tSec: number, intervalSec: number): TimeseriesPoint {
   let events = 0;
+  // Request kinds (docs/design.md §2.15) count beside photo upload and tag link.
+  let kindRequests = 0;
+  let kindErrors = 0;
   for (const [name, value] of Object.entries(set.encodeCounters())) {
     if (name.startsWith('chat.events.') || name.startsWith('main.events.')) events += value;
+    else if (KIND_REQUESTS.test(name)) kindRequests += value;
+    else if (KIND_ERRORS.test(name)) kindErrors += value;
   }
-  const requests = set.count(photo.requests) + set.count(tags.requests);
+  const requests = set.count(photo.requests) + set.count(tags.requests) + kindRequests;
   const errors =
+    kindErrors +
     set.count(CHAT.openFailed) +
     set.count(MAIN.openFailed) +
     set.count(CHAT.dropped) +

@@ -32,7 +32,7 @@ export function proxyMadeAnswer(status: number, headers: Record<string, string |
 
 /** True when the profile runs a closed model (autocannon), which has no proxy support. */
 const runsClosedModel = (profile: Profile): boolean =>
-  [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+  [profile.photoUpload, profile.tagLink, ...(profile.requests?.kinds ?? [])].some((settings) => settings.enabled && settings.model === 'closed');
 
 /**
  * Exit 2 when proxy variables send the target through a proxy and the profile runs the

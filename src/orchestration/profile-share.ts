@@ -12,6 +12,7 @@ import type { Profile, ThroughputSettings } from '../contract/profile/profile.js
 import { scaleStages } from '../contract/profile/stage-plan.js';
 import type { ShardInfo } from '../contract/report.js';
 import type { RunFixtures } from '../engine/scenario.js';
+import { ConfigError } from '../util/errors.js';
 
 function shareThroughput<T extends ThroughputSettings>(settings: T, parts: number): T {
   return {
@@ -36,6 +37,8 @@ export function profileShare(profile: Profile, parts: number): Profile {
     },
     photoUpload: shareThroughput(profile.photoUpload, parts),
     tagLink: shareThroughput(profile.tagLink, parts),
+    // Each request kind's load is a total for the run too (docs/design.md §2.15).
+    ...(profile.requests ? { requests: { ...profile.requests, kinds: profile.requests.kinds.map((kind) => shareThroughput(kind, parts)) } } : {}),
   };
 }
 
@@ -70,4 +73,33 @@ export function fixturesCap(profile: Profile, fixtureParticipants: number): { pa
       `the fixtures file holds ${fixtureParticipants} participants, fewer than the profile's ${chat.participants}: ` +
       `the run holds ${fixtureParticipants}, and the report, its plan and load.achieved count ${fixtureParticipants}`,
   };
+}
+
+/**
+ * Refuses a shard count that would not split the profile: a shard holds every N-th
+ * participant and opens at least one closed-model connection, so with more shards than
+ * participants some shards would hold none, and with more shards than connections the shards
+ * together would open more than the profile asks for (docs/design.md §2.2). `fixtureParticipants`
+ * caps the participants when a fixtures file is known. Returns the shard when it fits.
+ */
+export function checkShardFits(shard: ShardInfo, profile: Profile, fixtureParticipants: number | null): ShardInfo {
+  const flag = `--shard ${shard.index}/${shard.count}`;
+  const chat = profile.chatStreams;
+  if (chat.enabled && chat.participants > 0) {
+    const participants = Math.min(chat.participants, fixtureParticipants ?? chat.participants);
+    if (shard.count > participants) {
+      const whose = participants < chat.participants ? 'the fixtures file holds' : `${profile.source} holds`;
+      throw new ConfigError(
+        `${flag}: ${shard.count} shards but ${whose} ${participants} participants; each shard holds every N-th participant, so use at most ${participants} shards`,
+      );
+    }
+  }
+  for (const scenario of ['photoUpload', 'tagLink'] as const) {
+    const settings = profile[scenario];
+    if (!settings.enabled || settings.model !== 'closed' || shard.count <= settings.connections) continue;
+    throw new ConfigError(
+      `${flag}: ${shard.count} shards but ${profile.source}'s ${scenario} has ${settings.connections} closed-model connections; each shard opens at least one, so use at most ${settings.connections} shards`,
+    );
+  }
+  return shard;
 }

@@ -29,6 +29,13 @@ export interface ProgressOptions {
 
 const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
+/** Errors of the request kinds (docs/design.md §2.15), counted under `requests.<kind>.errors`. */
+function kindErrors(total: MetricSet): number {
+  let errors = 0;
+  for (const [name, count] of Object.entries(total.encodeCounters())) if (/^requests\.[^.]+\.errors$/.test(name)) errors += count;
+  return errors;
+}
+
 export class Progress {
   private readonly tty: boolean;
   private lastPlainSec = -Infinity;
@@ -57,7 +64,8 @@ export class Progress {
       total.count(CHAT.dropped) +
       total.count(CHAT.stalled) +
       total.count(throughputNames('photoUpload').errors) +
-      total.count(throughputNames('tagLink').errors);
+      total.count(throughputNames('tagLink').errors) +
+      kindErrors(total);
     const p99 = point.eventLatencyP99Ms === null ? '-' : `${point.eventLatencyP99Ms.toFixed(1)}ms`;
     // Since the start: a held or queued open shows here long before the end-of-run threshold.
     const opens = total.hasHistogram(CHAT.openLatencyUs) ? total.histogram(CHAT.openLatencyUs) : null;

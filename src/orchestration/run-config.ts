@@ -18,6 +18,7 @@ import { MAX_SEED } from '../util/random-stream.js';
 import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
 import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
+import { checkShardFits } from './profile-share.js';
 import { resolveLabels } from './run-labels.js';
 import { parseStartAt, refuseLateStart } from './start-at.js';
 import { resolveTransport, type TransportFlags } from './transport-config.js';
@@ -78,6 +79,18 @@ export interface RunConfig {
   credentials: CredentialSources;
 }
 
+/** A threshold on `requests.<kind>.…` (`--threshold` too) must name a kind of the profile (docs/design.md §2.15). */
+function checkKindNames(thresholds: readonly ParsedThreshold[], profile: Profile): void {
+  const kinds = (profile.requests?.kinds ?? []).map((kind) => kind.name);
+  for (const threshold of thresholds) {
+    if (threshold.metric.root !== 'requests') continue;
+    const kind = threshold.metric.field.split('.')[0] ?? '';
+    if (kinds.includes(kind)) continue;
+    const known = kinds.length > 0 ? `kinds: ${kinds.join(', ')}` : 'it has no requests.kinds';
+    throw new ConfigError(`threshold "${threshold.expression}": ${profile.source} has no request kind "${kind}" (${known})`);
+  }
+}
+
 /** A threshold on `{stage:NAME}` must name a stage the profile names (exit 2 before anything starts). */
 function checkStageNames(thresholds: readonly ParsedThreshold[], profile: Profile): void {
   const named = runPlanOf(profile).windows.map((window) => window.name);
@@ -88,7 +101,13 @@ function checkStageNames(thresholds: readonly ParsedThreshold[], profile: Profil
   }
 }
 
-/** Parses `I/N` (0-based shard index I of N). */
+/**
+ * Most shards `--shard I/N` splits one run into (docs/design.md §2.2): each is a machine or a
+ * pod, and `merge` reads every shard's report; a count past this is a typo, not a fleet.
+ */
+export const MAX_SHARDS = 1_000;
+
+/** Parses `I/N` (0-based shard index I of N, N at most MAX_SHARDS). */
 export function parseShard(text: string): ShardInfo {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
@@ -96,6 +115,7 @@ export function parseShard(text: string): ShardInfo {
   if (!match || count < 1 || index >= count) {
     throw new ConfigError(`--shard: "${printable(text)}" must be I/N with 0 <= I < N (e.g. 0/4)`);
   }
+  if (count > MAX_SHARDS) throw new ConfigError(`--shard: "${printable(text)}" splits the run into ${count} shards; at most ${MAX_SHARDS}`);
   return { index, count };
 }
 
@@ -152,7 +172,9 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
   if (flags.seed !== undefined) profile.seed = parseSeed(flags.seed);
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
-  checkStageNames(parseThresholds(thresholds, 'threshold'), profile);
+  const parsed = parseThresholds(thresholds, 'threshold');
+  checkStageNames(parsed, profile);
+  checkKindNames(parsed, profile);
   if (profile.search) {
     parseSearch(profile.search, profile.source);
     // A search holds each step's load fixed while it judges the SLOs; a timeline would move it.
@@ -180,7 +202,9 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     refuseLateStart(startAtMs, Date.now());
   }
   const transport = resolveTransport(flags, profile, env);
-  const closedModel = [profile.photoUpload, profile.tagLink].some((settings) => settings.enabled && settings.model === 'closed');
+  const closedModel = [profile.photoUpload, profile.tagLink, ...(profile.requests?.kinds ?? [])].some(
+    (settings) => settings.enabled && settings.model === 'closed',
+  );
   if (closedModel && transport.http === '2') {
     throw new ConfigError(
       '--http 2: the closed model (autocannon) speaks HTTP/1.1 only; use the open model, or --http auto (the closed model then stays on HTTP/1.1)',
@@ -210,7 +234,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     coachToken,
     outDir: flags.out ?? null,
     workers: parseWorkers(flags.workers),
-    shard: flags.shard ? parseShard(flags.shard) : null,
+    shard: flags.shard ? checkShardFits(parseShard(flags.shard), profile, fixtures?.participants.length ?? null) : null,
     expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
     thresholds,
     progressEveryMs: flags.progressEvery === undefined ? null : parseProgressEvery(flags.progressEvery),

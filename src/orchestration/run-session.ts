@@ -11,8 +11,8 @@ import { runPlanOf } from '../contract/profile/run-plan.js';
 import type { AbortInfo, Report, ShardInfo, TransportInfo } from '../contract/report.js';
 import type { Transport } from '../engine/transport.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
+import type { MetricSet } from '../metrics/metric-set.js';
 import { metricView } from '../metrics/metric-view.js';
-import { protocolsOf } from '../metrics/protocols-summary.js';
 import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
 import { buildReport, type ReportContext, reportPlan } from '../report/build-report.js';
@@ -40,6 +40,11 @@ export interface RunOutcome {
   report: Report;
   /** The folder holding report.json: the report folder, its fallback when that could not be written, or null when neither could. */
   outDir: string | null;
+}
+
+/** A session's outcome and what buildReport made its report of: a capacity search builds its report from its knee step's. */
+export interface SessionOutcome extends RunOutcome {
+  built: { total: MetricSet; inputs: ReportContext };
 }
 
 /** `reports/<profile>-<UTC stamp>` unless --out names the folder. */
@@ -104,7 +109,7 @@ async function hlogPathIn(outDir: string, warn: (text: string) => void): Promise
 }
 
 /** One measured session against an already resolved, reachable target; writes the report folder. */
-export async function runSession({ config, target, outDir, stop, hurry, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<RunOutcome> {
+export async function runSession({ config, target, outDir, stop, hurry, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<SessionOutcome> {
   const { profile } = config;
   // The run's clock starts at --start-at when one is given: every shard's intervals line up.
   if (config.startAtMs !== null) refuseLateStart(config.startAtMs, Date.now());
@@ -153,7 +158,7 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     (total) =>
       judgeLive(total, { config, target, processes: workers, startedAt, participants, ...planContext, timeseries: () => collector.timeseries.toArray() }),
   );
-  const monitor = thresholdMonitorFor(config, target, workers, (info) => {
+  const monitor = thresholdMonitorFor(config, target, { processes: workers, participants }, (info) => {
     // Said at once, even with --quiet: the run ends early and the reader should know why.
     progress.done();
     stderr.write(terminalText(`coachbench: abortOnFail: ${escapeInvisible(describeAbort(info))}\n`));
@@ -228,7 +233,7 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     throw new StoppedBeforeLoad(stopSignal);
   }
   const interrupted = stopSignal !== null;
-  const report = buildReport(collector.total, {
+  const inputs: ReportContext = {
     runId: defaultRunId(profile.name, startedAt),
     startedAt,
     endedAt: new Date(),
@@ -249,32 +254,26 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     ...(monitor.aborted ? { aborted: monitor.aborted } : {}),
     participants,
     ...(cap ? { participantsCap: cap.participants } : {}),
-    ...lostWorkers(workerSummaries, profile.workers.onWorkerExit),
-  });
-  if (workerSummaries) report.workers = workerSummaries;
-  if (config.startAtMs !== null) report.start = startInfo(config.startAtMs, actualStartMs);
-  report.transport = { ...transportInfo(target.transport, target.url), protocols: protocolsOf(collector.total) };
-  if (config.labels && Object.keys(config.labels).length > 0) report.labels = config.labels;
-  if (config.traceUrl !== undefined) report.traceUrl = config.traceUrl;
-  // A dead worker under the `fail` policy fails the run even if its share's checks held.
-  if (failedByPolicy) report.verdict = 'fail';
+    workers: workerSummaries,
+    // A dead worker under the `fail` policy fails the run even if its share's checks held.
+    workerLost: failedByPolicy,
+    start: config.startAtMs === null ? undefined : { plannedMs: config.startAtMs, actualMs: actualStartMs },
+    transport: transportInfo(target.transport, target.url),
+    labels: config.labels,
+    traceUrl: config.traceUrl,
+  };
+  const report = buildReport(collector.total, inputs);
   const saved = await saveReport(outDir, report, { stdout, stderr });
-  return { exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
-}
-
-/** The share of the load of workers that died, when the `continue` policy accepts their loss (load.achieved judges the rest). */
-function lostWorkers(workers: Report['workers'], policy: string): { lost?: NonNullable<ReportContext['lost']> } {
-  const dead = (workers ?? []).filter((worker) => worker.counters === null);
-  if (policy !== 'continue' || dead.length === 0 || !workers) return {};
-  const participants = workers.reduce((n, worker) => n + worker.participants, 0);
-  const lostParticipants = dead.reduce((n, worker) => n + worker.participants, 0);
   return {
-    lost: { participantShare: participants > 0 ? lostParticipants / participants : 0, rateShare: dead.length / workers.length, workers: dead.length },
+    exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null),
+    report: saved.report,
+    outDir: saved.dir,
+    built: { total: collector.total, inputs },
   };
 }
 
 /** What report.json says of the transport: settings and header names, never values or keys. */
-function transportInfo(transport: Transport, url: string): TransportInfo {
+function transportInfo(transport: Transport, url: string): Omit<TransportInfo, 'protocols'> {
   const { tls, headers, proxy } = transport;
   return {
     tls: url.startsWith('https:'),
@@ -289,14 +288,14 @@ function transportInfo(transport: Transport, url: string): TransportInfo {
   };
 }
 
-/** When load was planned to start (--start-at) and when this process got there. */
-function startInfo(plannedMs: number, actualMs: number): NonNullable<Report['start']> {
-  return { plannedAt: new Date(plannedMs).toISOString(), actualAt: new Date(actualMs).toISOString(), skewMs: actualMs - plannedMs };
-}
-
 /** Judges sliding-window and abortOnFail thresholds during the run, on this run's summaries. */
-function thresholdMonitorFor(config: RunConfig, target: ResolvedTarget, processes: number, onAbort: (info: AbortInfo) => void): ThresholdMonitor {
-  const context = { profile: config.profile, keepAlive: target.keepAlive, processes, rssBytes: 0 };
+function thresholdMonitorFor(
+  config: RunConfig,
+  target: ResolvedTarget,
+  driven: { processes: number; participants: number },
+  onAbort: (info: AbortInfo) => void,
+): ThresholdMonitor {
+  const context = { profile: config.profile, keepAlive: target.keepAlive, ...driven, rssBytes: 0 };
   return new ThresholdMonitor({
     thresholds: parseThresholds(config.thresholds, 'thresholds'),
     abortOnFail: config.profile.abortOnFail ?? [],

@@ -43,7 +43,7 @@ export async function resolveTarget(config: RunConfig, stop?: AbortSignal): Prom
   let url: string;
   if (config.targetUrl === null) {
     try {
-      // The reference service's modules load only for runs that embed it (~0.25 s of CPU).
+      // The reference service's modules load only for runs that embed it (their cost: docs/benchmarks.md).
       const { startTarget } = await import('../reference-service/start-target.js');
       embedded = await startTarget({
         keepAliveMs: profile.target.keepAliveMs,
@@ -164,7 +164,8 @@ export async function preflightTarget(
   if (keyNote !== null) say(keyNote);
   await preflight(target.url, target.transport, env);
   const { profile } = config;
-  const coach = profile.tagLink.enabled || (profile.chatStreams.enabled && profile.chatStreams.churnRatePerSec > 0);
+  const kindsUseCoach = (profile.requests?.kinds ?? []).some((kind) => kind.enabled && kind.credential === 'coach');
+  const coach = profile.tagLink.enabled || kindsUseCoach || (profile.chatStreams.enabled && profile.chatStreams.churnRatePerSec > 0);
   const proxy = proxyFor(target.transport, target.url, env);
   await preflightCredentials({ url: target.url, transport: target.transport, proxy, fixtures: target.fixtures, coach, sources });
 }

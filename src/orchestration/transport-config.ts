@@ -4,12 +4,12 @@
  * the proxy mode chosen. Every problem is exit 2 with one line naming the flag or field,
  * before anything connects (docs/design.md §2.12).
  */
-import { readFileSync } from 'node:fs';
 import type { ProfileTls } from '../contract/profile/profile.js';
 import { DEFAULT_USER_AGENT, type HttpVersion, type ProxySettings, type Transport } from '../engine/transport.js';
 import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { registerSecret } from '../util/redact.js';
+import { NotRegularFile, readRegularFileSync } from '../util/regular-file.js';
 import type { TraceSettings } from '../util/traceparent.js';
 
 export interface TransportFlags {
@@ -45,8 +45,10 @@ const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 function readPem(path: string, what: string, marker: RegExp): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileSync(path);
   } catch (error) {
+    // A FIFO read synchronously would hold the process before any stop signal could be heard.
+    if (error instanceof NotRegularFile) throw new ConfigError(`${what} ${path}: ${error.message}; give the path of a PEM file`);
     throw new ConfigError(`${what} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
   if (!marker.test(text)) throw new ConfigError(`${what} ${path}: not a PEM file (no "-----BEGIN ...-----" block of the right kind)`);

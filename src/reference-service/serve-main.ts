@@ -4,12 +4,13 @@
  * `--workers`), write the fixtures file, print one line, serve until `signal` aborts, close
  * cleanly.
  */
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
+import { NotRegularFile, readRegularFileSync } from '../util/regular-file.js';
 import { describeFault, normaliseFaults } from './faults/faults.js';
 import { DEFAULT_SERVE_PORT } from './serve-defaults.js';
 import { startTarget } from './start-target.js';
@@ -110,8 +111,9 @@ function traceLogFileOf(path: string): string {
 
 function readPemFlag(path: string, flag: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFileSync(path);
   } catch (error) {
+    if (error instanceof NotRegularFile) throw new ConfigError(`${flag} ${path}: ${error.message}; give the path of a PEM file`);
     throw new ConfigError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
 }

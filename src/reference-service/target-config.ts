@@ -4,7 +4,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../util/errors.js';
-import { normaliseFaults } from './faults/faults.js';
+import { normaliseFaults, routeKey } from './faults/faults.js';
+import { ALL_ROUTES } from './http/routes/all-routes.js';
 import { loopbackNames, selfSignedIdentity, type TargetTls } from './http/tls-identity.js';
 import type { SeedOptions } from './state/seed-data.js';
 import type { Fault, TargetOptions } from './target-types.js';
@@ -75,6 +76,17 @@ export async function resolveTargetConfig(options: TargetOptions): Promise<Targe
   };
 }
 
+/** A fault scoped to a route the service does not serve would never fire: refuse it (exit 2). */
+function knownRoutes(faults: Fault[]): Fault[] {
+  const served = new Set(ALL_ROUTES.map((route) => routeKey(route.method, route.pattern)));
+  for (const fault of faults) {
+    if (fault.route !== undefined && !served.has(fault.route)) {
+      throw new ConfigError(`--fault ${fault.name} on ${fault.route}: the reference service serves no such route (see docs/target.md)`);
+    }
+  }
+  return faults;
+}
+
 function checkedOptions(
   options: TargetOptions,
 ): Omit<TargetConfig, 'host' | 'tls' | 'sseRetryMs' | 'tokenTtlMs' | 'http2' | 'accelBufferingHeader' | 'traceLogFile'> {
@@ -83,7 +95,7 @@ function checkedOptions(
   return {
     port: checkInteger(options.port ?? DEFAULTS.port, 'port', 0, 65_535),
     keepAliveMs,
-    faults: normaliseFaults(options.faults ?? []),
+    faults: knownRoutes(normaliseFaults(options.faults ?? [])),
     seed: checkInteger(options.seed ?? DEFAULTS.seed, 'seed', 0, 2 ** 32 - 1),
     participants: checkInteger(options.participants ?? DEFAULTS.participants, 'participants', 1, 1_000_000),
     sessionsPerParticipant: checkInteger(options.sessionsPerParticipant ?? DEFAULTS.sessionsPerParticipant, 'sessions', 1, 1_000),

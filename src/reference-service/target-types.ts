@@ -14,6 +14,11 @@ export interface Fault {
   value: number;
   /** Switched on this long after the target starts listening (`--fault latency=200ms@30s`); absent: from the start. */
   atMs?: number;
+  /**
+   * Only this route (`error-rate=100 on POST /tags`), as `METHOD /path` with each parameter
+   * segment written `:` (`GET /participants/:/chat_sessions/:`); absent: the fault's own scope.
+   */
+  route?: string;
 }
 
 export interface TargetOptions {

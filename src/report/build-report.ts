@@ -1,7 +1,9 @@
 /**
  * Assembles report.json from a run's total MetricSet and its context. The same function
- * serves a run, a parent merging its workers, and `coachbench merge` of shard reports:
- * scenarios, checks and thresholds are always re-derived from the raw totals.
+ * serves a run, a parent merging its workers, a capacity search and `coachbench merge` of
+ * shard reports: scenarios, checks, thresholds and the verdict are always re-derived from the
+ * raw totals. It is the report's only author (docs/design.md §0): what a caller knows beside
+ * the total comes in through ReportContext, and nothing sets a report field after it.
  */
 
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
@@ -11,12 +13,16 @@ import { runPlanOf } from '../contract/profile/run-plan.js';
 import { scaleStages } from '../contract/profile/stage-plan.js';
 import {
   type AbortInfo,
+  type CapacityResult,
+  type GeneratorSummary,
   REPORT_SCHEMA_VERSION,
   type Report,
   type ShardInfo,
+  type StartInfo,
   type TargetInfo,
   type ThresholdResult,
   type TimeseriesPoint,
+  type TransportInfo,
 } from '../contract/report.js';
 import { buildAuthSummary } from '../metrics/auth-summary.js';
 import { buildChatSummary } from '../metrics/chat-summary.js';
@@ -26,11 +32,14 @@ import { coreChecks, judgeVerdict } from '../metrics/checks/verdict.js';
 import { buildGeneratorSummary } from '../metrics/generator-summary.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { metricView } from '../metrics/metric-view.js';
+import { requestKindKey } from '../metrics/names.js';
+import { protocolsOf } from '../metrics/protocols-summary.js';
 import type { StageTotal } from '../metrics/threshold-monitor.js';
 import { evaluateThresholds } from '../metrics/thresholds.js';
 import { cutAtEndName } from '../metrics/throughput-extra-names.js';
-import { buildPhotoUploadSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
+import { buildPhotoUploadSummary, buildRequestsSummary, buildTagLinkSummary } from '../metrics/throughput-summary.js';
 import { VERSION } from '../util/version.js';
+import { type ShardChecks, withShardFailures } from './shard-checks.js';
 import { summarizeStage } from './stage-summaries.js';
 
 export interface ReportContext {
@@ -65,15 +74,58 @@ export interface ReportContext {
   /** Participants the whole run could hold, when the fixtures file has fewer than the profile asks (the plan is capped there). */
   participantsCap?: number;
   /**
-   * Driver workers that died under `workers.onWorkerExit: continue`: the share of the
-   * participants and of the rates they drove. The policy accepts their loss, so load.achieved
-   * judges the rest of the plan.
+   * `--workers` runs: each driver process's share and counters (null: it died). Workers that
+   * died under `workers.onWorkerExit: continue` take their share of the plan with them: the
+   * policy accepts their loss, so load.achieved judges the rest.
    */
-  lost?: { participantShare: number; rateShare: number; workers: number };
+  workers?: Report['workers'];
+  /** A driver worker died under `workers.onWorkerExit: fail`: the run fails whatever its checks say. */
+  workerLost?: boolean;
+  /** `--start-at` runs: when load was to start and when this process got there (epoch ms). */
+  start?: { plannedMs: number; actualMs: number };
+  /** How the run reached its target; the protocols its connections spoke are read from the total. */
+  transport?: Omit<TransportInfo, 'protocols'>;
+  /** `run --label`s (an empty record is left out). */
+  labels?: Record<string, string>;
+  /** `run --trace-url`. */
+  traceUrl?: string;
+  /** A merge: each shard's own checks (a check failed in any shard fails in the merged report). */
+  shardChecks?: readonly ShardChecks[];
+  /** A merge: a shard's generator saturated (its tail may drown in its peers' samples). */
+  shardSaturated?: boolean;
+  /** A merge misses shards, or holds one that was interrupted or failed outside its checks: the verdict is fail. */
+  shardsFailed?: boolean;
+  /** A merge of `--start-at` shards: each one's start and their spread. */
+  shardStarts?: Report['shardStarts'];
+  /**
+   * A capacity search: the report is the knee's step (this context's) with the search's
+   * result and profile; no load that held its SLOs fails it.
+   */
+  capacity?: { result: CapacityResult; profile: Profile };
+}
+
+/** The share of the load of driver workers that died, when the `continue` policy accepts their loss. */
+interface LostWorkers {
+  participantShare: number;
+  rateShare: number;
+  workers: number;
+}
+
+function lostWorkers(workers: Report['workers'], policy: string): LostWorkers | null {
+  const dead = (workers ?? []).filter((worker) => worker.counters === null);
+  if (policy !== 'continue' || dead.length === 0 || !workers) return null;
+  const participants = workers.reduce((n, worker) => n + worker.participants, 0);
+  const lostParticipants = dead.reduce((n, worker) => n + worker.participants, 0);
+  return { participantShare: participants > 0 ? lostParticipants / participants : 0, rateShare: dead.length / workers.length, workers: dead.length };
+}
+
+/** When load was planned to start (--start-at) and when this process got there. */
+function startInfo({ plannedMs, actualMs }: NonNullable<ReportContext['start']>): StartInfo {
+  return { plannedAt: new Date(plannedMs).toISOString(), actualAt: new Date(actualMs).toISOString(), skewMs: actualMs - plannedMs };
 }
 
 /** The plan without the share of workers that died under `continue` (load.achieved judges what the policy kept). */
-function keptPlan(plan: ReturnType<typeof runPlanOf>, lost: NonNullable<ReportContext['lost']>): ReturnType<typeof runPlanOf> {
+function keptPlan(plan: ReturnType<typeof runPlanOf>, lost: LostWorkers): ReturnType<typeof runPlanOf> {
   return {
     ...plan,
     scenarios: plan.scenarios.map((scenario) => ({
@@ -91,19 +143,16 @@ export function reportPlan(profile: Profile, ctx: Pick<ReportContext, 'participa
 export function buildReport(total: MetricSet, ctx: ReportContext): Report {
   const { profile } = ctx;
   const plan = reportPlan(profile, ctx);
-  const chatStreams = profile.chatStreams.enabled
-    ? buildChatSummary(total, {
-        participants: ctx.participants ?? profile.chatStreams.participants,
-        keepAlive: ctx.keepAlive,
-      })
-    : null;
+  const participants = ctx.participants ?? profile.chatStreams.participants;
+  const chatStreams = profile.chatStreams.enabled ? buildChatSummary(total, { participants, keepAlive: ctx.keepAlive }) : null;
   const generator = buildGeneratorSummary(total, {
     maxEventLoopDelayP99Ms: profile.generator.maxEventLoopDelayP99Ms,
     processes: ctx.processes,
     rssBytes: ctx.rssBytes,
   });
   const auth = buildAuthSummary(total);
-  const judgedPlan = ctx.lost ? keptPlan(plan, ctx.lost) : plan;
+  const lost = lostWorkers(ctx.workers, profile.workers.onWorkerExit);
+  const judgedPlan = lost ? keptPlan(plan, lost) : plan;
   const load = {
     plan: judgedPlan,
     timeseries: ctx.timeseries,
@@ -111,24 +160,29 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     runMs: ctx.durationMs,
     streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
     requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard?.count ?? 1),
-    ...(ctx.lost ? { note: `judged without the ${ctx.lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
+    ...(lost ? { note: `judged without the ${lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
   };
-  const checks = evaluateChecks({ total, chat: chatStreams, generator, load });
-  const warnings = [...ctx.warnings];
-  // A p99 within bounds can hide one long stall; cadence and latency around it describe the driver.
-  if (chatStreams && generator.eventLoopDelayMs.max > ctx.keepAlive.toleranceMs) {
-    warnings.push(
-      `the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`,
-    );
-  }
-  const cut = (['photoUpload', 'tagLink', 'probes'] as const).map((name) => [name, total.count(cutAtEndName(name))] as const).filter(([, n]) => n > 0);
-  if (cut.length > 0) {
-    warnings.push(
-      `requests still unanswered when the drain after the run's end ran out were cut (${cut.map(([name, n]) => `${name} ${n}`).join(', ')}): ` +
-        'they count as neither requests, nor errors, nor check evidence',
-    );
-  }
-  const report: Report = {
+  const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load });
+  const checks = ctx.shardChecks ? withShardFailures(evaluated, ctx.shardChecks) : evaluated;
+  const scenarios: Report['scenarios'] = {
+    chatStreams,
+    photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(total, profile.photoUpload) : null,
+    tagLink: profile.tagLink.enabled ? buildTagLinkSummary(total, profile.tagLink) : null,
+    ...(profile.requests ? { requests: buildRequestsSummary(total, profile.requests) } : {}),
+  };
+  const viewContext = { profile, participants, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
+  const judged = ctx.thresholdTotal ? metricView(ctx.thresholdTotal, viewContext) : { scenarios, generator, ...(auth ? { auth } : {}) };
+  const thresholds = evaluateThresholds(ctx.thresholds, judged, ctx.windowResults);
+  const core = coreChecks(profile);
+  const verdict = judgeVerdict(checks, thresholds, core, {
+    aborted: ctx.aborted !== undefined,
+    workerLost: ctx.workerLost,
+    shardsFailed: ctx.shardsFailed,
+    noSustainableLoad: ctx.capacity !== undefined && ctx.capacity.result.maxSustainableLoad === null,
+  });
+  const shownProfile = ctx.capacity?.profile ?? profile;
+  const labels = ctx.labels && Object.keys(ctx.labels).length > 0 ? ctx.labels : undefined;
+  return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'coachbench', version: VERSION },
     runId: ctx.runId,
@@ -136,39 +190,57 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     endedAt: ctx.endedAt.toISOString(),
     durationMs: Math.round(ctx.durationMs),
     interrupted: ctx.interrupted,
-    verdict: 'pass',
-    coreChecks: coreChecks(profile),
+    verdict,
+    coreChecks: core,
     target: ctx.target,
-    profile: { ...profile, name: profile.name } as Report['profile'],
+    profile: { ...shownProfile, name: shownProfile.name } as Report['profile'],
     shard: ctx.shard,
     plan,
     checks,
-    thresholds: [],
-    scenarios: {
-      chatStreams,
-      photoUpload: profile.photoUpload.enabled ? buildPhotoUploadSummary(total, profile.photoUpload) : null,
-      tagLink: profile.tagLink.enabled ? buildTagLinkSummary(total, profile.tagLink) : null,
-    },
-    generator,
+    thresholds,
+    scenarios,
+    // A merge: a shard that saturated makes the whole run's generator figures suspect.
+    generator: ctx.shardSaturated ? { ...generator, saturated: true } : generator,
     timeseries: ctx.timeseries,
-    warnings,
+    warnings: reportWarnings(total, ctx, generator),
     metrics: total.encode(),
+    ...(auth ? { auth } : {}),
+    ...(ctx.mergedFrom ? { mergedFrom: ctx.mergedFrom } : {}),
+    ...(ctx.stageTotals && ctx.stageTotals.length > 0
+      ? { stages: ctx.stageTotals.map((stage) => summarizeStage(stage, metricView(stage.set, viewContext))) }
+      : {}),
+    ...(ctx.aborted ? { aborted: ctx.aborted } : {}),
+    ...(ctx.workers ? { workers: ctx.workers } : {}),
+    ...(ctx.start ? { start: startInfo(ctx.start) } : {}),
+    ...(ctx.transport ? { transport: { ...ctx.transport, protocols: protocolsOf(total) } } : {}),
+    ...(labels ? { labels } : {}),
+    ...(ctx.traceUrl !== undefined ? { traceUrl: ctx.traceUrl } : {}),
+    ...(ctx.shardStarts ? { shardStarts: ctx.shardStarts } : {}),
+    ...(ctx.capacity ? { capacity: ctx.capacity.result } : {}),
   };
-  if (auth) report.auth = auth;
-  if (ctx.mergedFrom) report.mergedFrom = ctx.mergedFrom;
-  const judged = ctx.thresholdTotal
-    ? metricView(ctx.thresholdTotal, { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes })
-    : report;
-  report.thresholds = evaluateThresholds(ctx.thresholds, judged, ctx.windowResults);
-  if (ctx.stageTotals && ctx.stageTotals.length > 0) {
-    const viewContext = { profile, keepAlive: ctx.keepAlive, processes: ctx.processes, rssBytes: ctx.rssBytes };
-    report.stages = ctx.stageTotals.map((stage) => summarizeStage(stage, metricView(stage.set, viewContext)));
+}
+
+/** The context's warnings, then what the total itself shows a reader should know. */
+function reportWarnings(total: MetricSet, ctx: ReportContext, generator: GeneratorSummary): string[] {
+  const warnings = [...ctx.warnings];
+  // A p99 within bounds can hide one long stall; cadence and latency around it describe the driver.
+  if (ctx.profile.chatStreams.enabled && generator.eventLoopDelayMs.max > ctx.keepAlive.toleranceMs) {
+    warnings.push(
+      `the driver's event loop stalled for up to ${generator.eventLoopDelayMs.max} ms (more than the ${ctx.keepAlive.toleranceMs} ms KEEP_ALIVE tolerance): gaps and latencies measured during that stall include it; see eventLoopDelayP99Ms in the time series`,
+    );
   }
-  report.verdict = judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
-  if (ctx.aborted) {
-    report.aborted = ctx.aborted;
-    // The threshold that stopped the load failed, whatever the rest of the run looked like.
-    report.verdict = 'fail';
+  const kinds = (ctx.profile.requests?.kinds ?? []).map((kind) => requestKindKey(kind.name));
+  const cut = [...(['photoUpload', 'tagLink', 'probes'] as const), ...kinds]
+    .map((name) => [name, total.count(cutAtEndName(name))] as const)
+    .filter(([, n]) => n > 0);
+  if (cut.length > 0) {
+    warnings.push(
+      `requests still unanswered when the drain after the run's end ran out were cut (${cut.map(([name, n]) => `${name} ${n}`).join(', ')}): ` +
+        'they count as neither requests, nor errors, nor check evidence',
+    );
   }
-  return report;
+  if (ctx.capacity?.result.stoppedBecause === 'saturated') {
+    warnings.push('the driver saturated before an SLO broke: add --workers or shards and search again');
+  }
+  return warnings;
 }

@@ -32,6 +32,7 @@ const EVIDENCE: Record<CheckId, Holds | null> = {
   'tags.link': requesting,
   'tags.existing.ignored': requesting,
   'tags.role.required': null,
+  'requests.expectations': requesting,
   'auth.apikey.required': null,
   // Token renewals happen throughout the run, wherever requests or streams are.
   'auth.token.refresh': (p) => requesting(p) || streaming(p),

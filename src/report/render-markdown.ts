@@ -19,6 +19,7 @@ import {
   startText,
   thresholdTally,
 } from './report-facts.js';
+import { REQUEST_KIND_COLUMNS, requestKindRows } from './request-kind-rows.js';
 import { SCENARIO_COLUMNS, scenarioRows } from './scenario-rows.js';
 import { STAGE_COLUMNS, stageRows } from './stage-rows.js';
 
@@ -128,6 +129,12 @@ function detailsSection(report: Report): string[] {
   return parts;
 }
 
+/** The request kinds (docs/design.md §2.15), when the profile has any. */
+function requestKindsSection(report: Report): string[] {
+  const rows = requestKindRows(report);
+  return rows.length === 0 ? [] : ['### Request kinds', '', markdownTable(REQUEST_KIND_COLUMNS, rows), ''];
+}
+
 /** Headline metrics per named stage (docs/design.md §2.11), when the profile names stages. */
 function stagesSection(report: Report): string[] {
   const rows = stageRows(report);
@@ -147,6 +154,7 @@ export function renderMarkdown(report: Report): string {
     ...failedSection(report),
     ...noEvidenceSection(report),
     ...keyFigures(report),
+    ...requestKindsSection(report),
     ...stagesSection(report),
     ...warningsSection(report),
     ...detailsSection(report),

@@ -2,6 +2,7 @@
  * `coachbench plan` as text: every scenario's stages with their times and values, and the
  * share one shard applies when the run is split (docs/design.md §2.11).
  */
+import type { RequestsSettings } from '../contract/profile/profile.js';
 import type { RunPlan } from '../contract/profile/stage-plan.js';
 import { formatDuration } from '../util/duration.js';
 
@@ -28,7 +29,10 @@ const WORKLOAD_NAMES = { photoUpload: 'photoUpload', tagLink: 'tagLink', chatMes
 /** The arrival process of the open-model schedules (plan.arrivals is there only when one is Poisson). */
 function arrivalsLine(plan: RunPlan): string {
   if (!plan.arrivals) return 'arrivals: uniform (evenly spaced) on every open-model schedule';
-  const schedules = plan.arrivals.schedules.map((schedule) => `${WORKLOAD_NAMES[schedule.workload]} ${DESCRIBED[schedule.process]}`);
+  const schedules = plan.arrivals.schedules.map(
+    (schedule) =>
+      `${schedule.workload.startsWith('requests.') ? schedule.workload : WORKLOAD_NAMES[schedule.workload as keyof typeof WORKLOAD_NAMES]} ${DESCRIBED[schedule.process]}`,
+  );
   return `arrivals: ${schedules.join(', ')}; seed ${plan.arrivals.seed} (--seed)`;
 }
 
@@ -56,4 +60,31 @@ export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare)
   lines.push('', arrivalsLine(plan));
   if (plan.windows.length > 0) lines.push('', `named windows for thresholds ({stage:NAME}): ${plan.windows.map((window) => window.name).join(', ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The `requests` scenario's kinds (docs/design.md §2.15): each one's share of the mix (or own load), request, and credential. */
+export function renderMixText(requests: RequestsSettings): string {
+  const load = (kind: RequestsSettings['kinds'][number]): string =>
+    kind.model === 'closed'
+      ? `closed, ${kind.connections} connections`
+      : `open, ${round(kind.ratePerSec)}${kind.rampToPerSec !== kind.ratePerSec ? `..${round(kind.rampToPerSec)}` : ''} req/s`;
+  const rows = requests.kinds.map((kind) => [
+    kind.name,
+    kind.share === null ? 'own load' : `${round(kind.share * 100)}%`,
+    load(kind),
+    `${kind.method} ${kind.path}`,
+    kind.credential,
+  ]);
+  const header = ['kind', 'share', 'load', 'request', 'credential'];
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((cells) => cells[i]!.length)));
+  const pad = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const setup =
+    requests.setup.length > 0
+      ? [`setup: ${requests.setup.map((step) => `${step.method} ${step.path}`).join(', ')} (once per driver process, before the load)`]
+      : [];
+  return `${['request mix:', pad(header), ...rows.map(pad), ...setup].join('\n')}\n`;
 }

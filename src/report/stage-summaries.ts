@@ -12,8 +12,10 @@ const percentile = (summary: HistogramSummary, key: 'p50' | 'p99'): number | nul
 export function summarizeStage(stage: StageTotal, view: MetricView): StageSummary {
   const { chatStreams } = view.scenarios;
   const seconds = (stage.window.endMs - stage.window.startMs) / 1_000;
-  const requests = (['photoUpload', 'tagLink'] as const).flatMap((scenario) => {
-    const summary = view.scenarios[scenario];
+  // Request kinds (docs/design.md §2.15) each get a row beside photo upload and tag link.
+  const kinds = Object.entries(view.scenarios.requests ?? {}).map(([name, summary]) => [`requests.${name}` as const, summary] as const);
+  const builtIn = (['photoUpload', 'tagLink'] as const).map((scenario) => [scenario, view.scenarios[scenario]] as const);
+  const requests = [...builtIn, ...kinds].flatMap(([scenario, summary]) => {
     if (!summary) return [];
     return [
       {

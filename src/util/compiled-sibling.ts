@@ -1,7 +1,9 @@
 /**
- * Child processes (driver workers, reference-service workers) run compiled JavaScript, also
- * when the module that forks them runs from `src/` under vitest: this maps a module's URL
- * to a sibling file under `dist/`.
+ * Child processes and threads (driver workers, the request thread, reference-service workers)
+ * run compiled JavaScript, also when the module that starts them runs from `src/` under
+ * vitest: this maps a module's URL to a sibling file under `dist/`. In the bundle the entry
+ * lies flat beside the chunk that starts it (scripts/build.js), so the same rule finds it
+ * there. Needed for correctness, not speed (docs/benchmarks.md, "Start-up machinery").
  */
 
 import { basename, dirname, join } from 'node:path';

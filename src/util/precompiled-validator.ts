@@ -1,8 +1,8 @@
 /**
  * JSON Schema validators compiled at build time: `npm run build` turns each spec into ajv's
- * standalone code (dist/validators/<name>.cjs, written by src/cli/build-validators.ts), so a
- * run loads a plain function instead of loading ajv and compiling the schema on every start
- * (about 0.17 s of CPU for the profile schema: docs/throughput.md "Fixed CPU per run").
+ * standalone code (dist/validators/<name>.cjs, written by scripts/build.js), so a run loads a
+ * plain function instead of loading ajv and compiling the schema on every start (what that
+ * saves: docs/benchmarks.md, "Start-up machinery").
  *
  * Each compiled module records a hash of the spec it came from. When the module is missing or
  * its hash differs (vitest without a build, a schema edited since the last build), the

@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import { formatBytes } from './bytes.js';
 import { ConfigError } from './errors.js';
 import { jsonProblem, lineAndColumn, parseJsonText } from './json-text.js';
+import { NotRegularFile, nonRegularKind, OPEN_NON_BLOCKING } from './regular-file.js';
 import { decodeUtf8 } from './utf8.js';
 
 const MIB = 1024 * 1024;
@@ -41,13 +42,18 @@ export interface JsonFileSpec {
 
 const CHUNK_BYTES = 64 * 1024;
 
-/** At most `limit + 1` bytes of the file: enough to know it is too large, whatever it is (a pipe, /dev/zero). */
+/**
+ * At most `limit + 1` bytes of a regular file: enough to know it is too large. Opened
+ * non-blocking, so a FIFO without a writer is refused at once rather than hanging the
+ * open, and checked on the open handle, so the path cannot change between check and read.
+ */
 async function readBounded(path: string, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
-  const handle = await open(path, 'r');
+  const handle = await open(path, OPEN_NON_BLOCKING);
   try {
     const stats = await handle.stat();
+    if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
     // A regular file says its size: a huge one is refused unread.
-    if (stats.isFile() && stats.size > limit) return { bytes: new Uint8Array(0), size: stats.size };
+    if (stats.size > limit) return { bytes: new Uint8Array(0), size: stats.size };
     const chunks: Buffer[] = [];
     let total = 0;
     while (total <= limit) {
@@ -70,6 +76,8 @@ export async function readJsonFile(path: string, spec: JsonFileSpec): Promise<un
   try {
     read = await readBounded(path, limit);
   } catch (error) {
+    if (error instanceof NotRegularFile)
+      throw new ConfigError(`${spec.source}: not a regular file but ${error.kind}; coachbench reads ${KIND_NAMES[spec.kind]} from a regular file only`);
     throw new ConfigError(spec.unreadable((error as NodeJS.ErrnoException).code ?? 'unreadable'));
   }
   if (read.size > limit) {

@@ -5,13 +5,14 @@
  * the file and the place, never "internal error: Maximum call stack size exceeded" (exit 4),
  * never a nameless line, never U+FFFD read as if it were the user's text.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/util/json-depth.js';
-import { runBin } from '../orchestration/bin-helpers.js';
-import { makeReport } from '../report/make-report.js';
+import { runBin } from '../support/bin-helpers.js';
+import { makeReport } from '../support/make-report.js';
 
 const DEPTH = 100_000;
 const nested = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
@@ -93,4 +94,15 @@ describe('a byte that is not UTF-8 is exit 2 naming the file, the place and the 
     const line = await refused(['run', '--target', 'http://127.0.0.1:9', '--fixtures', files.badUtf8Fixtures, '--out', join(dir, 'never-run-2')]);
     expect(line).toMatch(new RegExp(`^coachbench: ${files.badUtf8Fixtures}:2:17: not valid UTF-8: byte 0xc3 at byte offset 18 `));
   }, 30_000);
+});
+
+describe('a path that is not a regular file is exit 2 naming it, at once', () => {
+  it('a profile or a fixtures file that is a FIFO nobody writes to', async () => {
+    const fifo = join(dir, 'input.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Opening a FIFO for reading waits for a writer; none comes, so only a refusal that never opens it that way ends in time.
+    expect(await refused(['plan', fifo])).toBe(`coachbench: ${fifo}: not a regular file but a FIFO; coachbench reads a profile from a regular file only`);
+    const line = await refused(['run', '--target', 'http://127.0.0.1:9', '--fixtures', fifo, '--out', join(dir, 'never-run-3')]);
+    expect(line).toBe(`coachbench: ${fifo}: not a regular file but a FIFO; coachbench reads a fixtures file from a regular file only`);
+  }, 60_000);
 });

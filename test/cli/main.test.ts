@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type CliCommand, defineCommand } from '../../src/cli/cli-command.js';
 import { ConfigError, ExitCode, StartError } from '../../src/util/errors.js';
 import { registerSecret } from '../../src/util/redact.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../support/run-cli.js';
 
 /** A command that throws whatever the test hands it: the one way to reach a defect on purpose. */
 function throwing(thrown: () => unknown): CliCommand[] {
@@ -87,5 +87,34 @@ describe('main: exit codes of what a command throws', () => {
       throwing(() => new ConfigError('bad \u001b[2Jvalue s3cr3t-key-123456')),
     );
     expect(result.stderr).toBe('coachbench: bad \\x1b[2Jvalue ***\n');
+  });
+});
+
+describe("main: yargs' own output", () => {
+  /** A command whose help text holds a terminal escape (an OSC that retitles the window). */
+  const titled = [
+    defineCommand<Record<string, unknown>>({
+      command: 'titled',
+      describe: 'says \u001b]0;owned\u0007 in its help',
+      builder: (yargs) => yargs.option('mode', { type: 'string', describe: 'a \u009b2J mode' }) as never,
+      run: async () => ExitCode.ok,
+    }) as CliCommand,
+  ];
+
+  it('writes help through the printable path, escapes and all, to stdout', async () => {
+    const result = await runCli(['titled', '--help'], titled);
+    expect(result.code).toBe(ExitCode.ok);
+    expect(result.stdout).toContain('says \\x1b]0;owned\\x07 in its help');
+    expect(result.stdout).toContain('a \\x9b2J mode');
+    for (const raw of ['\u001b', '\u0007', '\u009b']) expect(result.stdout).not.toContain(raw);
+    expect(result.stderr).toBe('');
+  });
+
+  it('writes --version and the completion script the same way, once each', async () => {
+    const version = await runCli(['--version'], titled);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+    const completion = await runCli(['completion'], titled);
+    expect(completion.code).toBe(ExitCode.ok);
+    expect(completion.stdout.match(/###-begin-coachbench-completions-###/g)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { writeProfile } from '../orchestration/run-helpers.js';
-import { runCli } from './run-cli.js';
+import { writeProfile } from '../support/profiles.js';
+import { runCli } from '../support/run-cli.js';
 
 const staged = {
   name: 'shape',
@@ -74,6 +74,8 @@ describe('coachbench plan', () => {
   it.each([
     [['plan', 'no-such-profile'], '--profile "no-such-profile": no such file or built-in profile'],
     [['plan', 'smoke', '--shard', '2/2'], '--shard: "2/2" must be I/N'],
+    [['plan', 'smoke', '--shard', '0/1001'], '--shard: "0/1001" splits the run into 1001 shards; at most 1000'],
+    [['plan', 'smoke', '--shard', '300/301'], '--shard 300/301: 301 shards but profiles/smoke.json holds 300 participants'],
     [['run', '--profile', 'release', '--duration', '1m'], '--duration: profiles/release.json shapes its load with stages'],
   ])('%j exits 2 with one line', async (argv, message) => {
     const result = await runCli(argv);

@@ -7,12 +7,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readReportFile } from '../../src/cli/read-report.js';
 import type { Report } from '../../src/contract/report.js';
 import { hdrPayloads } from '../../src/contract/validate-report.js';
+import { readReportFile } from '../../src/orchestration/commands/read-report.js';
 import { ConfigError, ExitCode } from '../../src/util/errors.js';
-import { makeReport } from '../report/make-report.js';
-import { runCli } from './run-cli.js';
+import { makeReport } from '../support/make-report.js';
+import { runCli } from '../support/run-cli.js';
 
 let dir = '';
 let good = '';

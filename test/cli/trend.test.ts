@@ -7,8 +7,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { night, nights, writeNights } from '../report/trend/report-history.js';
-import { runCli } from './run-cli.js';
+import { night, nights, writeNights } from '../support/report-history.js';
+import { runCli } from '../support/run-cli.js';
 
 let dir = '';
 let history = '';

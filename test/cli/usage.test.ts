@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/util/errors.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../support/run-cli.js';
 
 const REPORT = 'docs/example-report/report.json';
 
@@ -24,6 +24,11 @@ describe('usage errors exit 2 with one line', () => {
     [['run', '--workers', '-1'], '--workers: "-1" must be a whole number in 1..64 or auto'],
     [['run', '--workers', '65'], '--workers: "65" must be a whole number in 1..64 or auto'],
     [['run', '--shard', '4/4'], '--shard: "4/4" must be I/N with 0 <= I < N (e.g. 0/4)'],
+    [['run', '--shard', '0/100000000'], '--shard: "0/100000000" splits the run into 100000000 shards; at most 1000'],
+    [
+      ['run', '--shard', '0/301'],
+      '--shard 0/301: 301 shards but profiles/smoke.json holds 300 participants; each shard holds every N-th participant, so use at most 300 shards',
+    ],
     [['serve', '--port', '70000'], '--port: "70000" must be an integer in 0..65535'],
     [['serve', '--port', '-1'], '--port: "-1" must be an integer in 0..65535'],
     [['serve', '--port', 'abc'], '--port: "abc" is not a whole number (decimal digits, e.g. 8080)'],

@@ -16,7 +16,7 @@ import {
   TIMEOUT_PHASES,
 } from '../../src/contract/failure-codes.js';
 import { REPORT_SCHEMA_URL } from '../../src/contract/validate-report.js';
-import { startServer } from '../drivers/throughput/helpers.js';
+import { startServer } from '../support/throughput-helpers.js';
 
 /** The error an undici exchange with `url` ends in (never resolves without one). */
 async function undiciError(url: string, timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}): Promise<unknown> {

@@ -1,6 +1,6 @@
 /**
  * The validators compiled at build time (util/precompiled-validator.ts, written by
- * src/cli/build-validators.ts during `npm run build`) are what a run uses, and they judge
+ * scripts/build.js during `npm run build`) are what a run uses, and they judge
  * exactly as ajv compiling the same schema at run time does. A spec that no longer matches
  * its compiled module (a schema edited since the build) is compiled at run time instead.
  */

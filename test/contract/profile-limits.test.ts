@@ -19,7 +19,7 @@ import {
 } from '../../src/contract/profile/profile-limits.js';
 import { parseThresholds } from '../../src/metrics/thresholds.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { runBin } from '../orchestration/bin-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
 import { loadProfileText } from '../support/profile-text.js';
 
 let dir = '';

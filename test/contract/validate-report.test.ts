@@ -6,7 +6,7 @@ import { CHECK_IDS } from '../../src/contract/check-ids.js';
 import { REPORT_SCHEMA_VERSION } from '../../src/contract/report.js';
 import { loadReport, REPORT_SCHEMA_URL, validateReport } from '../../src/contract/validate-report.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { makeCapacity, makeReport } from '../report/make-report.js';
+import { makeCapacity, makeReport } from '../support/make-report.js';
 
 /** A deep copy as plain JSON, so tests can break it without the type system objecting. */
 function mutable(value: unknown): Record<string, unknown> {

@@ -1,22 +1,28 @@
 /**
- * `run` executes the bundle (scripts/bundle.js, docs/design.md "Build"): the CLI, its request
+ * `run` executes the bundle (scripts/build.js, docs/design.md "Build"): the CLI, its request
  * thread and its worker processes load their code from dist/bundle/, and nothing from dist/'s
- * unbundled modules or from node_modules but the runtime helpers of ajv's compiled validators.
- * A module loaded beside the bundle (a require() that a bundle cannot follow, a worker entry
- * not in the bundle) is one more module to load on every start.
+ * unbundled modules or from node_modules but the runtime helpers of ajv's compiled validators;
+ * bin/ adds its own two files (the entry and the young generation's re-execution). A module
+ * loaded beside the bundle (a require() that a bundle cannot follow, a worker entry not in the
+ * bundle) is one more module to load on every start.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { runBin } from '../orchestration/bin-helpers.js';
-import { quickProfile } from '../orchestration/run-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 const RECORDER = new URL('../support/record-loads.mjs', import.meta.url).pathname;
 
 /** Where each loaded file lies, relative to the package root. */
-const ALLOWED = [/^bin\/coachbench\.js$/, /^dist\/bundle\/[\w-]+\.js$/, /^dist\/validators\/[\w-]+\.cjs$/, /^node_modules\/ajv\/dist\/runtime\/\w+\.js$/];
+const ALLOWED = [
+  /^bin\/(coachbench|young-generation)\.js$/,
+  /^dist\/bundle\/[\w-]+\.js$/,
+  /^dist\/validators\/[\w-]+\.cjs$/,
+  /^node_modules\/ajv\/dist\/runtime\/\w+\.js$/,
+];
 
 let dir: string;
 

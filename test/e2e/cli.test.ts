@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { failures, quickProfile } from '../orchestration/run-helpers.js';
-import { makeReport } from '../report/make-report.js';
+import { makeReport } from '../support/make-report.js';
+import { quickProfile } from '../support/profiles.js';
+import { failures } from '../support/run-helpers.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 

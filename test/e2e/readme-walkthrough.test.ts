@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { BIN } from '../orchestration/bin-helpers.js';
+import { BIN } from '../support/bin-helpers.js';
 import { freePort } from '../support/free-port.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowRequest } from '../../src/contract/encoded-metrics.js';
 import type { Report } from '../../src/contract/report.js';
 import type { TraceLogLine } from '../../src/reference-service/http/trace-log.js';
-import { BIN, runBin } from '../orchestration/bin-helpers.js';
+import { BIN, runBin } from '../support/bin-helpers.js';
 
 const PROFILE = {
   name: 'trace-join',

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import type { Trend } from '../../src/report/trend/trend-model.js';
-import { BIN, runBin } from '../orchestration/bin-helpers.js';
+import { BIN, runBin } from '../support/bin-helpers.js';
 
 const THRESHOLD = 'tagLink.latencyMs.p50 < 2000';
 const PROFILE = {

@@ -1,13 +1,14 @@
 /**
- * `run` re-executes itself with the driver's young generation capped (src/cli/young-generation.ts):
+ * `run` re-executes itself with the driver's young generation capped (bin/young-generation.js):
  * the same process (PID), its worker processes too, and never over a size the user chose.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DRIVER_SEMI_SPACE_MIB, relaunchArgv } from '../../src/cli/young-generation.js';
-import { BIN, childPids, commandLine, once, quickProfileFile, runBin, runIsUnderWay } from '../orchestration/bin-helpers.js';
+import { DRIVER_SEMI_SPACE_MIB, relaunchArgv } from '../../bin/young-generation.js';
+import { BIN, childPids, commandLine, once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 const CAP = `--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`;
 /** The young generation starts at the cap rather than growing to it. */
@@ -36,7 +37,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-young-gen-'));
-  profilePath = await quickProfileFile(dir, '2s');
+  profilePath = await profileFile(dir, 'quick', quickProfile({ duration: '2s' }));
 });
 
 describe('the driver runs with its young generation capped', () => {

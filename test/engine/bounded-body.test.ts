@@ -8,7 +8,7 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureOfError } from '../../src/contract/failure-codes.js';
 import { BodyTooLargeError, discardBounded, MAX_RESPONSE_BODY_BYTES, readBoundedText } from '../../src/engine/bounded-body.js';
-import { startServer, type TestServer } from '../drivers/throughput/helpers.js';
+import { startServer, type TestServer } from '../support/throughput-helpers.js';
 
 const MiB = 1024 * 1024;
 let server: TestServer | undefined;

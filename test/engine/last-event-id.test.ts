@@ -5,7 +5,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keptEventId, lastEventIdHeader, MAX_EVENT_ID_BYTES } from '../../src/engine/last-event-id.js';
-import { startServer, type TestServer } from '../drivers/throughput/helpers.js';
+import { startServer, type TestServer } from '../support/throughput-helpers.js';
 
 let echo: TestServer;
 

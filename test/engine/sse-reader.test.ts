@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FailureCode } from '../../src/contract/failure-codes.js';
 import { SseStream, type StreamHost, StreamState } from '../../src/engine/sse-reader.js';
-import { startServer, type TestServer } from '../drivers/throughput/helpers.js';
+import { startServer, type TestServer } from '../support/throughput-helpers.js';
 
 const MiB = 1024 * 1024;
 

@@ -11,7 +11,7 @@ describe('tlsConnectOptions', () => {
     const tls = { ...defaultTransport().tls, ca: [pki.ca.cert] };
     const first = tlsConnectOptions(tls);
     expect(first.secureContext).toBeDefined();
-    // 10,000 streams with a context each held ~630 KiB per stream (bench/results/tls-streams.json).
+    // A context per connection costs memory per stream and blocks the loop (docs/design.md §2.12).
     expect(tlsConnectOptions(tls).secureContext).toBe(first.secureContext);
     expect(first.rejectUnauthorized).toBe(true);
     // autocannon gets the same trust as plain options.

@@ -5,9 +5,9 @@
  * Needs dist/ (npm run build).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../drivers/throughput/helpers.js';
-import { expectContained, GRACE_MS, hostileRequestProfile, normalPeakRss, runAgainst } from './hostile-run.js';
-import { behaviours } from './hostile-servers.js';
+import { expectContained, GRACE_MS, hostileRequestProfile, normalPeakRss, runAgainst } from '../support/hostile-run.js';
+import { behaviours } from '../support/hostile-servers.js';
+import type { TestServer } from '../support/throughput-helpers.js';
 
 /** How long the reachability preflight waits for an answer (src/orchestration/run-target.ts). */
 const PREFLIGHT_TIMEOUT_MS = 10_000;

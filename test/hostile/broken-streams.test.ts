@@ -5,8 +5,8 @@
  * even while 100 MB lines are on offer. Needs dist/ (npm run build).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectContained as expectContainedRun, type HostileRun, hostileProfile, normalPeakRss, runAgainst } from './hostile-run.js';
-import { behaviours, type HostileServer } from './hostile-servers.js';
+import { expectContained as expectContainedRun, type HostileRun, hostileProfile, normalPeakRss, runAgainst } from '../support/hostile-run.js';
+import { behaviours, type HostileServer } from '../support/hostile-servers.js';
 
 const MiB = 1024 * 1024;
 

@@ -7,8 +7,8 @@
  * model alike. Needs dist/ (npm run build).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BodyServer, startBodyServer } from './bound-servers.js';
-import { expectContained, type HostileRun, hostileProfile, runAgainst } from './hostile-run.js';
+import { type BodyServer, startBodyServer } from '../support/bound-servers.js';
+import { expectContained, type HostileRun, hostileProfile, runAgainst } from '../support/hostile-run.js';
 
 const MiB = 1024 * 1024;
 /** What "bounded" means here: the driver's peak RSS over the same run against a well-behaved server. */

@@ -7,8 +7,8 @@
  * target is blamed in stream.resume, never in stream.open. Needs dist/ (npm run build).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type IdServer, startIdServer } from './bound-servers.js';
-import { expectContained, type HostileRun, hostileProfile, normalPeakRss, runAgainst } from './hostile-run.js';
+import { type IdServer, startIdServer } from '../support/bound-servers.js';
+import { expectContained, type HostileRun, hostileProfile, normalPeakRss, runAgainst } from '../support/hostile-run.js';
 
 const MiB = 1024 * 1024;
 /** What "bounded" means here: the driver's peak RSS over the same run against a healthy server. */

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { GOOD_HEADERS, startServer, type TestServer } from '../drivers/throughput/helpers.js';
-import { type BinResult, runBin } from '../orchestration/bin-helpers.js';
-import { hostileRequestProfile } from './hostile-run.js';
+import { type BinResult, runBin } from '../support/bin-helpers.js';
+import { hostileRequestProfile } from '../support/hostile-run.js';
+import { GOOD_HEADERS, startServer, type TestServer } from '../support/throughput-helpers.js';
 
 /** ESC [2J (clear screen), BEL, CR (back to the line start), RLO and an isolate: what a terminal or viewer acts on. */
 const HOSTILE = '\u001b[2J\u0007\r\u202e\u2066';

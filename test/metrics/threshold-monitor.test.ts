@@ -28,7 +28,7 @@ function second(latencyMs: number[], open = 10): MetricSet {
 }
 
 const profile: Profile = resolveProfile({ name: 'unit', chatStreams: { participants: 10 } }, 'unit');
-const view = (set: MetricSet) => metricView(set, { profile, keepAlive: { intervalMs: 1_000, toleranceMs: 100 }, processes: 1, rssBytes: 0 });
+const view = (set: MetricSet) => metricView(set, { profile, participants: 10, keepAlive: { intervalMs: 1_000, toleranceMs: 100 }, processes: 1, rssBytes: 0 });
 
 function monitorOf(expressions: string[], aborts: Array<{ expression: string; delayAbortEvalMs: number }> = []) {
   const events: AbortInfo[] = [];

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { validateReport } from '../../src/contract/validate-report.js';
-import { type BinResult, once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
-import { mountSmallDisk, type SmallDisk } from './failing-filesystems.js';
-import { quickProfile } from './run-helpers.js';
+import { type BinResult, once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { mountSmallDisk, type SmallDisk } from '../support/failing-filesystems.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 let work: string;
 let disk: SmallDisk | null;
@@ -76,7 +76,9 @@ describe('the histogram log cannot be written (ENOSPC from its first line)', () 
     await mkdir(out);
     // /dev/full fails every write with ENOSPC; the log stream opens it through the link.
     await symlink('/dev/full', join(out, 'histograms.hlog'));
-    const result = await runBin(['run', '--profile', await quickProfileFile(work, '3s'), '--out', out], { env: { TMPDIR: tmp } });
+    const result = await runBin(['run', '--profile', await profileFile(work, 'quick', quickProfile({ duration: '3s' })), '--out', out], {
+      env: { TMPDIR: tmp },
+    });
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(result.killed, 'the run ended by itself').toBe(false);
     expect(result.stderr).not.toMatch(/\n\s+at |internal error|Unhandled/);
@@ -93,7 +95,9 @@ describe('a FIFO where the histogram log goes', () => {
     const out = join(work, 'fifo');
     await mkdir(out);
     execFileSync('mkfifo', [join(out, 'histograms.hlog')]);
-    const result = await runBin(['run', '--profile', await quickProfileFile(work, '2s'), '--out', out, '--quiet'], { deadlineMs: 30_000 });
+    const result = await runBin(['run', '--profile', await profileFile(work, 'quick', quickProfile({ duration: '2s' })), '--out', out, '--quiet'], {
+      deadlineMs: 30_000,
+    });
     expect(result.killed, 'the run ended by itself').toBe(false);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(result.code, result.stderr).toBe(verdictExit(report));
@@ -132,7 +136,7 @@ describe.runIf(process.getuid?.() === 0)('the disk fills up during a run', () =>
     if (disk === null) throw new Error('root, but a tmpfs could not be mounted: mount -t tmpfs failed');
     await disk.clear();
     const tmp = await mkdtemp(join(work, 'tmp-'));
-    const profile = await quickProfileFile(work, '3s');
+    const profile = await profileFile(work, 'quick', quickProfile({ duration: '3s' }));
     const out = join(disk.dir, 'at-report');
     await mkdir(out);
     // Room for the histogram log and report.json (~15 KiB), not for report.html (~50 KiB).

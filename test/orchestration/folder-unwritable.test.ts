@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { validateReport } from '../../src/contract/validate-report.js';
-import { once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
-import { folderLock } from './failing-filesystems.js';
+import { once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { folderLock } from '../support/failing-filesystems.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 const lock = folderLock();
 let work: string;
@@ -40,7 +41,7 @@ describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
     const tmp = await mkdtemp(join(work, 'tmp-'));
     const out = join(work, 'out');
     await mkdir(out);
-    const result = await runBin(['run', '--profile', await quickProfileFile(work, RUN), '--out', out], {
+    const result = await runBin(['run', '--profile', await profileFile(work, 'quick', quickProfile({ duration: RUN })), '--out', out], {
       env: { TMPDIR: tmp },
       onStderr: once(runIsUnderWay, () => {
         lock.lock(out);
@@ -80,7 +81,7 @@ describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
   it('when the fallback folder cannot be written either: the verdict on stdout, and never exit 0', async () => {
     const out = join(work, 'out-and-no-tmp');
     await mkdir(out);
-    const result = await runBin(['run', '--profile', await quickProfileFile(work, RUN), '--out', out], {
+    const result = await runBin(['run', '--profile', await profileFile(work, 'quick', quickProfile({ duration: RUN })), '--out', out], {
       // A temp folder under /proc cannot be created: the fallback fails too.
       env: { TMPDIR: '/proc/coachbench-no-tmp' },
       onStderr: once(runIsUnderWay, () => {

@@ -6,7 +6,7 @@
  */
 
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,22 +17,10 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
-import { startForwarder } from '../support/forwarder.js';
-import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
-import { failures, quickProfile } from './run-helpers.js';
-
-interface Seen {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-}
-
-/** Forwards every request to `target` and records what arrived; streams pass through as they flow. */
-async function recordingForwarder(target: string): Promise<{ url: string; seen: Seen[]; close: () => void }> {
-  const seen: Seen[] = [];
-  const forwarder = await startForwarder(target, { onRequest: (req) => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers }) });
-  return { ...forwarder, seen };
-}
+import { runBin } from '../support/bin-helpers.js';
+import { startRecordingForwarder } from '../support/forwarder.js';
+import { closedOnlyProfile, profileFile, quickProfile } from '../support/profiles.js';
+import { failures } from '../support/run-helpers.js';
 
 /**
  * A proxy as HTTP_PROXY names one: absolute-form requests (`GET http://host:port/path`) are
@@ -107,7 +95,7 @@ afterAll(() => target.close());
 
 /** Runs `run` with `flags` through a fresh recording forwarder; resolves with what it saw and the run. */
 async function throughForwarder(runProfilePath: string, out: string, flags: string[], env: Record<string, string> = {}) {
-  const forwarder = await recordingForwarder(target.url);
+  const forwarder = await startRecordingForwarder(target.url);
   try {
     const args = ['run', '-p', runProfilePath, '-t', forwarder.url, '-f', fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags];
     const result = await runBin(args, { env });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { startForwarder } from '../support/forwarder.js';
-import { runProfile } from './run-helpers.js';
+import { runProfile } from '../support/run-helpers.js';
 
 let target: RunningTarget;
 let fixtures: string;

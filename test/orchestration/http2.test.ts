@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget, TargetOptions } from '../../src/reference-service/target-types.js';
+import { runBin } from '../support/bin-helpers.js';
 import { type Pem, testPki } from '../support/certificates.js';
-import { runBin } from './bin-helpers.js';
-import { failures, quickProfile, writeProfile } from './run-helpers.js';
+import { quickProfile, writeProfile } from '../support/profiles.js';
+import { failures } from '../support/run-helpers.js';
 
 let dir: string;
 let server: Pem;

@@ -12,8 +12,9 @@ import { peakOf } from '../../src/contract/profile/stage-plan.js';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { runBin } from './bin-helpers.js';
-import { quickProfile, runProfile } from './run-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 describe('load.achieved, open model', () => {
   it('fails when slots are dropped at maxInFlight against a slow target, saying planned and achieved', async () => {
@@ -40,6 +41,25 @@ describe('load.achieved, open model', () => {
   }, 60_000);
 });
 
+describe('load.achieved, closed model', () => {
+  it('fails when the connections completed no request: a target that answers nothing drove no load', async () => {
+    const { report } = await runProfile(
+      quickProfile({
+        duration: '1500ms',
+        // Every answer held twice as long as the run: the connections open, nothing completes on them.
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=3000'] },
+        chatStreams: { participants: 4, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+        photoUpload: { enabled: true, model: 'closed', connections: 2, timeout: '30s', imageSizes: ['16KiB'], formats: ['jpeg'] },
+        tagLink: { enabled: false },
+      }),
+    );
+    expect(report.scenarios.photoUpload!.requests).toBe(0);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    expect(check.detail).toMatch(/photoUpload completed no request on its 2 closed-model connections/);
+  }, 90_000);
+});
+
 describe('a fixtures file with fewer participants than the profile', () => {
   let target: RunningTarget;
   let dir: string;
@@ -57,7 +77,13 @@ describe('a fixtures file with fewer participants than the profile', () => {
     await writeFile(
       profile,
       JSON.stringify(
-        quickProfile({ duration: '3s', chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 } }),
+        quickProfile({
+          duration: '3s',
+          chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 },
+          // Thresholds read the participants too: after a warm-up (the totals after it), and over a sliding window (judged live).
+          warmup: '500ms',
+          thresholds: ['chatStreams.participants == 16', 'chatStreams.participants[1s] == 16'],
+        }),
       ),
     );
     const out = join(dir, 'report');
@@ -77,6 +103,10 @@ describe('a fixtures file with fewer participants than the profile', () => {
     // The profile stays as written (shards of one run must still merge); the plan says what was driven.
     expect((report.profile as unknown as { chatStreams: { participants: number } }).chatStreams.participants).toBe(24);
     expect(report.warnings.filter((w) => /fewer than the profile's 24/.test(w))).toHaveLength(1);
+    expect(report.thresholds.map((t) => [t.expression, t.observed])).toEqual([
+      ['chatStreams.participants == 16', 16],
+      ['chatStreams.participants[1s] == 16', 16],
+    ]);
     // load.achieved judged the capped plan: 16 participants, 32 streams.
     const load = report.checks.find((c) => c.id === 'load.achieved')!;
     expect(load.detail).toMatch(/; \d+ of 32 streams at the end/);

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { startForwarder } from '../support/forwarder.js';
-import { quickProfile, runProfile } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 const HOLD_MS = 400;
 

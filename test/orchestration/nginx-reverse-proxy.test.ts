@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
+import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
 import { DEFAULT_BUFFERING_LOCATION, HAS_NGINX, NGINX_SKIP_NOTE, type RunningNginx, SSE_LOCATION, startNginx } from '../support/nginx.js';
+import { failures } from '../support/run-helpers.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
-import { runBin } from './bin-helpers.js';
-import { failures } from './run-helpers.js';
 
 /** smoke's own interval: on a loaded machine a driver stall bunches frames of a shorter one. */
 const KEEP_ALIVE = '1s';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeOutcome } from '../../src/orchestration/outcome-line.js';
 import { renderChecksText } from '../../src/report/render-checks-text.js';
-import { makeReport } from '../report/make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 const HOSTILE = '\u001b[2J\u0007\rPASS: forged\n\u202eevil\u2066\u009b31m';
 const SHOWN = '\\x1b[2J\\x07\\x0dPASS: forged\\x0a\\u{202e}evil\\u{2066}\\x9b31m';

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { describeOutcome } from '../../src/orchestration/outcome-line.js';
-import { quickProfile, runProfile, statusOf, writeProfile } from './run-helpers.js';
+import { quickProfile, writeProfile } from '../support/profiles.js';
+import { runProfile, statusOf } from '../support/run-helpers.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 

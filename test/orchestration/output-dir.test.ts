@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareOutputDir } from '../../src/orchestration/output-dir.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { quickProfileFile, runBin } from './bin-helpers.js';
-import { folderLock } from './failing-filesystems.js';
+import { runBin } from '../support/bin-helpers.js';
+import { folderLock } from '../support/failing-filesystems.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 const lock = folderLock();
 let work: string;
@@ -84,7 +85,9 @@ describe('coachbench run --out (through bin/)', () => {
     ['<work>/locked/new'],
   ])('exits 2 at once for %s, before any load', async (template) => {
     const path = template.replace('<work>', work);
-    const result = await runBin(['run', '--profile', await quickProfileFile(work, '30s'), '--out', path], { deadlineMs: 20_000 });
+    const result = await runBin(['run', '--profile', await profileFile(work, 'quick', quickProfile({ duration: '30s' })), '--out', path], {
+      deadlineMs: 20_000,
+    });
     expect(result.killed, 'no hang').toBe(false);
     expect(result.code, result.stderr).toBe(2);
     const lines = result.stderr.trim().split('\n');

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { scaleStages } from '../../src/contract/profile/stage-plan.js';
 import { schedulePacer } from '../../src/engine/arrival-pacer.js';
 import { CHAT } from '../../src/metrics/names.js';
-import { quickProfile, runProfile } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 describe('Poisson arrivals in a run with two workers', () => {
   it('plans each worker’s share from its own stream of --seed and reports the arrival processes', async () => {

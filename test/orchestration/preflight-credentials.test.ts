@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../src/contract/fixtures.js';
 import { type Refusal, refusedCredential } from '../../src/orchestration/preflight-credentials.js';
+import { runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
-import { runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
 
 let dir: string;
 let serve: ServeProcess;

@@ -15,10 +15,11 @@ import { failureOfError } from '../../src/contract/failure-codes.js';
 import type { Report } from '../../src/contract/report.js';
 import { createRequestAgent, createStreamClient } from '../../src/engine/http-agent.js';
 import { defaultTransport } from '../../src/engine/transport.js';
+import { runBin } from '../support/bin-helpers.js';
+import { closedOnlyProfile, profileFile, quickProfile } from '../support/profiles.js';
+import { failures } from '../support/run-helpers.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { type Squid, squidMissing, startSquid } from '../support/squid.js';
-import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
-import { failures, quickProfile } from './run-helpers.js';
 
 const missing = squidMissing();
 

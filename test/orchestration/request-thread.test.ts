@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from './bin-helpers.js';
-import { quickProfile, runProfile } from './run-helpers.js';
+import { BIN } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 let serve: ChildProcess;
 let targetUrl: string;

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ReplayLog } from '../../src/reference-service/streams/replay-log.js';
-import { quickProfile, runProfile, statusOf } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile, statusOf } from '../support/run-helpers.js';
 
 const profile = (faults: string[], sseRetry?: string, messageRatePerSec = 60): Record<string, unknown> =>
   quickProfile({

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../src/contract/check-ids.js';
-import { failures, quickProfile, runProfile, statusOf } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { failures, runProfile, statusOf } from '../support/run-helpers.js';
 
 const STREAM_CHECKS = CHECK_IDS.filter((id) => id.startsWith('stream.'));
 

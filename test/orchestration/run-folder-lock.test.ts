@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { lockRunFolder, RUN_LOCK_FILE } from '../../src/orchestration/run-folder-lock.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 let work = '';
 beforeAll(async () => {

@@ -3,7 +3,8 @@
  * delay reads back as event latency, and a saturated generator fails generator.healthy.
  */
 import { describe, expect, it } from 'vitest';
-import { quickProfile, runProfile, statusOf } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile, statusOf } from '../support/run-helpers.js';
 
 describe('measurement', () => {
   it('reads the target latency fault back as event delivery latency', async () => {

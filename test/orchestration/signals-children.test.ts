@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childPids, commandLine, once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
+import { childPids, commandLine, once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 let work: string;
 let silent: Server;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
   fixtures = join(work, 'fixtures.json');
   await writeFile(fixtures, JSON.stringify({ participants: [{ userId: 'p1', token: 't-123456', chatSessionIds: ['c1'] }] }));
-  profile = await quickProfileFile(work, '60s');
+  profile = await profileFile(work, 'quick', quickProfile({ duration: '60s' }));
 });
 afterAll(async () => {
   silent.closeAllConnections();

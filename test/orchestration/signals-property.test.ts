@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { type BinResult, runBin, runIsUnderWay } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { type BinResult, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 type Signal = 'SIGINT' | 'SIGTERM';
 const EXIT_CODE: Record<Signal, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -117,7 +117,7 @@ async function broken(trial: Trial, observed: Observed, out: string): Promise<st
   if (stopMs > STOP_LIMIT_MS) return `took ${stopMs} ms to end after the signal`;
   const folder = existsSync(out);
   if (result.code === null) {
-    // Node's default action: the signal came before coachbench took the signals over, when nothing was written yet.
+    // Node's default action: the signal came during Node's start-up or run's first image (before it re-executes itself), when nothing was written yet.
     if (result.signal !== trial.signal) return `ended by ${result.signal}`;
     return folder ? 'ended by the signal before taking it over, yet left a report folder' : null;
   }

@@ -14,15 +14,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { onStopSignal, type StopSignal } from '../../src/orchestration/signals.js';
-import { once, quickProfileFile, runBin, runIsUnderWay } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 let work: string;
 let longProfile: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'coachbench-signals-'));
-  longProfile = await quickProfileFile(work, '60s');
+  longProfile = await profileFile(work, 'quick', quickProfile({ duration: '60s' }));
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -133,6 +133,30 @@ describe('a stop signal before the load starts', () => {
     expect(started + result.elapsedMs - signalledAt, 'ms from the signal to the exit').toBeLessThan(5_000);
     expect(result.stderr).toContain('coachbench: stopped by SIGTERM before the load started; no report was written');
     expect(existsSync(out), 'the report folder this run made').toBe(false);
+  }, 60_000);
+});
+
+describe('a stop signal while the CLI loads', () => {
+  it('SIGINT before run has taken the signals over still prints its line: 130, no report folder', async () => {
+    const out = join(work, 'loading');
+    // A real signal at a fixed point of the start-up: the process sends it to itself as bin/
+    // asks for the CLI bundle, after bin's first lines ran and before any of the CLI did.
+    const preload = [
+      "import { registerHooks } from 'node:module';",
+      'let sent = false;',
+      'registerHooks({ resolve(specifier, context, next) {',
+      '  const resolved = next(specifier, context);',
+      "  if (!sent && resolved.url.endsWith('/dist/bundle/main.js')) { sent = true; process.kill(process.pid, 'SIGINT'); }",
+      '  return resolved;',
+      '} });',
+    ].join('\n');
+    const result = await runBin(['run', '--profile', longProfile, '--out', out], {
+      env: { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(preload)}` },
+      deadlineMs: 30_000,
+    });
+    expect({ code: result.code, signal: result.signal }, result.stderr).toEqual({ code: 130, signal: null });
+    expect(result.stderr.trim()).toBe('coachbench: stopped by SIGINT before the load started; no report was written');
+    expect(existsSync(out), 'a report folder').toBe(false);
   }, 60_000);
 });
 

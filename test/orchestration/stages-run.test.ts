@@ -15,7 +15,8 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { mergeReports } from '../../src/report/merge/merge-reports.js';
 import { loadProfileText } from '../support/profile-text.js';
-import { quickProfile, runProfile, writeProfile } from './run-helpers.js';
+import { quickProfile, writeProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 /** Up to 300 participants over 3 s, hold 3 s, a step down to 100 held 3 s; photos follow the same shape at 200/s. */
 function threeStageProfile(): Record<string, unknown> {

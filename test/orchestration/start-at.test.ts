@@ -13,8 +13,8 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { mergeReports } from '../../src/report/merge/merge-reports.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { once, runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { once, runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 let dir: string;
 let target: RunningTarget;

@@ -11,7 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { quickProfile, runProfile } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 const WINDOWED = 'chatStreams.eventLatencyMs.p99[3s] < 400';
 

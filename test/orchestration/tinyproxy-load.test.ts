@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
+import { BIN, runBin } from '../support/bin-helpers.js';
 import { freePort } from '../support/free-port.js';
-import { BIN, runBin } from './bin-helpers.js';
 
 const TINYPROXY = '/usr/bin/tinyproxy';
 const PARTICIPANTS = 200;

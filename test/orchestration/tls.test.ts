@@ -4,6 +4,7 @@
  * --insecure said and recorded, --servername, and mutual TLS with --cert/--key. Every
  * driver (streams, open model, the closed model through autocannon, probes) goes over TLS.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
-import { runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
 
 let dir: string;
 let pki: TestPki;
@@ -131,4 +132,14 @@ describe('bad TLS flags', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(`coachbench: ${message}${message.endsWith('file') ? ' (no "-----BEGIN ...-----" block of the right kind)' : ''}`);
   });
+
+  it('a --ca that is a FIFO nobody writes to is exit 2 at once, not a process no signal can stop', async () => {
+    const fifo = join(dir, 'ca.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Read synchronously, the FIFO held the process inside open(): a stop signal's handler could never run.
+    const result = await runBin(['run', '-d', '1s', '--ca', fifo], { deadlineMs: 20_000 });
+    expect(result.killed, 'still blocked at the deadline').toBe(false);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(`coachbench: --ca ${fifo}: not a regular file but a FIFO; give the path of a PEM file`);
+  }, 30_000);
 });

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import type { IssuedTokens } from '../../src/reference-service/http/token-issuer.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
-import { expiringTarget, issuedTokens, tokenCommand } from './token-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { expiringTarget, issuedTokens, tokenCommand } from '../support/token-helpers.js';
 
 let dir: string;
 let target: RunningTarget;

@@ -4,7 +4,6 @@
  * closed model's autocannon requests included; `--trace-sample` and `--no-trace` change them.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,15 +11,9 @@ import { resolveTransport } from '../../src/orchestration/transport-config.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { startForwarder } from '../support/forwarder.js';
-import { closedOnlyProfile, profileFile, runBin } from './bin-helpers.js';
-import { quickProfile } from './run-helpers.js';
-
-interface Seen {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-}
+import { runBin } from '../support/bin-helpers.js';
+import { type SeenRequest, startRecordingForwarder } from '../support/forwarder.js';
+import { closedOnlyProfile, profileFile, quickProfile } from '../support/profiles.js';
 
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-(01|00)$/;
 
@@ -51,11 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-async function throughForwarder(runProfile: string, name: string, flags: string[]): Promise<Seen[]> {
-  const seen: Seen[] = [];
-  const forwarder = await startForwarder(target.url, {
-    onRequest: (req) => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers }),
-  });
+async function throughForwarder(runProfile: string, name: string, flags: string[]): Promise<SeenRequest[]> {
+  const forwarder = await startRecordingForwarder(target.url);
   try {
     const args = ['run', '-p', runProfile, '-t', forwarder.url, '-f', fixtures, '--expect-keepalive', '500ms', '-q', '-o', join(dir, name), ...flags];
     const result = await runBin(args);
@@ -63,10 +53,10 @@ async function throughForwarder(runProfile: string, name: string, flags: string[
   } finally {
     forwarder.close();
   }
-  return seen;
+  return forwarder.seen;
 }
 
-const kindOf = (s: Seen): string => (s.path.endsWith('/stream') ? 'stream' : s.method);
+const kindOf = (s: SeenRequest): string => (s.path.endsWith('/stream') ? 'stream' : s.method);
 
 describe('traceparent', () => {
   it('is on every request and stream open of a run, each with its own trace id, sampled', async () => {

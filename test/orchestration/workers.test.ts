@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { COLLECTOR_COUNTERS } from '../../src/metrics/interval-collector.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { IntervalMerger } from '../../src/orchestration/workers/interval-merger.js';
-import { childPids, commandLine } from './bin-helpers.js';
-import { quickProfile, runProfile } from './run-helpers.js';
+import { childPids, commandLine } from '../support/bin-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 describe('--workers', () => {
   it('writes one report whose counters are the sums of its workers', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { type CallResult, call, FIVE_HEADERS, participant, problemOf, startTestTarget } from './helpers.js';
+import { type CallResult, call, FIVE_HEADERS, participant, problemOf, startTestTarget } from '../support/target-helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {

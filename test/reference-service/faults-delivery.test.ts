@@ -2,8 +2,8 @@
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, openStream, participant, SLACK_MS, type SseReader, sleep, startTestTarget } from './helpers.js';
-import { JPEG, MULTIPART_TYPE, multipart } from './multipart.js';
+import { JPEG, MULTIPART_TYPE, multipart } from '../support/multipart.js';
+import { call, openStream, participant, SLACK_MS, type SseReader, sleep, startTestTarget } from '../support/target-helpers.js';
 
 const INTERVAL = 100;
 let target: RunningTarget | null = null;

@@ -52,6 +52,8 @@ describe('normaliseFaults / resolveFaults', () => {
       leak: 0,
       badJson: 0,
       resumeGap: 0,
+      routeErrorRates: {},
+      hasRouteFaults: false,
     });
   });
 
@@ -81,5 +83,49 @@ describe('faults switched on later (@WHEN)', () => {
     scheduleFaults(faults, settings)();
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(settings.errorRate).toBe(0);
+  });
+});
+
+describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
+  it('name one route, parameters written either way, and leave the unscoped fault alone', () => {
+    const faults = normaliseFaults([
+      'error-rate=50 on GET /participants/{user_id}/chat_sessions/{id}',
+      'error-rate=100 on PUT /api/v1/tags/link/participant',
+      'error-rate=5',
+    ]);
+    expect(faults).toEqual([
+      { name: 'error-rate', value: 0.5, route: 'GET /participants/:/chat_sessions/:' },
+      { name: 'error-rate', value: 1, route: 'PUT /tags/link/participant' },
+      { name: 'error-rate', value: 0.05 },
+    ]);
+    expect(resolveFaults(faults)).toMatchObject({
+      errorRate: 0.05,
+      hasRouteFaults: true,
+      routeErrorRates: { 'GET /participants/:/chat_sessions/:': 0.5, 'PUT /tags/link/participant': 1 },
+    });
+    expect(faults.map(describeFault)).toEqual([
+      'error-rate=50% on GET /participants/:/chat_sessions/:',
+      'error-rate=100% on PUT /tags/link/participant',
+      'error-rate=5%',
+    ]);
+    // The `:name` form of the router is the same route: the last one wins.
+    expect(
+      normaliseFaults(['error-rate=10 on GET /participants/:userId/chat_sessions/:id', 'error-rate=20 on GET /participants/{a}/chat_sessions/{b}']),
+    ).toHaveLength(1);
+  });
+
+  it.each([
+    ['drop=5 on GET /participants/{id}/stream', /"drop" cannot be scoped to a route/],
+    ['error-rate=5 on FETCH /tags', /"on FETCH \/tags" is not a route/],
+    ['error-rate=5 on POST tags', /"on POST tags" is not a route/],
+  ])('refuses %s', (spec, message) => {
+    expect(() => parseFault(spec)).toThrow(message);
+  });
+
+  it('refuses a route the reference service does not serve', async () => {
+    const { startTarget } = await import('../../src/reference-service/start-target.js');
+    await expect(startTarget({ port: 0, faults: ['error-rate=5 on POST /nowhere'] })).rejects.toThrow(
+      /--fault error-rate on POST \/nowhere: the reference service serves no such route/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 /** Per-stream faults (keepalive-drift, stall, drop): each changes only its own behaviour. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, eventually, expectCadence, openStream, participant, SLACK_MS, type SseReader, sleep, startTestTarget } from './helpers.js';
+import { call, eventually, expectCadence, openStream, participant, SLACK_MS, type SseReader, sleep, startTestTarget } from '../support/target-helpers.js';
 
 const INTERVAL = 100;
 let target: RunningTarget | null = null;

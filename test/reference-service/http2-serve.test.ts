@@ -7,7 +7,7 @@ import { Agent, buildConnector, Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { API, participant } from './helpers.js';
+import { API, participant } from '../support/target-helpers.js';
 
 let https: RunningTarget;
 let h2c: RunningTarget;

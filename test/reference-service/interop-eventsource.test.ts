@@ -2,7 +2,7 @@
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { API, call, participant, startTestTarget } from './helpers.js';
+import { API, call, participant, startTestTarget } from '../support/target-helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {

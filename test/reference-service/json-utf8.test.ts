@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { participant, startTestTarget } from './helpers.js';
+import { participant, startTestTarget } from '../support/target-helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {

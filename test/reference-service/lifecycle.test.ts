@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import { ConfigError, StartError } from '../../src/util/errors.js';
-import { call, openStream, participant, startTestTarget } from './helpers.js';
+import { call, openStream, participant, startTestTarget } from '../support/target-helpers.js';
 
 describe('seeding', () => {
   it('is deterministic for a seed and differs between seeds', async () => {

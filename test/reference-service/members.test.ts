@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, openStream, participant, type SseReader, startTestTarget } from './helpers.js';
+import { call, openStream, participant, type SseReader, startTestTarget } from '../support/target-helpers.js';
 
 let target: RunningTarget;
 const open: SseReader[] = [];

@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, FIVE_HEADERS, participant, problemOf, startTestTarget } from './helpers.js';
-import { JPEG, MULTIPART_TYPE, multipart, NOT_AN_IMAGE, type Part, PNG, partHead, WEBP } from './multipart.js';
+import { JPEG, MULTIPART_TYPE, multipart, NOT_AN_IMAGE, type Part, PNG, partHead, WEBP } from '../support/multipart.js';
+import { call, FIVE_HEADERS, participant, problemOf, startTestTarget } from '../support/target-helpers.js';
 
 const MIB = 1024 * 1024;
 let target: RunningTarget;

@@ -2,8 +2,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, eventually, openStream, participant, startTestTarget } from './helpers.js';
-import { JPEG, MULTIPART_TYPE, multipart } from './multipart.js';
+import { JPEG, MULTIPART_TYPE, multipart } from '../support/multipart.js';
+import { call, eventually, openStream, participant, startTestTarget } from '../support/target-helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { serveCommand } from '../../src/cli/serve.js';
 import { loadFixtures } from '../../src/contract/fixtures.js';
 import { resolveServeOptions, serveUntil } from '../../src/reference-service/serve-main.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { eventually } from './helpers.js';
+import { eventually } from '../support/target-helpers.js';
 
 let dir: string;
 beforeAll(async () => {

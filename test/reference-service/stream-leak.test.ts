@@ -2,7 +2,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { eventually, startTestTarget } from './helpers.js';
+import { eventually, startTestTarget } from '../support/target-helpers.js';
 
 const TOTAL = 10_000;
 const CONCURRENCY = 400;

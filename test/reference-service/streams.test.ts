@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, eventually, expectCadence, FIVE_HEADERS, openStream, participant, SLACK_MS, startTestTarget } from './helpers.js';
+import { call, eventually, expectCadence, FIVE_HEADERS, openStream, participant, SLACK_MS, startTestTarget } from '../support/target-helpers.js';
 
 const KEEPALIVE_MS = 150;
 let target: RunningTarget;

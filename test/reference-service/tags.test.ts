@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { call, FIVE_HEADERS, participant, startTestTarget } from './helpers.js';
+import { call, FIVE_HEADERS, participant, startTestTarget } from '../support/target-helpers.js';
 
 let target: RunningTarget;
 beforeAll(async () => {

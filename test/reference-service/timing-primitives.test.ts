@@ -5,7 +5,7 @@ import { DelayScheduler } from '../../src/reference-service/faults/precise-delay
 import { KeepAliveWheel, WheelEntry } from '../../src/reference-service/streams/keepalive-wheel.js';
 import { LatenessHistogram } from '../../src/reference-service/streams/lateness-histogram.js';
 import { NumberHeap } from '../../src/reference-service/streams/number-heap.js';
-import { median, sleep } from './helpers.js';
+import { median, sleep } from '../support/target-helpers.js';
 
 describe('NumberHeap', () => {
   it('pops in ascending order', () => {

@@ -10,7 +10,7 @@ import { resolveServeOptions } from '../../src/reference-service/serve-main.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { call, participant, problemOf, startTestTarget } from './helpers.js';
+import { call, participant, problemOf, startTestTarget } from '../support/target-helpers.js';
 
 const TTL_MS = 1_500;
 let target: RunningTarget;

@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { participant, type SseReader, sleep } from './helpers.js';
-import { clientOn, openStreamOn, type WorkerClient } from './workers-helpers.js';
+import { participant, type SseReader, sleep } from '../support/target-helpers.js';
+import { clientOn, openStreamOn, type WorkerClient } from '../support/target-workers.js';
 
 let target: RunningTarget | null = null;
 const open: SseReader[] = [];

@@ -14,8 +14,8 @@ import { startTarget } from '../../src/reference-service/start-target.js';
 import { resolveServiceWorkers } from '../../src/reference-service/target-config.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError, StartError } from '../../src/util/errors.js';
-import { eventually, openStream, participant } from './helpers.js';
-import { processGone } from './workers-helpers.js';
+import { eventually, openStream, participant } from '../support/target-helpers.js';
+import { processGone } from '../support/target-workers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/coachbench.js', import.meta.url));
 let target: RunningTarget | null = null;

@@ -7,8 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { eventually, participant, type SseReader, sleep } from './helpers.js';
-import { clientOn, openStreamOn, type WorkerClient } from './workers-helpers.js';
+import { eventually, participant, type SseReader, sleep } from '../support/target-helpers.js';
+import { clientOn, openStreamOn, type WorkerClient } from '../support/target-workers.js';
 
 let target: RunningTarget;
 let clients: WorkerClient[] = [];

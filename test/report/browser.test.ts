@@ -13,7 +13,7 @@ import { compareReports } from '../../src/report/compare/compare.js';
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
 import { HAS_BROWSER, type PageFindings, SKIP_NOTE, useBrowser, watchedPage } from '../support/chromium.js';
-import { makeCapacity, makeReport } from './make-report.js';
+import { makeCapacity, makeReport } from '../support/make-report.js';
 
 const ARTIFACTS = resolve('reports/test-artifacts');
 /** Markup that would run if unescaped, and a 640-character word that would force side scrolling if unwrapped. */

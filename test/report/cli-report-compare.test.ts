@@ -9,8 +9,8 @@ import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
-import { runCli } from '../cli/run-cli.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
+import { runCli } from '../support/run-cli.js';
 
 let dir = '';
 let stdout = '';

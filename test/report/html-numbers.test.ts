@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatStreamsSummary, Report } from '../../src/contract/report.js';
-import { quickProfile, runProfile } from '../orchestration/run-helpers.js';
+import { quickProfile } from '../support/profiles.js';
+import { runProfile } from '../support/run-helpers.js';
 
 let report: Report;
 let html = '';

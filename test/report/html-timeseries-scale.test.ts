@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TimeseriesPoint } from '../../src/contract/report.js';
 import { renderHtml } from '../../src/report/render-html.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 function withPoints(edit: (points: TimeseriesPoint[]) => void): string {
   const report = makeReport({ timeseriesPoints: 10 });

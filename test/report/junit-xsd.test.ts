@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { renderJunit } from '../../src/report/render-junit.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 const XMLLINT = '/usr/bin/xmllint';
 const HAS_XMLLINT = existsSync(XMLLINT);

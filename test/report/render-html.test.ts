@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { renderHtml } from '../../src/report/render-html.js';
-import { makeCapacity, makeReport, summaryOf } from './make-report.js';
+import { makeCapacity, makeReport, summaryOf } from '../support/make-report.js';
 
 /** Every `<svg class="chart" data-chart="KIND" ...>...</svg>` with its kind and markup. */
 function charts(html: string): { kind: string; svg: string }[] {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
-import { expectGolden } from './golden.js';
-import { makeReport } from './make-report.js';
+import { expectGolden } from '../support/golden.js';
+import { makeReport } from '../support/make-report.js';
 
 /** The fixed report the goldens pin: a failed check, a skipped one, a failed and a passed threshold, a warning. */
 function goldenReport() {
@@ -65,7 +65,7 @@ describe('junit.xml', () => {
     expect(xml.match(/<testcase /g)?.length).toBe(report.checks.length + report.thresholds.length);
     expect(xml).toContain(`<testsuites name="coachbench smoke" tests="${report.checks.length + 3}" failures="3" errors="0" time="30.500">`);
     // Skips are counted on the suite (Jenkins' schema has no skipped on <testsuites>).
-    expect(xml).toContain('<testsuite name="coachbench.checks" tests="17" failures="1" errors="0" skipped="3"');
+    expect(xml).toContain('<testsuite name="coachbench.checks" tests="18" failures="1" errors="0" skipped="3"');
     expect(xml).toMatch(/<testcase name="tags.role.required"[^>]*>\n\s*<skipped message="tagLink scenario is off"\/>/);
     expect(xml).toContain('<failure type="threshold" message="observed 5.75 ms; required chatStreams.eventLatencyMs.p99 &lt; 5ms">');
     expect(xml).toContain('<failure type="check" message="observed 3: 3 violations; first: gap of 17.2 s on cs-000004-1">');

@@ -3,7 +3,7 @@ import type { Report } from '../../src/contract/report.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { checkTraceUrlTemplate, traceLink } from '../../src/report/trace-url.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 const A = '4bf92f3577b34da6a3ce929d0e0e4736';
 const B = '0af7651916cd43dd8448eb211c80319c';

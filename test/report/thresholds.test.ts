@@ -3,7 +3,7 @@ import { percentileMs } from '../../src/metrics/histogram.js';
 import { statPercentile } from '../../src/metrics/metric-catalog.js';
 import { evaluateThresholds, parseThreshold, parseThresholds } from '../../src/metrics/thresholds.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 describe('parseThreshold: valid expressions', () => {
   it.each([
@@ -44,7 +44,7 @@ describe('parseThreshold: errors name the expression and the 1-based position', 
     [
       'chatStream.eventLatencyMs.p99 < 250',
       1,
-      'unknown metric root "chatStream" (did you mean chatStreams? roots: chatStreams, photoUpload, tagLink, generator, auth)',
+      'unknown metric root "chatStream" (did you mean chatStreams? roots: chatStreams, photoUpload, tagLink, generator, auth, requests)',
     ],
     ['latency.p99 < 250', 1, 'unknown metric root "latency" (roots: chatStreams'],
     ['chatStreams.eventLatncyMs.p99 < 250', 13, 'unknown metric "eventLatncyMs" in chatStreams (did you mean eventLatencyMs?)'],

@@ -10,7 +10,7 @@ import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { checksWithoutEvidence, verdictWord } from '../../src/report/report-facts.js';
-import { makeReport } from './make-report.js';
+import { makeReport } from '../support/make-report.js';
 
 const CADENCE_REASON = 'no gap between two KEEP_ALIVEs on one stream (300 first KEEP_ALIVEs seen): no stream lived through two 15000 ms intervals';
 
@@ -62,7 +62,7 @@ describe('an incomplete verdict', () => {
     );
     expect(junit).toMatch(/<testcase name="tags\.link"[^>]*>\s*<failure type="no-evidence"/);
     expect(junit).toMatch(/<testcase name="errors\.problem_json"[^>]*>\s*<skipped message="no 4xx or 5xx answer was seen"\/>/);
-    expect(junit).toMatch(/<testsuite name="coachbench\.checks" tests="17" failures="2" errors="0" skipped="1"/);
+    expect(junit).toMatch(/<testsuite name="coachbench\.checks" tests="18" failures="2" errors="0" skipped="1"/);
   });
 
   it('a pass and a fail render as before', () => {

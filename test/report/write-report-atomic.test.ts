@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { ReportWriteError, writeFileAtomic, writeReportFiles } from '../../src/report/write-report.js';
-import { folderLock, mountSmallDisk, type SmallDisk } from '../orchestration/failing-filesystems.js';
-import { makeReport } from './make-report.js';
+import { folderLock, mountSmallDisk, type SmallDisk } from '../support/failing-filesystems.js';
+import { makeReport } from '../support/make-report.js';
 
 const lock = folderLock();
 let work: string;

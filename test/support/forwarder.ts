@@ -3,7 +3,7 @@
  * request goes on to `upstream` as it came (streams flow through as they arrive); `onRequest`
  * sees each one first, and `holdAnswerMs` may hold its answer before it is passed back.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ForwarderOptions {
@@ -42,4 +42,20 @@ export async function startForwarder(upstreamUrl: string, options: ForwarderOpti
       server.close();
     },
   };
+}
+
+/** A request as it reached the forwarder. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A forwarder that records every request it passes on, in arrival order. */
+export async function startRecordingForwarder(upstreamUrl: string): Promise<Forwarder & { seen: SeenRequest[] }> {
+  const seen: SeenRequest[] = [];
+  const forwarder = await startForwarder(upstreamUrl, {
+    onRequest: (req) => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers }),
+  });
+  return { ...forwarder, seen };
 }

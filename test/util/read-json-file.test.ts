@@ -3,6 +3,7 @@
  * any parser or validator sees the text, each refusal one line naming the file and, where the
  * problem has a place, line:column.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,10 +73,20 @@ describe('readJsonFile', () => {
     expect(await refusal(path, { maxBytes: 1_024 })).toBe(`${path}: 2KiB, larger than a profile may be (1KiB)`);
   });
 
-  it('refuses an endless input at the limit (a device, not a regular file)', async () => {
-    expect(await refusal('/dev/zero')).toBe(`/dev/zero: more than 1MiB, larger than a profile may be (1MiB)`);
+  it('refuses a device unread: not a regular file', async () => {
+    expect(await refusal('/dev/zero')).toBe('/dev/zero: not a regular file but a character device; coachbench reads a profile from a regular file only');
+    expect(await refusal(dir, { kind: 'report' })).toBe(`${dir}: not a regular file but a directory; coachbench reads a report from a regular file only`);
     expect(JSON_FILE_MAX_BYTES.report).toBe(256 * 1024 * 1024);
   });
+
+  it('refuses a FIFO at once, without waiting for a writer', async () => {
+    const fifo = join(dir, 'profile.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Opening a FIFO for reading blocks until a writer comes, and none ever does here: a hang would time the test out.
+    const started = performance.now();
+    expect(await refusal(fifo, { kind: 'fixtures' })).toBe(`${fifo}: not a regular file but a FIFO; coachbench reads a fixtures file from a regular file only`);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  }, 10_000);
 
   it(`refuses nesting deeper than ${MAX_JSON_DEPTH} levels at the bracket that goes too deep, and reads ${MAX_JSON_DEPTH}`, async () => {
     const ok = await save('depth-ok.json', `{"a": ${nested(MAX_JSON_DEPTH - 1)}}`);

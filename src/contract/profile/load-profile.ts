@@ -32,7 +32,7 @@ export function profileValidatorSpec(): ValidatorSpec {
     // verbose: format errors carry the offending value, so that the parser can say what is wrong with it.
     options: { allErrors: true, strict: false, verbose: true },
     schema: JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as AnySchemaObject,
-    // The bundle's entry of profile-formats.ts (scripts/bundle.js): the compiled validator then
+    // The bundle's entry of profile-formats.ts (scripts/build.js): the compiled validator then
     // shares the CLI's instance of the module instead of loading dist/'s copy beside it.
     formats: { definitions: formats, compiledModule: fileURLToPath(new URL('dist/bundle/profile-formats.js', PACKAGE_ROOT)) },
   };

@@ -8,7 +8,7 @@ export interface StageFile {
   name?: string;
 }
 
-interface ThroughputFile {
+export interface ThroughputFile {
   enabled?: boolean;
   model?: 'open' | 'closed';
   ratePerSec?: number;
@@ -18,6 +18,34 @@ interface ThroughputFile {
   connections?: number;
   timeout?: Duration;
   stages?: StageFile[];
+}
+
+/** One request as templates (docs/design.md §2.15). */
+export interface RequestTemplateFile {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  /** A JSON value whose strings are templates, or a string: a JSON text template. */
+  body?: unknown;
+  multipart?: Array<{ name: string; value: string; filename?: string; contentType?: string }>;
+  credential?: 'participant' | 'coach' | 'apiKeyOnly';
+}
+
+export interface RequestKindFile extends RequestTemplateFile {
+  name: string;
+  expect?: { status?: number[]; mediaType?: string; schema?: Record<string, unknown> | boolean; headers?: string[] };
+  weight?: number;
+  load?: ThroughputFile;
+}
+
+export interface SetupRequestFile extends RequestTemplateFile {
+  expectStatus?: number[];
+  capture?: Record<string, string>;
+}
+
+export interface RequestsFile extends ThroughputFile {
+  setup?: SetupRequestFile[];
+  kinds: RequestKindFile[];
 }
 
 /** A threshold that may stop the run (k6's names): `{ "threshold": "...", "abortOnFail": true, "delayAbortEval": "10s" }`. */
@@ -62,6 +90,7 @@ export interface ProfileFile {
   };
   photoUpload?: ThroughputFile & { imageSizes?: Array<string | number>; formats?: Array<'jpeg' | 'png' | 'webp'>; overrideShare?: number };
   tagLink?: ThroughputFile & { tagsPerRequest?: number; existingShare?: number };
+  requests?: RequestsFile;
   warmup?: Duration;
   thresholds?: Array<string | ThresholdFile>;
   generator?: { maxEventLoopDelayP99?: Duration };

@@ -88,6 +88,57 @@ export interface TagLinkSettings extends ThroughputSettings {
   existingShare: number;
 }
 
+/** Which credentials a request kind sends (docs/design.md §2.15): X-API-Key always, and a bearer token unless `apiKeyOnly`. */
+export type RequestCredential = 'participant' | 'coach' | 'apiKeyOnly';
+
+/** An HTTP method a request kind may use. */
+export type RequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request's body as templates (request-template.ts): a JSON text, or multipart parts. */
+export type RequestBodyTemplate = { json: string } | { multipart: Array<{ name: string; value: string; filename?: string; contentType?: string }> } | null;
+
+/** One request as templates: what a kind sends, and what a setup step sends once. */
+export interface RequestTemplate {
+  method: RequestMethod;
+  /** Path under the API base (`/participants/{userId}/enrolments`). */
+  path: string;
+  headers: Record<string, string>;
+  body: RequestBodyTemplate;
+  credential: RequestCredential;
+}
+
+/** What an answer must be for a request of a kind to hold (`requests.expectations`). */
+export interface RequestExpectation {
+  status: number[];
+  /** Media type of the answer (no parameters, lower-case); null: not checked. */
+  mediaType: string | null;
+  /** JSON Schema (2020-12) the body must match; null: not checked. */
+  schema: Record<string, unknown> | boolean | null;
+  /** Response headers that must be present (lower-case). */
+  headers: string[];
+}
+
+/** One named request kind of the `requests` scenario, with its own load (its share of the mix, or its own). */
+export interface RequestKindSettings extends ThroughputSettings, RequestTemplate {
+  name: string;
+  expect: RequestExpectation;
+  /** Its share (0..1) of the mix's load; null when the kind has a load of its own. */
+  share: number | null;
+}
+
+/** A request sent once by each driver process before the load, whose answer fills `{setup.NAME}` values. */
+export interface SetupRequestSettings extends RequestTemplate {
+  expectStatus: number[];
+  /** Variable name → JSON Pointer into the answer (`/0`, `/userId`). */
+  capture: Record<string, string>;
+}
+
+/** The `requests` scenario: named request kinds, each loaded and judged like the built-ins. */
+export interface RequestsSettings {
+  setup: SetupRequestSettings[];
+  kinds: RequestKindSettings[];
+}
+
 /** A threshold that stops the load when it fails during the run (k6's `abortOnFail`). */
 export interface AbortRule {
   /** One of Profile.thresholds. */
@@ -124,6 +175,8 @@ export interface Profile {
   chatStreams: ChatStreamsSettings;
   photoUpload: PhotoUploadSettings;
   tagLink: TagLinkSettings;
+  /** The `requests` scenario (docs/design.md §2.15); absent when the profile has none (and from older reports). */
+  requests?: RequestsSettings;
   /** Every threshold expression, plain or from an object entry. */
   thresholds: string[];
   /** The thresholds whose entry said `abortOnFail` (absent from reports written before it existed). */

@@ -9,6 +9,7 @@ import { printable } from '../../util/printable.js';
 import type { AbortRule, Profile, ThroughputSettings } from './profile.js';
 import type { ProfileFile, StageFile } from './profile-file.js';
 import { MAX_FRAME_BYTES_LIMIT, MAX_IMAGE_BYTES, MAX_IMAGE_CORPUS_BYTES, MAX_TOLERANCE_PERCENT } from './profile-limits.js';
+import { resolveRequests } from './resolve-requests.js';
 import { type PlannedStage, peakOf, planStages, stagesEndMs, stageWindows } from './stage-plan.js';
 
 export const DEFAULT_KEEPALIVE_MS = 15_000;
@@ -113,6 +114,18 @@ function abortRules(entries: NonNullable<ProfileFile['thresholds']>, at: (field:
   return rules;
 }
 
+/** A threshold on `requests.<kind>.…` must name a kind of the profile: else it could only fail, after the whole run. */
+function checkKindThresholds(profile: Profile, at: (field: string) => string): void {
+  const kinds = new Set((profile.requests?.kinds ?? []).map((kind) => kind.name));
+  profile.thresholds.forEach((expression, index) => {
+    const kind = /^\s*requests\.([A-Za-z0-9_-]+)/.exec(expression)?.[1];
+    if (kind !== undefined && !kinds.has(kind)) {
+      const known = kinds.size > 0 ? `kinds: ${[...kinds].join(', ')}` : 'the profile has no requests.kinds';
+      throw new ConfigError(at(`thresholds[${index}]: "${printable(expression)}" names no request kind "${printable(kind)}" (${known})`));
+    }
+  });
+}
+
 export function resolveProfile(file: ProfileFile, source: string): Profile {
   const at = (field: string): string => `${source}: ${field}`;
   const targetKeepAliveMs = parseDuration(file.target?.keepAlive ?? DEFAULT_KEEPALIVE_MS, at('target.keepAlive'));
@@ -124,11 +137,14 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
   const participants = chatStages ? Math.max(1, Math.ceil(peakOf(chatStages))) : (chat.participants ?? 100);
   const photoUpload = throughput(photo, at('photoUpload'), { ratePerSec: 10, enabled: false });
   const tagLink = throughput(tags, at('tagLink'), { ratePerSec: 10, enabled: false });
+  const requests = file.requests
+    ? resolveRequests(file.requests, at('requests'), (block, where) => throughput(block, where, { ratePerSec: 10, enabled: true }))
+    : undefined;
   const profile: Profile = {
     name: file.name,
     description: file.description ?? '',
     source,
-    durationMs: runDurationMs(file, [chatStages, photoUpload.stages, tagLink.stages], at),
+    durationMs: runDurationMs(file, [chatStages, photoUpload.stages, tagLink.stages, ...(requests?.kinds ?? []).map((kind) => kind.stages)], at),
     seed: file.seed ?? DEFAULT_SEED,
     expectKeepAliveMs,
     keepAliveToleranceText: file.keepAliveTolerance ?? null,
@@ -168,6 +184,8 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
       tagsPerRequest: tags.tagsPerRequest ?? 4,
       existingShare: tags.existingShare ?? 0.5,
     },
+    // Only a profile with the section carries it: the others' resolved profile stays as it was.
+    ...(requests ? { requests } : {}),
     thresholds: (file.thresholds ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.threshold)),
     abortOnFail: abortRules(file.thresholds ?? [], at),
     warmupMs: parseDuration(file.warmup ?? 0, at('warmup')),
@@ -192,6 +210,7 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
   // Fail a bad tolerance now (exit 2), not after the target has started.
   resolveTolerance(file.keepAliveTolerance, expectKeepAliveMs ?? targetKeepAliveMs, at('keepAliveTolerance'));
   if (profile.durationMs <= 0) throw new ConfigError(at('duration: must be greater than 0'));
+  checkKindThresholds(profile, at);
   // A name shared by two scenarios must be one window; fail it now (exit 2).
   stageWindows({ chatStreams: chatStages ?? [], photoUpload: photoUpload.stages ?? [], tagLink: tagLink.stages ?? [] }, source);
   return profile;

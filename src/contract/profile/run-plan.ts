@@ -9,7 +9,10 @@ import { type ArrivalsPlan, type PlannedStage, type RunPlan, type ScenarioPlan, 
 
 /** Whether the profile shapes any load with stages (then `--duration` is refused). */
 export function hasStages(profile: Profile): boolean {
-  return profile.chatStreams.stages != null || profile.photoUpload.stages != null || profile.tagLink.stages != null;
+  const kinds = profile.requests?.kinds ?? [];
+  return (
+    profile.chatStreams.stages != null || profile.photoUpload.stages != null || profile.tagLink.stages != null || kinds.some((kind) => kind.stages != null)
+  );
 }
 
 /** Chat participants without stages: ramp at rampPerSec to `participants`, then hold to the end. */
@@ -37,6 +40,15 @@ function ratePlan(profile: Profile, scenario: 'photoUpload' | 'tagLink'): Scenar
   return { scenario, unit: 'requests/s', stages, explicit: settings.stages != null };
 }
 
+/** Each open-model request kind's rate as stages, keyed `requests.<name>` (docs/design.md §2.15). */
+function kindPlans(profile: Profile): ScenarioPlan[] {
+  return (profile.requests?.kinds ?? []).flatMap((kind): ScenarioPlan[] => {
+    if (!kind.enabled || kind.model !== 'open') return [];
+    const stages = kind.stages ?? [{ name: 'rate', named: false, startMs: 0, endMs: profile.durationMs, from: kind.ratePerSec, to: kind.rampToPerSec }];
+    return [{ scenario: `requests.${kind.name}`, unit: 'requests/s', stages, explicit: kind.stages != null }];
+  });
+}
+
 /**
  * The arrival process of each open-model schedule that runs (uploads and tags in the open
  * model, injected messages at a rate above 0). A profile read back from an older report has
@@ -48,16 +60,20 @@ export function arrivalsOf(profile: Profile): ArrivalsPlan {
     const settings = profile[workload];
     if (settings.enabled && settings.model === 'open') schedules.push({ workload, process: settings.arrivals ?? 'uniform' });
   }
+  for (const kind of profile.requests?.kinds ?? []) {
+    if (kind.enabled && kind.model === 'open') schedules.push({ workload: `requests.${kind.name}`, process: kind.arrivals ?? 'uniform' });
+  }
   const chat = profile.chatStreams;
   if (chat.enabled && chat.messageRatePerSec > 0) schedules.push({ workload: 'chatMessages', process: chat.messageArrivals ?? 'uniform' });
   return { seed: profile.seed ?? 1, schedules };
 }
 
 export function runPlanOf(profile: Profile): RunPlan {
-  const scenarios = [populationPlan(profile), ratePlan(profile, 'photoUpload'), ratePlan(profile, 'tagLink')].filter(
+  const scenarios = [populationPlan(profile), ratePlan(profile, 'photoUpload'), ratePlan(profile, 'tagLink'), ...kindPlans(profile)].filter(
     (plan): plan is ScenarioPlan => plan !== null,
   );
-  const byScenario = Object.fromEntries(scenarios.map((plan) => [plan.scenario, plan.stages]));
+  // Named windows come from the built-in scenarios' stages (a kind's stages are its share of the mix's).
+  const byScenario = Object.fromEntries(scenarios.filter((plan) => !plan.scenario.startsWith('requests.')).map((plan) => [plan.scenario, plan.stages]));
   const arrivals = arrivalsOf(profile);
   const poisson = arrivals.schedules.some((schedule) => schedule.process === 'poisson');
   return { durationMs: profile.durationMs, scenarios, windows: stageWindows(byScenario, profile.source), ...(poisson ? { arrivals } : {}) };

@@ -88,7 +88,8 @@ export function valueAt(stages: readonly PlannedStage[], ms: number): number {
 
 /** One scenario's shape over the run. */
 export interface ScenarioPlan {
-  scenario: StagedScenario;
+  /** A built-in scenario, or a request kind as `requests.<name>` (docs/design.md §2.15). */
+  scenario: StagedScenario | `requests.${string}`;
   /** What the values count. */
   unit: 'participants' | 'requests/s';
   stages: PlannedStage[];
@@ -108,7 +109,7 @@ export interface RunPlan {
 /** The arrival process of every open-model schedule of a run, and the seed Poisson ones draw from. */
 export interface ArrivalsPlan {
   seed: number;
-  schedules: Array<{ workload: 'photoUpload' | 'tagLink' | 'chatMessages'; process: 'uniform' | 'poisson' }>;
+  schedules: Array<{ workload: 'photoUpload' | 'tagLink' | 'chatMessages' | `requests.${string}`; process: 'uniform' | 'poisson' }>;
 }
 
 /** A named window of the run: what `{stage:NAME}` in a threshold refers to. */

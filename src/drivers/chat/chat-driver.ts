@@ -2,22 +2,26 @@
  * Holds every virtual participant's streams: opens them, switches sessions, notices stalls,
  * and reopens dropped streams with capped, jittered backoff. One sweep timer does all the
  * periodic work for all streams, so thousands of streams cost no timers of their own.
+ * Beside it: what an open sends (stream-requests.ts), the open streams and the stream-seconds
+ * they hold (open-streams.ts), what the sweep judges on a stream (stream-health.ts), and when a
+ * role reconnects (role-reconnect.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { type FailureCode, statusFailure } from '../../contract/failure-codes.js';
-import type { WireProtocol } from '../../engine/http-agent.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
-import { SseStream, STREAM_ROLES, type StreamHost, type StreamRequest, type StreamRole, StreamState } from '../../engine/sse-reader.js';
+import { SseStream, STREAM_ROLES, type StreamHost, type StreamRole, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
-import { CHAT, connectionsName, MAIN } from '../../metrics/names.js';
+import { CHAT } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
-import { splitApiBase } from '../api-base.js';
 import { DeliveryTracker } from './delivery-tracker.js';
-import { ParticipantConnections } from './participant-connections.js';
+import { OpenStreams } from './open-streams.js';
+import type { ParticipantConnections } from './participant-connections.js';
 import { ResumeWatch } from './resume-watch.js';
+import { ROLE_NAMES } from './role-names.js';
 import { carryResumeState, forgetRole, noteReconnect, scheduleReopen } from './role-reconnect.js';
-import { sourceAddressesFor } from './source-addresses.js';
+import { countStall, openCutAtEndDetail, openTimeoutDetail } from './stream-health.js';
 import { StreamObserver } from './stream-observer.js';
+import { StreamRequests } from './stream-requests.js';
 import {
   authorizationOf,
   chatStreamOf,
@@ -30,32 +34,13 @@ import {
 
 const UNAUTHORIZED = statusFailure(401);
 
-/**
- * The most of a session switch's gap (old stream closed, next one not yet open) that counts as
- * held once the next stream opens: a switch is planned client behaviour, and a healthy open
- * takes well under this (docs/design.md §5.4). An open that fails or times out is credited nothing.
- */
-export const SWITCH_GAP_CREDIT_MS = 1_000;
-
-/** The counters both roles have, by role (CHAT also holds the chat-only ones). */
-const ROLE_NAMES: Record<StreamRole, Record<'opened' | 'openFailed' | 'dropped' | 'open', string>> = { chat: CHAT, main: MAIN };
-
 export class ChatDriver implements StreamHost {
   readonly participants: VirtualParticipant[];
   readonly tracker: DeliveryTracker;
   private readonly observer: StreamObserver;
   private readonly resume = new ResumeWatch();
-  private readonly origin: string;
-  private readonly pathPrefix: string;
-  private readonly sourceAddresses: string[];
-  /** Participants' own HTTP/2 connections (none under HTTP/1.1). */
-  readonly connections: ParticipantConnections;
-  /** Open chat streams by session id, for the injector and delivery expectations. */
-  private readonly bySession = new Map<string, SseStream[]>();
-  /** Open streams per role, for the peak gauges. */
-  private readonly openCount: Record<StreamRole, number> = { chat: 0, main: 0 };
-  /** Until when the open streams have been added to CHAT.heldStreamUs (NaN before start). */
-  private heldUntilMs = NaN;
+  private readonly requests: StreamRequests;
+  private readonly open: OpenStreams;
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   /** Participants brought online by setPopulation (a prefix of `participants`). */
@@ -66,24 +51,28 @@ export class ChatDriver implements StreamHost {
     readonly runTag: string,
     deliveryWindowMs: number,
   ) {
-    ({ origin: this.origin, basePath: this.pathPrefix } = splitApiBase(ctx.apiBase));
-    this.sourceAddresses = sourceAddressesFor(this.origin);
+    this.requests = new StreamRequests(ctx);
+    this.open = new OpenStreams(ctx.metrics);
     const count = Math.min(ctx.profile.chatStreams.participants, ctx.fixtures.participants.length);
     this.participants = ctx.fixtures.participants.slice(0, count).map((p, i) => createParticipant(i, p, ctx.fixtures.apiKey));
     this.tracker = new DeliveryTracker(deliveryWindowMs);
-    this.connections = new ParticipantConnections(ctx, this.origin, ctx.profile.chatStreams.openTimeoutMs);
     this.observer = new StreamObserver(ctx.metrics, this.tracker, {
       keepAlive: ctx.keepAlive,
       runTag,
     });
   }
 
+  /** Participants' own HTTP/2 connections (none under HTTP/1.1). */
+  get connections(): ParticipantConnections {
+    return this.requests.connections;
+  }
+
   /** Starts the periodic sweep; streams open as participants are started. */
   start(): void {
     const sweepMs = Math.max(20, Math.min(250, this.ctx.keepAlive.intervalMs / 8));
-    this.heldUntilMs = performance.now();
+    this.open.start(performance.now());
     // Held time up to each interval's edge lands in that interval, not the next sweep's.
-    this.ctx.onIntervalClose?.((nowMs) => this.countHeld(nowMs));
+    this.ctx.onIntervalClose?.((nowMs) => this.open.countHeld(nowMs));
     this.sweepTimer = setInterval(() => this.sweep(performance.now()), sweepMs);
   }
 
@@ -124,11 +113,9 @@ export class ChatDriver implements StreamHost {
     this.connections.close(participant);
   }
 
-  private readonly countStreamConnection = (protocol: WireProtocol): void => this.ctx.metrics.inc(connectionsName('streams', protocol));
-
   /** Open chat streams of a session right now. */
   openStreamsOf(sessionId: string): readonly SseStream[] {
-    return this.bySession.get(sessionId) ?? [];
+    return this.open.ofSession(sessionId);
   }
 
   /** A participant whose chat-session stream is open now, scanning from a random start (the injector's and churn's target). */
@@ -143,67 +130,28 @@ export class ChatDriver implements StreamHost {
   }
 
   private openStream(participant: VirtualParticipant, role: StreamRole): void {
-    const userId = encodeURIComponent(participant.fixture.userId);
-    const sessionId = role === 'chat' ? currentSession(participant) : null;
-    const path =
-      sessionId === null
-        ? `${this.pathPrefix}/participants/${userId}/stream`
-        : `${this.pathPrefix}/participants/${userId}/chat_sessions/${encodeURIComponent(sessionId)}/stream`;
-    const stream = new SseStream(role, participant.index, sessionId);
+    const stream = new SseStream(role, participant.index, role === 'chat' ? currentSession(participant) : null);
     const state = participant.roles[role];
     state.stream = stream;
     state.reopenAtMs = NaN;
-    state.sentAuthorization = authorizationOf(participant);
-    // A participant's own connection keeps one source address; a stream's own connection spreads them.
-    const spreadKey = this.connections.enabled ? participant.index : stream.id;
-    const localAddress = this.sourceAddresses.length > 0 ? this.sourceAddresses[spreadKey % this.sourceAddresses.length]! : null;
-    const connection = this.connections.of(participant, localAddress);
-    const request: StreamRequest = {
-      origin: this.origin,
-      path,
-      headers: { ...participant.headers, authorization: state.sentAuthorization },
-      headersTimeoutMs: this.ctx.profile.chatStreams.openTimeoutMs,
-      maxFrameBytes: this.ctx.profile.chatStreams.maxFrameBytes,
-      localAddress,
-      transport: this.ctx.transport,
-      // A reconnect to the same stream asks the target to resume after what it last saw (WHATWG EventSource).
-      lastEventId: state.lastEventId,
-      ...(connection ? { dispatcher: connection } : { onProtocol: this.countStreamConnection }),
-    };
-    void stream.open(request, this);
-  }
-
-  /**
-   * Adds the streams held since the last call to CHAT.heldStreamUs: called before every change
-   * of the open count, on every sweep and as each interval closes, so the integral is exact and
-   * lands in the interval it was held in.
-   */
-  private countHeld(nowMs: number): void {
-    if (Number.isNaN(this.heldUntilMs)) return;
-    const open = this.openCount.chat + this.openCount.main;
-    if (open > 0 && nowMs > this.heldUntilMs) this.ctx.metrics.inc(CHAT.heldStreamUs, Math.round(open * (nowMs - this.heldUntilMs) * 1_000));
-    this.heldUntilMs = Math.max(this.heldUntilMs, nowMs);
+    const authorization = authorizationOf(participant);
+    state.sentAuthorization = authorization;
+    void stream.open(this.requests.requestFor(participant, stream, state, authorization), this);
   }
 
   onOpen(stream: SseStream, openLatencyMs: number): void {
     const m = this.ctx.metrics;
-    this.countHeld(performance.now());
     const state = this.participants[stream.participant]!.roles[stream.role];
     state.renewedOpen = false;
-    const names = ROLE_NAMES[stream.role];
-    m.inc(names.opened);
-    m.peak(names.open, ++this.openCount[stream.role]);
-    // A switch's gap counts as held once the next stream is open, up to SWITCH_GAP_CREDIT_MS.
+    m.inc(ROLE_NAMES[stream.role].opened);
+    this.open.add(stream, performance.now());
     if (!Number.isNaN(state.switchedAtMs)) {
-      m.inc(CHAT.heldStreamUs, Math.round(Math.min(SWITCH_GAP_CREDIT_MS, Math.max(0, stream.openedAtMs - state.switchedAtMs)) * 1_000));
+      this.open.creditSwitchGap(state.switchedAtMs, stream.openedAtMs);
       state.switchedAtMs = NaN;
     }
     if (stream.resumedFrom !== null) this.resume.onOpen(stream, m);
     if (stream.role === 'main') return;
     recordMs(m.histogram(CHAT.openLatencyUs), openLatencyMs);
-    const list = this.bySession.get(stream.sessionId!) ?? [];
-    list.push(stream);
-    this.bySession.set(stream.sessionId!, list);
     const participant = this.participants[stream.participant]!;
     const switchEveryMs = this.ctx.profile.chatStreams.switchEveryMs;
     if (switchEveryMs > 0 && participant.fixture.chatSessionIds.length > 1) {
@@ -274,14 +222,7 @@ export class ChatDriver implements StreamHost {
     if (Number.isNaN(stream.openedAtMs)) return;
     const nowMs = performance.now();
     this.observer.onClosed(stream, nowMs);
-    this.countHeld(nowMs);
-    this.openCount[stream.role]--;
-    if (stream.role === 'main') return;
-    const list = this.bySession.get(stream.sessionId!);
-    if (!list) return;
-    const at = list.indexOf(stream);
-    if (at >= 0) list.splice(at, 1);
-    if (list.length === 0) this.bySession.delete(stream.sessionId!);
+    this.open.remove(stream, nowMs);
   }
 
   /** Closes a stream from our side and forgets it. */
@@ -296,14 +237,15 @@ export class ChatDriver implements StreamHost {
     const m = this.ctx.metrics;
     // The stall window; StreamObserver.onClosed counts the streams that outlived it.
     const stallMs = 2 * this.ctx.keepAlive.intervalMs;
-    this.countHeld(nowMs);
+    this.open.countHeld(nowMs);
     for (const participant of this.participants) {
       for (const role of STREAM_ROLES) {
         const stream = participant.roles[role].stream;
-        if (stream) {
-          this.checkStall(stream, nowMs, stallMs);
-          this.checkOpenTimeout(stream, nowMs);
-        }
+        if (!stream) continue;
+        if (countStall(m, stream, nowMs, stallMs)) this.reopenStalled(stream);
+        const timedOut = openTimeoutDetail(stream, nowMs, this.ctx.profile.chatStreams.openTimeoutMs);
+        // Failed like any open, and reopened with backoff.
+        if (timedOut !== null) stream.abandonOpen(this, 'timeout:headers', timedOut);
       }
       if (this.stopping || !participant.online) continue;
       const chat = chatStreamOf(participant);
@@ -325,23 +267,8 @@ export class ChatDriver implements StreamHost {
         this.openStream(participant, role);
       }
     }
-    for (const role of STREAM_ROLES) m.peak(ROLE_NAMES[role].open, this.openCount[role]);
+    this.open.publishPeaks(STREAM_ROLES);
     this.resolveDeliveries(nowMs, false);
-  }
-
-  /**
-   * An open waiting longer than the open timeout for its response headers fails as
-   * `timeout:headers`, whatever it waits on (a connection, a proxy's queue, the target), and is
-   * reopened with backoff like any failed open.
-   */
-  private checkOpenTimeout(stream: SseStream, nowMs: number): void {
-    const timeoutMs = this.ctx.profile.chatStreams.openTimeoutMs;
-    if (!stream.opening || nowMs - stream.requestAtMs <= timeoutMs) return;
-    stream.abandonOpen(
-      this,
-      'timeout:headers',
-      `timeout:headers: no response headers within ${timeoutMs} ms (waiting for a connection, a proxy or the target)`,
-    );
   }
 
   /** Streams still waiting for their response headers. */
@@ -351,14 +278,8 @@ export class ChatDriver implements StreamHost {
     return pending;
   }
 
-  /** A stream silent for 2 × the KEEP_ALIVE interval is stalled: count it, and reconnect as a client would. */
-  private checkStall(stream: SseStream, nowMs: number, stallMs: number): void {
-    if (stream.state !== StreamState.Open || nowMs - stream.lastFrameAtMs <= stallMs) return;
-    const m = this.ctx.metrics;
-    m.inc(CHAT.stalled);
-    // Headers and then nothing, on a connection still open: the signature of a buffering intermediary (docs/failure-codes.md).
-    if (!stream.sawBody) m.inc(CHAT.stalledSilentAfterHeaders);
-    m.sample(CHAT.samples, `${stream.role} stream ${stream.sessionId ?? ''} silent for ${(nowMs - stream.lastFrameAtMs).toFixed(0)} ms`);
+  /** A stalled stream is closed and reconnected, as a client would. */
+  private reopenStalled(stream: SseStream): void {
     this.closeStream(stream);
     carryResumeState(this.participants[stream.participant]!.roles[stream.role], stream);
     this.scheduleReopen(stream);
@@ -386,16 +307,13 @@ export class ChatDriver implements StreamHost {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     const nowMs = performance.now();
     this.resolveDeliveries(nowMs, true);
-    this.countHeld(nowMs);
+    this.open.countHeld(nowMs);
     for (const participant of this.participants) {
       for (const role of STREAM_ROLES) {
         const stream = participant.roles[role].stream;
         if (!stream) continue;
-        // An open still waiting when the run ends failed to open in the time it had: never nothing.
-        if (stream.opening) {
-          const waitedMs = Math.round(nowMs - stream.requestAtMs);
-          stream.abandonOpen(this, 'timeout:headers', `timeout:headers: still waiting for response headers when the run ended, after ${waitedMs} ms`);
-        } else this.closeStream(stream);
+        if (stream.opening) stream.abandonOpen(this, 'timeout:headers', openCutAtEndDetail(stream, nowMs));
+        else this.closeStream(stream);
       }
     }
     this.connections.closeAll();

@@ -1,13 +1,12 @@
 /**
  * The chat-stream soak: ramp participants up at the profile's rate, hold their streams while
  * messages and membership churn flow, then drain (let the last deliveries land) and close.
- * Loaded only by a run whose profile has chat streams (chat-scenario.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { type PlannedStage, valueAt } from '../../contract/profile/stage-plan.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
-import type { ScenarioContext } from '../../engine/scenario.js';
+import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { StreamState } from '../../engine/sse-reader.js';
 import { ChatDriver } from './chat-driver.js';
 import { runMembershipChurn } from './membership-churn.js';
@@ -40,7 +39,8 @@ async function firstOpenStream(driver: ChatDriver, signal: AbortSignal): Promise
 const POPULATION_TICK_MS = 10;
 /**
  * Most participants that join or leave in one tick (5,000/s): a step (a spike) of thousands is
- * spread over a few ticks, as each open or close costs the loop ~0.1 ms (docs/design.md §2.11).
+ * spread over a few ticks, as each open or close costs the loop time (docs/design.md §2.11;
+ * docs/benchmarks.md).
  */
 const POPULATION_CHANGES_PER_TICK = 50;
 
@@ -83,4 +83,14 @@ export async function runChatStreams(ctx: ScenarioContext, runTag: string): Prom
   while (waiting(performance.now()) && performance.now() < drainUntil && !ctx.hurried?.aborted) await sleep(50);
   // What is still opening now counts as a failed open (timeout:headers), never as nothing.
   driver.closeAll();
+}
+
+/** The chat-stream scenario as the engine runs it: nothing to do when the profile has no chat streams. */
+export function chatStreamsScenario(runTag: string): Scenario {
+  return {
+    name: 'chatStreams',
+    async run(ctx: ScenarioContext): Promise<void> {
+      if (ctx.profile.chatStreams.enabled) await runChatStreams(ctx, runTag);
+    },
+  };
 }

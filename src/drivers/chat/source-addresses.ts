@@ -1,8 +1,7 @@
 /**
  * Source addresses for stream sockets. Linux searches its ephemeral-port table linearly per
- * connect() to one destination: past ~14,000 connections to a single ip:port each connect
- * costs milliseconds (measured here: 19,000 connects took 10.8 s from 127.0.0.1 and 1.1 s
- * spread over 16 source addresses). The whole 127.0.0.0/8 is loopback on Linux, so streams to
+ * connect() to one destination: past many thousand connections to a single ip:port each
+ * connect costs milliseconds (docs/benchmarks.md, "Figures behind the code"). The whole 127.0.0.0/8 is loopback on Linux, so streams to
  * a loopback target are spread over 127.0.0.2–127.0.0.17; elsewhere the kernel chooses.
  */
 import { isIPv4 } from 'node:net';

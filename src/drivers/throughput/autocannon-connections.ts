@@ -3,8 +3,8 @@
  *
  * autocannon's runner (the package's main export) wraps these connections in what a run here
  * never reads: three WebAssembly histograms recorded on every answer, per-second samples, a
- * progress bar and result tables. Loading it cost ~0.12 s of CPU per run, a quarter of the
- * fixed-CPU budget (docs/throughput.md, "Fixed CPU per run"). What the runner does that matters
+ * progress bar and result tables. Loading it cost a sizeable share of the fixed-CPU budget
+ * (docs/benchmarks.md, "Figures behind the code"). What the runner does that matters
  * is here: `connections` connections to one origin, each sending its next request when the
  * previous answer is in and reconnecting on its own after an error, a timeout or an answer
  * whose body passed the bound (autocannon-body-bound.ts), all destroyed at a deadline

@@ -3,8 +3,8 @@
  *
  * autocannon's documented per-request hook (`requests[].setupRequest`) makes its request
  * builder concatenate head and body into a new Buffer for every request: a full copy of each
- * upload, measured at ~2.4× autocannon's own CPU per request for 256 KiB photos
- * (docs/throughput.md). So, when the installed autocannon has the method this relies on, each
+ * upload, which costs more than the rest of autocannon's work per request for large photos
+ * (docs/benchmarks.md). So, when the installed autocannon has the method this relies on, each
  * connection's `getRequestBuffer` (what the connection writes next) is replaced through the
  * documented `setupClient` hook: it writes our small head and returns the shared body Buffer,
  * both corked into one writev. Otherwise the documented `setupRequest` path is used.

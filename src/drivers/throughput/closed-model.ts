@@ -35,7 +35,10 @@ export interface ClosedModelOptions {
   sharedBodies?: boolean;
 }
 
-/** Runs until `ctx.endMs` (or abort); resolves when autocannon has closed its connections. */
+/**
+ * Runs until `ctx.endMs` (or abort); resolves when autocannon has closed its connections. Its
+ * active time (the throughput denominator) is from its start to the run's end or stop.
+ */
 export async function runClosedModel<M>(
   ctx: ScenarioContext,
   settings: ThroughputSettings,
@@ -123,7 +126,6 @@ export async function runClosedModel<M>(
           if (current !== undefined && memo !== undefined && !stale) {
             recordResponse(metrics, workload, memo, current.view, { latencyMs, serviceMs: latencyMs }, traceId);
           }
-          metrics.peak(names.activeMs, performance.now() - startMs);
         },
         onConnectionError: (error) => recordFailure(ctx.metrics, workload, undefined, failureOfError(error), error.message),
         onTimeout: (timeoutMs) => recordFailure(ctx.metrics, workload, undefined, 'timeout:response', `no answer within ${timeoutMs} ms`),
@@ -131,7 +133,6 @@ export async function runClosedModel<M>(
           // The request is known on the shared-body path; autocannon's own path keeps it in its context.
           const memo = shared ? inFlight.get(client) : undefined;
           recordFailure(ctx.metrics, workload, memo, 'body-too-large', `body-too-large: ${new BodyTooLargeError(maxBodyBytes).message}`);
-          ctx.metrics.peak(names.activeMs, performance.now() - startMs);
         },
       },
       ctx.endMs,
@@ -140,5 +141,7 @@ export async function runClosedModel<M>(
   } catch (error) {
     ctx.metrics.sample(workload.scenario, redact(`closed model could not start: ${error instanceof Error ? error.message : String(error)}`));
   }
-  ctx.metrics.peak(names.activeMs, performance.now() - startMs);
+  // As the open model's: the span load was offered, up to the run's end or stop; a deadline
+  // that fired late (a driver behind) or answers read after the end do not stretch it.
+  ctx.metrics.peak(names.activeMs, Math.max(0, Math.min(performance.now(), ctx.endMs) - startMs));
 }

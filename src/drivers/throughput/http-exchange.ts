@@ -17,7 +17,7 @@ import { normaliseHeaders, type ResponseView } from './response-check.js';
 
 /** One request as both clients (undici, autocannon) take it. */
 export interface HttpRequestSpec {
-  method: 'PATCH' | 'POST' | 'PUT' | 'GET';
+  method: 'PATCH' | 'POST' | 'PUT' | 'GET' | 'DELETE';
   /** Path from the origin, including /api/v1. */
   path: string;
   headers: Record<string, string>;

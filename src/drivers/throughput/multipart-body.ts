@@ -4,7 +4,7 @@
  * Buffer is written to the socket as is, never copied per virtual user.
  */
 import { createHash } from 'node:crypto';
-import type { CorpusImage } from './image-corpus.js';
+import type { CorpusImage } from './images/image-corpus.js';
 
 /** The API's default file-part name. */
 export const DEFAULT_PART = 'filename';

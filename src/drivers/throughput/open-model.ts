@@ -41,7 +41,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
       endRatePerSec: settings.rampToPerSec,
       durationMs: settings.stages ? ctx.endMs - ctx.runStartMs : Math.max(0, ctx.endMs - startMs),
     },
-    { seed: ctx.profile.seed, stream: ctx.arrivalStream, workload: workload.scenario },
+    { seed: ctx.profile.seed, stream: ctx.arrivalStream, workload: workload.arrivalKey ?? (workload.scenario as 'photoUpload' | 'tagLink') },
   );
   // The planned arrivals (Poisson: as drawn), which achieved rates are judged against.
   ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);

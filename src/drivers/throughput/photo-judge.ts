@@ -8,7 +8,7 @@ import type { FailureCode } from '../../contract/failure-codes.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { redactedStart } from '../../util/redact.js';
-import type { ImageFormat } from './image-corpus.js';
+import type { ImageFormat } from './images/image-corpus.js';
 import { describeInspection, type Inspection } from './response-check.js';
 
 /** The extensions a stored photo's URL may end in, by the uploaded image's format. */

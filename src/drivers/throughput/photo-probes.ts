@@ -6,7 +6,7 @@
  */
 import type { FixtureParticipant } from '../../contract/fixtures.js';
 import type { HttpRequestSpec } from './http-exchange.js';
-import { buildImageCorpus, type ImageFormat } from './image-corpus.js';
+import { buildImageCorpus, type ImageFormat } from './images/image-corpus.js';
 import { buildMultipart, DEFAULT_PART, defaultPhotoBody, OVERRIDE_PART } from './multipart-body.js';
 import { judgePhoto } from './photo-judge.js';
 import { photoHeaders, photoPath } from './photo-workload.js';
@@ -14,8 +14,7 @@ import type { ProbeClient } from './probe-client.js';
 
 /**
  * Probe images stay small: probes check behaviour, not throughput, and every run generates
- * them before its load starts: the two JPEGs of a jpeg-only run cost 20-28 ms of CPU at 16 KiB in
- * a fresh process, 5 ms at 4 KiB.
+ * them before its load starts, so their size is in every run's fixed CPU (docs/benchmarks.md, "Figures behind the code").
  */
 const PROBE_IMAGE_BYTES = 4 * 1024;
 const NOT_AN_IMAGE = Buffer.from('coachbench probe: this is plain text, not an image\n', 'latin1');

@@ -6,7 +6,7 @@ import type { PhotoUploadSettings } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
-import { buildImageCorpusAsync } from './image-corpus.js';
+import { buildImageCorpusAsync } from './images/image-corpus.js';
 import { createPhotoWorkload } from './photo-workload.js';
 import { prepareWorkloadModel, runWorkload } from './run-workload.js';
 

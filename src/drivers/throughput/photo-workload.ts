@@ -7,7 +7,7 @@
 import type { FixtureParticipant } from '../../contract/fixtures.js';
 import { PHOTO_EXTRA } from '../../metrics/throughput-extra-names.js';
 import type { HttpRequestSpec } from './http-exchange.js';
-import type { CorpusImage } from './image-corpus.js';
+import type { CorpusImage } from './images/image-corpus.js';
 import { defaultPhotoBody, type MultipartBody, overridePhotoBody } from './multipart-body.js';
 import { judgePhoto } from './photo-judge.js';
 import { mixedIndex, shareHit, type Workload } from './workload.js';

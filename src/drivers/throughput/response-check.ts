@@ -37,9 +37,10 @@ export interface Inspection {
   problemFailure: string | null | undefined;
 }
 
-const NO_JSON = Symbol('no-json');
+export const NO_JSON = Symbol('no-json');
 
-function parseJson(body: string): unknown {
+/** The body parsed, or NO_JSON when it is empty or not JSON. */
+export function parseJson(body: string): unknown {
   if (body.length === 0) return NO_JSON;
   try {
     return JSON.parse(body) as unknown;
@@ -79,7 +80,8 @@ export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspe
   return { status: view.status, failures, missingHeaders, json, problemFailure };
 }
 
-function problemJsonFailure(status: number, type: string, parsed: unknown): string | null {
+/** Why a 4xx/5xx answer is not problem+json with a JSON object body, or null when it is. */
+export function problemJsonFailure(status: number, type: string, parsed: unknown): string | null {
   if (type !== 'application/problem+json') return `${status} answered with Content-Type "${type || 'none'}", not application/problem+json`;
   if (parsed === NO_JSON || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return `${status} application/problem+json body is not a JSON object`;

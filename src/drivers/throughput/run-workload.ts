@@ -1,6 +1,6 @@
 /**
  * Drives a workload in the profile's model. The closed model's module (autocannon and its
- * dependencies, ~0.2 s of CPU to load) is loaded only by runs that use it, and before the
+ * dependencies, costly to load: docs/benchmarks.md) is loaded only by runs that use it, and before the
  * run's clock starts (`prepareWorkloadModel`, from a scenario's `prepare`), never mid-run.
  */
 import type { ThroughputSettings } from '../../contract/profile/profile.js';

@@ -6,25 +6,29 @@
 import type { FailureCode } from '../../contract/failure-codes.js';
 import { recordMs } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
-import { type ThroughputScenario, throughputNames } from '../../metrics/names.js';
+import { type ThroughputKey, throughputNames } from '../../metrics/names.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { type Inspection, inspectResponse, type ResponseView, recordProblemEvidence } from './response-check.js';
 
 /** One scenario's request source and judge; `M` is what a request remembers for its judge. */
 export interface Workload<M> {
-  readonly scenario: ThroughputScenario;
+  readonly scenario: ThroughputKey;
+  /** Which random stream a Poisson schedule of it draws from (arrival-pacer.ts); absent: the scenario's own. */
+  readonly arrivalKey?: number;
   /** Builds request `seq` (0, 1, 2, ... in the order they are sent). */
   next(seq: number): { spec: HttpRequestSpec; memo: M };
   /** Scenario-specific judgement of a response: records check evidence, returns extra failure codes. */
   judge(metrics: MetricSet, memo: M, inspection: Inspection): FailureCode[];
   /** Counts what a sent request cost, answered or not (bytes, override share). */
   account?(metrics: MetricSet, memo: M): void;
+  /**
+   * The generic verdict on an answer; absent: inspectResponse (200, the five headers, JSON).
+   * A request kind judges by its own expectations instead.
+   */
+  inspect?(view: ResponseView): Inspection;
   /** Short label for failure samples, e.g. "PATCH profile_photo (filename part)". */
   label(memo: M): string;
 }
-
-// Built once: the names objects hold closures, and recording runs once per request.
-const NAMES = { photoUpload: throughputNames('photoUpload'), tagLink: throughputNames('tagLink') } as const;
 
 /** The two durations recorded for one answered request, ms. */
 export interface SampleTiming {
@@ -44,8 +48,8 @@ export function recordResponse<M>(
   /** The traceparent's trace id the request carried, kept if it is among the slowest; null when none. */
   traceId: string | null = null,
 ): void {
-  const names = NAMES[workload.scenario];
-  const inspection = inspectResponse(view);
+  const names = throughputNames(workload.scenario);
+  const inspection = workload.inspect ? workload.inspect(view) : inspectResponse(view);
   const failures = [...inspection.failures, ...workload.judge(metrics, memo, inspection)];
   recordProblemEvidence(metrics, inspection, workload.label(memo));
   metrics.inc(names.requests);
@@ -70,7 +74,7 @@ export function recordResponse<M>(
  * to record, and a timeout value would describe the client's bound, not the target).
  */
 export function recordFailure<M>(metrics: MetricSet, workload: Workload<M>, memo: M | undefined, failure: FailureCode, detail: string): void {
-  const names = NAMES[workload.scenario];
+  const names = throughputNames(workload.scenario);
   metrics.inc(names.requests);
   metrics.inc(names.errors);
   metrics.inc(names.errorKind(failure));

@@ -13,6 +13,7 @@ import { CHAT } from '../names.js';
 import { fail, passOnEvidence, skip } from './check-result.js';
 import { type LoadInputs, loadAchieved } from './load-achieved.js';
 import { type RequestCheckId, requestCheck } from './request-checks.js';
+import { requestsExpectationsCheck } from './requests-check.js';
 import { streamChecks } from './stream-checks.js';
 
 const percent = (share: number): string => `${Math.round(share * 1_000) / 10}%`;
@@ -70,5 +71,6 @@ export function evaluateChecks({ total, chat, generator, load }: CheckInputs): C
     for (const result of streamChecks(chat, behind)) byId.set(result.id, result);
   }
   byId.set('generator.healthy', generatorHealthy(generator));
+  byId.set('requests.expectations', requestsExpectationsCheck(total));
   return CHECK_IDS.map((id) => byId.get(id) ?? (id.startsWith('stream.') ? skip(id, 'chat streams were off') : requestCheck(total, id as RequestCheckId)));
 }

@@ -23,6 +23,7 @@ const NO_EVIDENCE: Readonly<Record<RequestCheckId, string>> = {
   'tags.role.required': 'the participant-token probe did not run (tagLink off)',
   'auth.apikey.required': 'no request without X-API-Key was probed (photoUpload and tagLink off)',
   'errors.problem_json': 'no 4xx or 5xx answer was seen',
+  'requests.expectations': 'no answer to a request kind was judged (the profile has no `requests`, or no answer)',
 };
 
 /**

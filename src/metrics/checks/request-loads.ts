@@ -6,7 +6,7 @@ import { integrateStages } from '../../contract/profile/driven-plan.js';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { RunPlan } from '../../contract/profile/stage-plan.js';
 import type { MetricSet } from '../metric-set.js';
-import { throughputNames } from '../names.js';
+import { requestKindKey, throughputNames } from '../names.js';
 import { cutAtEndName, scheduledSlotsName, TAG_EXTRA } from '../throughput-extra-names.js';
 import type { RequestLoad } from './load-achieved.js';
 
@@ -26,13 +26,22 @@ function failuresUnder(total: MetricSet, prefix: string, codePrefix: string): Re
  * the end. Closed model: its connection errors (`net:*` failures, which only a connection
  * raises there) against the connections asked for (a shard's share when `parts` shards split them).
  */
-export function requestLoads(total: MetricSet, profile: Pick<Profile, 'photoUpload' | 'tagLink'>, plan: RunPlan, runMs: number, parts: number): RequestLoad[] {
+export function requestLoads(
+  total: MetricSet,
+  profile: Pick<Profile, 'photoUpload' | 'tagLink' | 'requests'>,
+  plan: RunPlan,
+  runMs: number,
+  parts: number,
+): RequestLoad[] {
   const loads: RequestLoad[] = [];
-  for (const scenario of ['photoUpload', 'tagLink'] as const) {
-    const settings = profile[scenario];
+  // Request kinds are judged like the built-ins, each on its own schedule (docs/design.md §2.15).
+  const kinds = (profile.requests?.kinds ?? []).map((kind) => ({ scenario: requestKindKey(kind.name), settings: kind }));
+  const builtIn = (['photoUpload', 'tagLink'] as const).map((scenario) => ({ scenario, settings: profile[scenario] }));
+  for (const { scenario, settings } of [...builtIn, ...kinds]) {
     if (!settings.enabled) continue;
     // Without a coach token tag link sends nothing: tags.link says so (no evidence), not this check.
     if (scenario === 'tagLink' && total.count(TAG_EXTRA.skipped) > 0) continue;
+    if (scenario.startsWith('requests.') && total.count(`${scenario}.skipped`) > 0) continue;
     const names = throughputNames(scenario);
     const stages = plan.scenarios.find((entry) => entry.scenario === scenario)?.stages ?? [];
     const byPlan = integrateStages(stages, 0, Math.min(runMs, plan.durationMs));

@@ -1,5 +1,6 @@
 /**
- * The run's verdict (docs/design.md §5.6): `fail` when a check or threshold failed; else
+ * The run's verdict (docs/design.md §5.6), decided here and nowhere else: `fail` when a
+ * check or threshold failed or the run failed in a way no check sees (VerdictPolicy); else
  * `incomplete` when a core check (one the profile's enabled scenarios imply) has no
  * evidence; else `pass`. A run that proved nothing about what it was asked to test is not
  * a pass, however green its other checks.
@@ -9,7 +10,7 @@ import type { Profile } from '../../contract/profile/profile.js';
 import type { CheckResult, ThresholdResult, Verdict } from '../../contract/report.js';
 
 /** The checks a profile's enabled scenarios imply, in report order. */
-export function coreChecks(profile: Pick<Profile, 'chatStreams' | 'photoUpload' | 'tagLink'>): CheckId[] {
+export function coreChecks(profile: Pick<Profile, 'chatStreams' | 'photoUpload' | 'tagLink' | 'requests'>): CheckId[] {
   const core = new Set<CheckId>();
   const { chatStreams: chat, photoUpload: photo, tagLink: tags } = profile;
   if (chat.enabled && chat.participants > 0) {
@@ -25,6 +26,7 @@ export function coreChecks(profile: Pick<Profile, 'chatStreams' | 'photoUpload' 
     core.add('tags.link');
     if (tags.existingShare > 0) core.add('tags.existing.ignored');
   }
+  if ((profile.requests?.kinds ?? []).some((kind) => kind.enabled)) core.add('requests.expectations');
   // Any load asked for must have been driven: a run that measured a lighter load proves less than it says.
   if (core.size > 0) core.add('load.achieved');
   return CHECK_IDS.filter((id) => core.has(id));
@@ -35,8 +37,26 @@ export function missingEvidence(checks: readonly CheckResult[], core: readonly C
   return core.filter((id) => (checks.find((check) => check.id === id)?.status ?? 'skip') === 'skip');
 }
 
+/** What fails a run whatever its checks and thresholds say (docs/design.md §5.6). */
+export interface VerdictPolicy {
+  /** An abortOnFail threshold stopped the load. */
+  aborted?: boolean;
+  /** A driver worker died under the profile's `workers.onWorkerExit: fail`. */
+  workerLost?: boolean;
+  /** A merge misses shards, or holds one that was interrupted or failed outside its checks. */
+  shardsFailed?: boolean;
+  /** A capacity search found no load step that held its SLOs. */
+  noSustainableLoad?: boolean;
+}
+
 /** fail > incomplete > pass. */
-export function judgeVerdict(checks: readonly CheckResult[], thresholds: readonly ThresholdResult[], core: readonly CheckId[]): Verdict {
+export function judgeVerdict(
+  checks: readonly CheckResult[],
+  thresholds: readonly ThresholdResult[],
+  core: readonly CheckId[],
+  policy: VerdictPolicy = {},
+): Verdict {
+  if (Object.values(policy).some(Boolean)) return 'fail';
   if (checks.some((check) => check.status === 'fail') || thresholds.some((threshold) => threshold.status === 'fail')) return 'fail';
   return missingEvidence(checks, core).length > 0 ? 'incomplete' : 'pass';
 }

@@ -62,6 +62,7 @@ export const CHAT_OPENING = group('chat.', [
   counter('stalled', 'lower', { report: 'stalled', failsCheck: 'stream.stall', doc: 'streams silent for longer than the stall window' }),
   peak('open', 'count', { report: 'peakConcurrent', doc: 'chat-session streams open at once, at the peak' }),
   counter('heldStreamUs', 'info', {
+    export: { family: 'streamHeld', labels: {}, scale: 1e-6 },
     doc: 'time-weighted open streams, chat and main together (stream-µs): what load.achieved compares with the planned population',
   }),
 ]);

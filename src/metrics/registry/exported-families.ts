@@ -26,6 +26,12 @@ export interface ExportedMetric {
 export const LATENCY_BUCKETS_SEC = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 export const KEEPALIVE_BUCKETS_SEC = [0.25, 0.5, 1, 2, 5, 10, 14, 14.5, 15, 15.5, 16, 17, 20, 30, 60] as const;
 
+/**
+ * The label only request kinds' series carry (docs/design.md §2.15): `scenario="requests",
+ * kind="<name>"`. Built-in scenarios' series go without it, as before kinds existed.
+ */
+export const KIND_LABEL = 'kind';
+
 const exported = (
   name: string,
   kind: ExportedKind,
@@ -64,16 +70,31 @@ export const EXPORTED = {
       doc: 'stream opens that failed and streams the target cut, by failure code (docs/failure-codes.md)',
     },
   ),
-  requests: exported('coachbench_requests_total', 'counter', ['scenario'], 'Requests answered or failed, by throughput scenario (photoUpload, tagLink)', {
-    labels: '`scenario` (photoUpload, tagLink)',
-    doc: 'requests answered or failed',
-  }),
+  requests: exported(
+    'coachbench_requests_total',
+    'counter',
+    ['scenario', 'kind'],
+    'Requests answered or failed, by throughput scenario (photoUpload, tagLink, requests) and request kind',
+    {
+      labels: "`scenario` (photoUpload, tagLink, requests), `kind` (request kinds only: the kind's name)",
+      doc: 'requests answered or failed',
+    },
+  ),
   requestFailures: exported(
     'coachbench_request_failures_total',
     'counter',
-    ['scenario', 'code'],
-    'Failed requests by scenario and failure code (docs/failure-codes.md)',
+    ['scenario', 'kind', 'code'],
+    'Failed requests by scenario, request kind and failure code (docs/failure-codes.md)',
     { doc: 'failed requests by failure code; a request counts once under each distinct code it showed, as in `errorsByKind`' },
+  ),
+  streamHeld: exported(
+    'coachbench_stream_held_seconds_total',
+    'counter',
+    [],
+    'Stream-seconds held: open streams (chat and main) integrated over time; its rate is the mean streams held',
+    {
+      doc: "stream-seconds held, chat and main streams together (report.json time series' `streamSeconds`, what `load.achieved` judges): its rate is the mean number of streams held",
+    },
   ),
   messagesSent: exported('coachbench_messages_sent_total', 'counter', [], 'Chat messages posted by the message injector', {
     doc: 'chat messages posted by the message injector',
@@ -91,7 +112,7 @@ export const EXPORTED = {
   requestsInFlight: exported(
     'coachbench_requests_in_flight',
     'gauge',
-    ['scenario'],
+    ['scenario', 'kind'],
     "Mean requests in flight over the last interval (Little's law: completions per second x mean service time)",
     {
       doc: "mean requests in flight over the last interval, by Little's law (completions per second × mean service time): exact for the interval's average, and no counter in the request path",
@@ -100,7 +121,7 @@ export const EXPORTED = {
   requestDuration: exported(
     'coachbench_request_duration_seconds',
     'histogram',
-    ['scenario'],
+    ['scenario', 'kind'],
     'Request latency from the intended start (open model) or the actual start (closed model)',
     { doc: 'request latency from the intended start (open model) or the actual start (closed model); buckets 1 ms … 30 s', buckets: LATENCY_BUCKETS_SEC },
   ),

@@ -32,6 +32,8 @@ export interface ExportRoute {
   keyLabel?: string;
   /** For a `family`: export only keys that are failure codes (docs/failure-codes.md). */
   failureCodesOnly?: boolean;
+  /** For a `counter` kept in µs: the factor to the exported base unit (1e-6 to seconds). */
+  scale?: number;
 }
 
 export interface MetricDecl {

@@ -8,8 +8,19 @@ import { counter, family, figure, group, histogram, peak } from './metric-decl.j
 export type ThroughputScenario = 'photoUpload' | 'tagLink';
 export const THROUGHPUT_SCENARIOS: readonly ThroughputScenario[] = ['photoUpload', 'tagLink'];
 
-/** The metrics both throughput scenarios have, in report order. */
-export const throughputShared = (scenario: ThroughputScenario) =>
+/**
+ * A request kind of the `requests` scenario as its metrics are keyed (docs/design.md §2.15):
+ * `requests.<name>.requests`, `requests.<name>.latencyUs`, … Kinds are the profile's, so their
+ * metrics are these same declarations under a prefix made at run time, not registry entries.
+ */
+export type RequestKindKey = `requests.${string}`;
+export const requestKindKey = (name: string): RequestKindKey => `requests.${name}`;
+
+/** A built-in throughput scenario or a request kind: whatever `throughputShared` counts under. */
+export type ThroughputKey = ThroughputScenario | RequestKindKey;
+
+/** The metrics both throughput scenarios (and every request kind) have, in report order. */
+export const throughputShared = (scenario: ThroughputKey) =>
   [
     counter('requests', 'info', {
       report: 'requests',
@@ -39,9 +50,9 @@ export const throughputShared = (scenario: ThroughputScenario) =>
     }),
     histogram('serviceTimeUs', 'lower', { report: 'serviceTimeMs', doc: 'from the actual start of each request (service time)' }),
     // A peak, not a counter: shards running side by side take the max.
-    peak('activeMs', 'ms', { doc: 'how long the scenario ran (open model: the schedule up to the stop, drain excluded)' }),
+    peak('activeMs', 'ms', { doc: "how long the scenario ran: from its start to the run's end or stop, drain excluded" }),
     figure('activeSeconds', 'seconds', 'info', {
-      doc: "seconds the scenario ran, the throughput denominator (open model: the schedule's span up to the stop, drain excluded; closed model: up to the last answer)",
+      doc: "seconds the scenario ran, the throughput denominator: from its start to the run's end or stop, drain excluded (open model: the schedule's span; closed model: its connections')",
     }),
     counter('cutAtEnd', 'info', {
       doc: 'requests still unanswered when the drain after the end ran out: neither requests nor errors nor check evidence',

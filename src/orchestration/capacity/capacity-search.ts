@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { CapacityResult, CapacityStep } from '../../contract/report.js';
-import { exitCodeOf, type RunOutcome, runSession, type SessionOptions } from '../run-session.js';
+import { buildReport } from '../../report/build-report.js';
+import { exitCodeOf, type RunOutcome, runSession, type SessionOptions, type SessionOutcome } from '../run-session.js';
 import { saveReport } from '../save-report.js';
 import { knee, nextLoad, parseSearch, SEARCH_VARIABLES, type SearchVariable } from './search-plan.js';
 
@@ -34,7 +35,7 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
   const { config } = session;
   const search = parseSearch(config.profile.search ?? {}, config.profile.source);
   const steps: CapacityStep[] = [];
-  const outcomes = new Map<number, RunOutcome>();
+  const outcomes = new Map<number, SessionOutcome>();
   let stoppedBecause: CapacityResult['stoppedBecause'] = 'max';
   for (let load = nextLoad(search, steps); load !== null; load = nextLoad(search, steps)) {
     const profile = { ...withLoad(config.profile, search.variable, load), durationMs: search.stepDurationMs, search: null };
@@ -83,11 +84,8 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
     stoppedBecause,
   };
   // The search's report is the knee's step (or the first step when none held), plus the curve.
-  const base = outcomes.get(best ?? steps[0]!.load)!;
-  const report = { ...base.report, profile: { ...config.profile, name: config.profile.name } as typeof base.report.profile, capacity };
-  if (stoppedBecause === 'saturated')
-    report.warnings = [...report.warnings, 'the driver saturated before an SLO broke: add --workers or shards and search again'];
-  if (best === null) report.verdict = 'fail';
-  const saved = await saveReport(session.outDir, report, session);
+  const base = outcomes.get(best ?? steps[0]!.load)!.built;
+  const inputs = { ...base.inputs, capacity: { result: capacity, profile: config.profile } };
+  const saved = await saveReport(session.outDir, buildReport(base.total, inputs), session);
   return { exitCode: exitCodeOf(saved.report, session.stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
 }

@@ -1,13 +1,16 @@
 /**
  * `run --dashboard [PORT]`: serves the live dashboard (dashboard-page.ts) and feeds it by
- * Server-Sent Events: on connect the session and the samples so far, then one sample per
- * interval. It keeps the last MAX_SAMPLES samples (15 minutes at one per second), so a soak
- * of hours holds flat memory; the report has the whole run.
+ * Server-Sent Events: on connect the session, the last sample and the charts, then each
+ * interval's sample and charts. It keeps the last MAX_SAMPLES samples (15 minutes at one per
+ * second) to chart, so a soak of hours holds flat memory; the report has the whole run. The
+ * charts are drawn here with the report's chart code, once per change for every page, and
+ * only while a page is connected.
  */
 import type { Server, ServerResponse } from 'node:http';
+import { dashboardCharts } from './dashboard-charts.js';
+import { dashboardScript } from './dashboard-client.js';
 import { dashboardPage } from './dashboard-page.js';
 import { type DashboardSample, dashboardSample, type RunningTotals } from './dashboard-sample.js';
-import { dashboardScript } from './dashboard-script.js';
 import { closeServer, listenOn, liveServer } from './listen.js';
 import type { IntervalSample, LiveOutput, SessionInfo } from './live-output.js';
 
@@ -21,6 +24,8 @@ export class DashboardOutput implements LiveOutput {
   private readonly samples: DashboardSample[] = [];
   private session: SessionInfo | null = null;
   private running: RunningTotals = { events: 0, requests: 0, errors: 0 };
+  /** The charts of the samples as they stand, as an event; null until asked for since they changed. */
+  private chartsEvent: string | null = null;
 
   private constructor(private readonly server: Server) {}
 
@@ -30,7 +35,7 @@ export class DashboardOutput implements LiveOutput {
   static async start(host: string, port: number): Promise<DashboardOutput> {
     let output: DashboardOutput | null = null;
     const page = dashboardPage();
-    const script = dashboardScript(MAX_SAMPLES);
+    const script = dashboardScript();
     const server = liveServer(host, (request, response) => {
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
@@ -48,9 +53,22 @@ export class DashboardOutput implements LiveOutput {
   private subscribe(response: ServerResponse): void {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     if (this.session) response.write(sse('session', this.session));
-    response.write(sse('history', this.samples));
+    const last = this.samples.at(-1);
+    if (last) response.write(sse('sample', last));
+    response.write(this.currentCharts());
     this.clients.add(response);
     response.on('close', () => this.clients.delete(response));
+  }
+
+  private currentCharts(): string {
+    this.chartsEvent ??= sse('charts', dashboardCharts(this.samples));
+    return this.chartsEvent;
+  }
+
+  /** The samples changed: pages that are connected get the new charts; with none, nothing is drawn. */
+  private chartsChanged(): void {
+    this.chartsEvent = null;
+    if (this.clients.size > 0) this.broadcast(this.currentCharts());
   }
 
   private broadcast(text: string): void {
@@ -63,6 +81,7 @@ export class DashboardOutput implements LiveOutput {
     this.samples.length = 0;
     this.running = { events: 0, requests: 0, errors: 0 };
     this.broadcast(sse('session', info));
+    this.chartsChanged();
   }
 
   onInterval(sample: IntervalSample): void {
@@ -72,6 +91,7 @@ export class DashboardOutput implements LiveOutput {
     this.samples.push(entry);
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     this.broadcast(sse('sample', entry));
+    this.chartsChanged();
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,12 @@
 /**
  * The live dashboard page: the HTML report's document shell and stylesheet, a few tiles,
- * five charts and the check and threshold tables, all filled by /dashboard.js. Offline: the
- * page loads nothing but its own script and event stream.
+ * five chart slots (each the report's empty chart until the first interval) and the check
+ * and threshold tables, all filled by /dashboard.js. Offline: the page loads nothing but
+ * its own script and event stream.
  */
 import { htmlDocument } from '../../report/html/document.js';
 import { REPORT_CSS } from '../../report/html/styles.js';
+import { DASHBOARD_CHART_IDS, dashboardCharts } from './dashboard-charts.js';
 
 /** Scripts and the event stream from this origin only; nothing else loads. */
 const DASHBOARD_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:";
@@ -15,18 +17,17 @@ const DASHBOARD_CSS = `
 .tile .label { color: var(--muted); font-size: 14px; }
 .tile .value { font-size: 26px; font-weight: 700; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 #connection { font-size: 14px; }
+.live-chart { min-width: 0; }
 `;
 
 const tile = (id: string, label: string): string => `<div class="tile"><div class="label">${label}</div><div class="value" id="${id}">-</div></div>`;
-
-const chart = (id: string, caption: string): string =>
-  `<figure><figcaption>${caption}</figcaption><div class="chart-legend" id="${id}-legend"></div><svg class="chart" id="${id}" role="img" aria-label="${caption}"></svg></figure>`;
 
 const table = (id: string, headers: readonly string[]): string =>
   `<table><thead><tr>${headers.map((header) => `<th scope="col">${header}</th>`).join('')}</tr></thead><tbody id="${id}"></tbody></table>`;
 
 /** The page served at `/`. */
 export function dashboardPage(): string {
+  const empty = dashboardCharts([]);
   return htmlDocument(
     'coachbench live',
     REPORT_CSS + DASHBOARD_CSS,
@@ -46,11 +47,7 @@ export function dashboardPage(): string {
       tile('tile-gap-p99', 'KEEP_ALIVE gap p99'),
       '</div>',
       '<section id="charts"><h2>Over time</h2><div class="grid">',
-      chart('chart-streams', 'Open streams'),
-      chart('chart-rates', 'Request and event rate'),
-      chart('chart-request-latency', 'Request latency p50 / p90 / p99'),
-      chart('chart-delivery-latency', 'Delivery latency p50 / p90 / p99'),
-      chart('chart-keepalive', 'KEEP_ALIVE gap p50 / p90 / p99'),
+      ...DASHBOARD_CHART_IDS.map((id) => `<div class="live-chart" id="${id}">${empty[id]}</div>`),
       '</div></section>',
       `<section id="checks"><h2>Checks</h2>${table('checks-body', ['check', 'status', 'detail'])}</section>`,
       `<section id="thresholds"><h2>Thresholds</h2>${table('thresholds-body', ['threshold', 'status', 'observed'])}</section>`,

@@ -3,9 +3,18 @@
  * metrics library: the Prometheus and OTLP outputs each supply the three writes, and both
  * export the same numbers under the same names.
  */
-import { EXPORTED, type ExportedCount, type ExportedKey, exportedCountsOf, HISTOGRAM_SOURCES, SCENARIOS } from '../../metrics/exported-metrics.js';
+import {
+  EXPORTED,
+  type ExportedCount,
+  type ExportedKey,
+  exportedCountsOf,
+  HISTOGRAM_SOURCES,
+  KIND_LABEL,
+  KIND_LATENCY,
+  SCENARIOS,
+} from '../../metrics/exported-metrics.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
-import { throughputNames } from '../../metrics/names.js';
+import { type ThroughputKey, throughputNames } from '../../metrics/names.js';
 import { forEachRecordedValue } from '../../metrics/recorded-values.js';
 import { SLOWEST_KEY_OF_HISTOGRAM } from '../../metrics/slowest.js';
 import type { IntervalSample } from './live-output.js';
@@ -33,7 +42,7 @@ const THRESHOLD_STATUSES = ['pass', 'fail'] as const;
  * times the mean service time. Exact for the interval's average, and needs no counter in
  * the drivers' request path.
  */
-export function meanInFlight(interval: MetricSet, scenario: (typeof SCENARIOS)[number], intervalSec: number): number {
+export function meanInFlight(interval: MetricSet, scenario: ThroughputKey, intervalSec: number): number {
   const names = throughputNames(scenario);
   if (intervalSec <= 0 || !interval.hasHistogram(names.serviceTimeUs)) return 0;
   const service = interval.histogram(names.serviceTimeUs);
@@ -41,9 +50,25 @@ export function meanInFlight(interval: MetricSet, scenario: (typeof SCENARIOS)[n
   return (service.totalCount / intervalSec) * (service.mean / 1e6);
 }
 
+/** The request kinds' latency histograms of an interval, as exported series (docs/design.md §2.15). */
+function kindHistograms(interval: MetricSet): Array<{ key: ExportedKey; source: string; labels: Labels }> {
+  return interval.histogramNames().flatMap((source) => {
+    const kind = KIND_LATENCY.exec(source)?.[1];
+    return kind === undefined ? [] : [{ key: 'requestDuration' as const, source, labels: { scenario: 'requests', [KIND_LABEL]: kind } }];
+  });
+}
+
+/** A request kind keeps its slowest traced requests under `requests.<kind>`, its scenario key. */
+const kindSlowestKey = (source: string): string | undefined => {
+  const kind = KIND_LATENCY.exec(source)?.[1];
+  return kind === undefined ? undefined : `requests.${kind}`;
+};
+
 /** Feeds intervals to one writer; remembers where each internal counter goes. */
 export class MetricFeed {
   private readonly routes = new Map<string, ExportedCount[]>();
+  /** Request kinds seen so far: their in-flight gauge is set every interval, 0 when idle, as the built-ins' is. */
+  private readonly kinds = new Set<string>();
 
   constructor(private readonly writer: MetricWriter) {}
 
@@ -55,16 +80,20 @@ export class MetricFeed {
         routes = exportedCountsOf(name);
         this.routes.set(name, routes);
       }
-      for (const { key, labels } of routes) w.add(key, labels, value);
+      for (const { key, labels, scale } of routes) w.add(key, labels, scale === undefined ? value : value * scale);
     }
     w.set('openStreams', { stream: 'chat' }, point.streamsOpen);
     w.set('openStreams', { stream: 'main' }, point.mainStreamsOpen);
     for (const scenario of SCENARIOS) w.set('requestsInFlight', { scenario }, meanInFlight(interval, scenario, point.intervalSec));
-    for (const { key, source, labels } of HISTOGRAM_SOURCES) {
+    for (const { labels } of kindHistograms(interval)) this.kinds.add(labels[KIND_LABEL] as string);
+    for (const kind of this.kinds) {
+      w.set('requestsInFlight', { scenario: 'requests', [KIND_LABEL]: kind }, meanInFlight(interval, `requests.${kind}`, point.intervalSec));
+    }
+    for (const { key, source, labels } of [...HISTOGRAM_SOURCES, ...kindHistograms(interval)]) {
       if (!interval.hasHistogram(source)) continue;
       forEachRecordedValue(interval.histogram(source), (valueUs, count) => w.observe(key, labels, valueUs / 1e6, count));
       // The interval's slowest traced requests, slowest last: a bucket keeps its latest exemplar.
-      const slowestKey = SLOWEST_KEY_OF_HISTOGRAM[source];
+      const slowestKey = SLOWEST_KEY_OF_HISTOGRAM[source] ?? kindSlowestKey(source);
       if (w.exemplar === undefined || slowestKey === undefined) continue;
       const slowest = interval.slowestOf(slowestKey);
       for (let i = slowest.length - 1; i >= 0; i--) w.exemplar(key, labels, slowest[i]!.latencyMs / 1e3, slowest[i]!.traceId);

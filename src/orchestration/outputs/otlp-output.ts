@@ -24,8 +24,8 @@ type Instrument = Counter | Gauge | Histogram;
 export const otlpName = (key: ExportedKey): string => EXPORTED[key].name.replace(/_total$/, '');
 
 function makeInstrument(meter: Meter, key: ExportedKey): Instrument {
-  const { kind, help, name } = EXPORTED[key];
-  const options = { description: help, ...(name.endsWith('_seconds') ? { unit: 's' } : {}) };
+  const { kind, help } = EXPORTED[key];
+  const options = { description: help, ...(otlpName(key).endsWith('_seconds') ? { unit: 's' } : {}) };
   if (kind === 'counter') return meter.createCounter(otlpName(key), options);
   if (kind === 'gauge') return meter.createGauge(otlpName(key), options);
   const buckets = HISTOGRAM_SOURCES.find((entry) => entry.key === key)?.buckets ?? [];

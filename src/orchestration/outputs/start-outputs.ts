@@ -3,7 +3,7 @@
  * search keeps the same endpoint and page across its steps. An address that cannot be had
  * stops the run before its target starts (exit 2); outputs already started are closed.
  * Each output's module (prom-client, OpenTelemetry) is loaded only when it is asked for:
- * loading them costs every run ~0.1 s of CPU (bench/results/startup.json).
+ * loading them would cost every run CPU that only some use (docs/benchmarks.md, "Figures behind the code").
  */
 import type { LiveOutput } from './live-output.js';
 import { LiveOutputs } from './live-outputs.js';

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redact } from '../../util/redact.js';
+import { chance, routeKey } from '../faults/faults.js';
 import type { RequestContext, TargetApp } from '../target-app.js';
 import { authenticate } from './auth.js';
 import { HttpProblem, problems } from './problem.js';
@@ -66,6 +67,11 @@ export function createDispatcher(app: TargetApp, router: Router, counter: Reques
         extraHeaders.link = `<${API_PREFIX}${route.successor(params)}>; rel="successor-version"`;
       }
       const principal = authenticate(req, app.store, route.access, params);
+      // `error-rate=PCT on METHOD PATH` (docs/target.md): after auth, like the unscoped fault.
+      if (app.faults.hasRouteFaults) {
+        const key = routeKey(route.method, route.pattern);
+        if (chance(app.faults.routeErrorRates[key] ?? 0)) throw problems.injected(`injected fault: error-rate on ${key}`);
+      }
       const ctx: RequestContext = { app, req, res, params, principal, path, extraHeaders };
       const result = route.handler(ctx);
       if (result instanceof Promise) result.catch(fail);

@@ -3,8 +3,8 @@
  * profile `target.tls`), so that coachbench is proven over HTTPS against a real TLS server.
  * A self-signed pair is generated at start (P-256, SHA-256, valid for a day) for the
  * loopback names; its certificate is its own CA, so a run trusts it with `--ca CERT`.
- * The generator (selfsigned, with its X.509 stack: ~0.15 s of CPU to load) is loaded only
- * when a pair is asked for.
+ * The generator (selfsigned, with its X.509 stack, costly to load: docs/benchmarks.md) is
+ * loaded only when a pair is asked for.
  */
 import { isIP } from 'node:net';
 

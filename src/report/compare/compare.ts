@@ -13,15 +13,20 @@
 import type { HistogramSummary, Report } from '../../contract/report.js';
 import { decodeHistogram, type Histogram } from '../../metrics/histogram.js';
 import {
+  type FieldDef,
   isProportion,
   METRIC_CATALOG,
   METRIC_ROOTS,
   type MetricDirection,
   type MetricRoot,
+  type MetricRootName,
   type MetricUnit,
   metricRootObject,
   proportionCounts,
+  REQUESTS_ROOT,
   readMetric,
+  requestKindFields,
+  requestKindsOf,
   resolveMetricPath,
 } from '../../metrics/metric-catalog.js';
 import { ConfigError } from '../../util/errors.js';
@@ -110,6 +115,8 @@ export function assertMetricKey(key: string, where: string): void {
   const resolved = resolveMetricPath(segments);
   if (resolved.ok) return;
   const root = segments[0] as MetricRoot;
+  // `requests` and `requests.<kind>` name every metric of the kinds, or of one kind.
+  if (segments[0] === REQUESTS_ROOT && segments.length <= 2) return;
   if (METRIC_ROOTS.includes(root) && (segments.length === 1 || METRIC_CATALOG[root][segments.slice(1).join('.')])) return;
   throw new ConfigError(`${where}: unknown metric "${key}": ${resolved.message}`);
 }
@@ -203,7 +210,7 @@ function fieldOf(scope: object | null, field: string): unknown {
 }
 
 /** A ratio of two counts (an error rate): a two-proportion test on the counts of each run. */
-function proportionDiffers(root: MetricRoot, field: string, baseline: Report, candidate: Report): boolean | undefined {
+function proportionDiffers(root: MetricRootName, field: string, baseline: Report, candidate: Report): boolean | undefined {
   const b = proportionCounts(baseline, root, field);
   const c = proportionCounts(candidate, root, field);
   return b === null || c === null ? undefined : proportionsDiffer(b, c);
@@ -213,7 +220,7 @@ function proportionDiffers(root: MetricRoot, field: string, baseline: Report, ca
 function noiseVerdict(
   field: string,
   unit: MetricUnit,
-  root: MetricRoot,
+  root: MetricRootName,
   b: number | null,
   c: number | null,
   baseline: Report,
@@ -224,10 +231,16 @@ function noiseVerdict(
   return undefined;
 }
 
-function compareRoot(root: MetricRoot, baseline: Report, candidate: Report, options: CompareOptions): ComparisonRow[] {
+function compareRoot(
+  root: MetricRootName,
+  baseline: Report,
+  candidate: Report,
+  options: CompareOptions,
+  fields: Readonly<Record<string, FieldDef>> = METRIC_CATALOG[root as MetricRoot],
+): ComparisonRow[] {
   const rows: ComparisonRow[] = [];
   const floorAt = root === 'generator' ? () => 0 : schedulingFloor(baseline, candidate);
-  for (const [field, def] of Object.entries(METRIC_CATALOG[root])) {
+  for (const [field, def] of Object.entries(fields)) {
     const base = fieldOf(metricRootObject(baseline, root), field);
     const cand = fieldOf(metricRootObject(candidate, root), field);
     if (def.kind === 'histogram') {
@@ -267,6 +280,11 @@ export function compareReports(baseline: Report, candidate: Report, options: Com
   for (const root of METRIC_ROOTS) {
     if (metricRootObject(baseline, root) === null || metricRootObject(candidate, root) === null) continue;
     rows.push(...compareRoot(root, baseline, candidate, options));
+  }
+  // Request kinds (docs/design.md §2.15): a kind both runs had, field by field as a throughput scenario.
+  const candidateKinds = new Set(requestKindsOf(candidate));
+  for (const kind of requestKindsOf(baseline).filter((name) => candidateKinds.has(name))) {
+    rows.push(...compareRoot(REQUESTS_ROOT, baseline, candidate, options, requestKindFields(kind)));
   }
   return {
     baseline: identity(baseline),

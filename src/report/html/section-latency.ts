@@ -3,7 +3,7 @@
  * latency; thresholds on a plotted histogram are drawn as reference lines.
  */
 import type { HistogramSummary, Report } from '../../contract/report.js';
-import type { MetricRoot } from '../../metrics/metric-catalog.js';
+import type { MetricRootName } from '../../metrics/metric-catalog.js';
 import { parseThreshold } from '../../metrics/thresholds.js';
 import { formatCount, formatMs } from '../format.js';
 import { type PercentileSeries, percentileChart } from '../svg/percentile-chart.js';
@@ -24,7 +24,7 @@ export function percentileNote(name: string, summary: HistogramSummary): string 
 }
 
 /** Threshold limits on `root.field.<stat>` for this histogram, as reference lines. */
-export function thresholdReferences(report: Report, root: MetricRoot, field: string): { name: string; valueMs: number }[] {
+export function thresholdReferences(report: Report, root: MetricRootName, field: string): { name: string; valueMs: number }[] {
   const refs: { name: string; valueMs: number }[] = [];
   for (const result of report.thresholds) {
     try {
@@ -42,7 +42,7 @@ export function thresholdReferences(report: Report, root: MetricRoot, field: str
 interface LatencyPlot {
   caption: string;
   detail: string;
-  root: MetricRoot;
+  root: MetricRootName;
   field: string;
   series: { name: string; summary: HistogramSummary }[];
 }
@@ -68,11 +68,14 @@ function plots(report: Report): LatencyPlot[] {
       },
     );
   }
+  // Request kinds (docs/design.md §2.15) plot like photo upload, their thresholds at `requests.<kind>.latencyMs`.
+  const kinds = Object.entries(report.scenarios.requests ?? {}).map(([name, kind]) => [`${name} latency`, 'requests', kind, `${name}.latencyMs`] as const);
   const throughput = [
-    ['Photo upload latency', 'photoUpload', photoUpload],
-    ['Tag link latency', 'tagLink', tagLink],
-  ] as const;
-  for (const [caption, root, summary] of throughput) {
+    ['Photo upload latency', 'photoUpload', photoUpload, 'latencyMs'] as const,
+    ['Tag link latency', 'tagLink', tagLink, 'latencyMs'] as const,
+    ...kinds,
+  ];
+  for (const [caption, root, summary, field] of throughput) {
     if (!summary) continue;
     const corrected = summary.model === 'open';
     list.push({
@@ -81,7 +84,7 @@ function plots(report: Report): LatencyPlot[] {
         ? 'latency counts from the intended start (coordinated-omission corrected); service time from the actual start'
         : 'closed model: latency from the actual start',
       root,
-      field: 'latencyMs',
+      field,
       series: [
         { name: corrected ? 'latency (intended start)' : 'latency', summary: summary.latencyMs },
         { name: 'service time', summary: summary.serviceTimeMs },

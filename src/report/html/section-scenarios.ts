@@ -3,6 +3,7 @@
 import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../../contract/report.js';
 import { escapeXml as escapeText } from '../escape.js';
 import { formatCount, formatCounts, formatMemory, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
+import { REQUEST_KIND_COLUMNS, requestKindRows } from '../request-kind-rows.js';
 import { SCENARIO_COLUMNS, scenarioRows } from '../scenario-rows.js';
 import { STAGE_COLUMNS, stageRows } from '../stage-rows.js';
 import { keyValues, section, table } from './parts.js';
@@ -86,6 +87,15 @@ export function scenariosSection(report: Report): string {
       ['Tags created', formatCount(t.tagsCreated)],
       ['Existing names returned', formatCount(t.existingReturned)],
     ]);
-  const details = [chatStreams ? chatDetails(chatStreams) : '', photoUpload ? photo(photoUpload) : '', tagLink ? tags(tagLink) : ''].join('');
+  const details = [chatStreams ? chatDetails(chatStreams) : '', photoUpload ? photo(photoUpload) : '', tagLink ? tags(tagLink) : '', requestKinds(report)].join(
+    '',
+  );
   return section('scenarios', 'Scenarios', overview(report) + details);
+}
+
+/** The request kinds (docs/design.md §2.15), one row each; latency from the intended start in the open model. */
+function requestKinds(report: Report): string {
+  const rows = requestKindRows(report);
+  if (rows.length === 0) return '';
+  return `<h3 id="request-kinds">Request kinds</h3>${table(REQUEST_KIND_COLUMNS, rows)}`;
 }

@@ -17,7 +17,7 @@ const KEY_TITLES: Record<string, string> = {
   'chatStreams.delivery': 'Message delivery (the injected message)',
 };
 
-const titleOf = (key: string): string => KEY_TITLES[key] ?? key;
+const titleOf = (key: string): string => KEY_TITLES[key] ?? (key.startsWith('requests.') ? `Request kind ${key.slice('requests.'.length)}` : key);
 
 function traceCell(template: string | undefined, traceId: string): Html {
   const href = traceLink(template, traceId);

@@ -7,12 +7,13 @@ import { tickLabel } from '../svg/scale.js';
 import { figure, grid, section } from './parts.js';
 import { plannedRequestRate, plannedStreams } from './planned-series.js';
 
-type Pick = (point: TimeseriesPoint) => number | null;
+/** One value of a point; any record with a `tSec` charts (report.json's points, the live dashboard's samples). */
+type Pick<P = TimeseriesPoint> = (point: P) => number | null;
 
 /** Run-time tick labels: `45s`, `1m30s`, `2h05m`. */
 export const runTimeLabel = (sec: number): string => (sec < 60 ? `${tickLabel(sec)}s` : formatDuration(sec * 1_000));
 
-export function series(points: readonly TimeseriesPoint[], name: string, pick: Pick): LineSeries {
+export function series<P extends { tSec: number }>(points: readonly P[], name: string, pick: Pick<P>): LineSeries {
   return { name, points: points.map((point) => [point.tSec, pick(point)] as const) };
 }
 
@@ -107,7 +108,7 @@ export function warmupRange(points: readonly TimeseriesPoint[]): ShadedRange[] {
 }
 
 /** p50 / p90 / p99 of one latency over time; reports before 1.2.0 hold only the p99. */
-function latencyBands(points: readonly TimeseriesPoint[], what: string, picks: [Pick, Pick, Pick]): LineSeries[] {
+export function latencyBands<P extends { tSec: number }>(points: readonly P[], what: string, picks: [Pick<P>, Pick<P>, Pick<P>]): LineSeries[] {
   const [p50, p90, p99] = picks;
   const hasBands = points.some((point) => p50(point) !== null || p90(point) !== null);
   const p99Series = series(points, `${what} p99`, p99);
@@ -119,22 +120,38 @@ function withPlan(achieved: LineSeries[], planned: LineSeries | null): LineSerie
   return planned ? [...achieved, planned] : achieved;
 }
 
+/** The open streams (chat and main) of each interval, and the plan's line when there is one; the live dashboard draws it too. */
+export function openStreamsChart<P extends { tSec: number; streamsOpen: number; mainStreamsOpen: number }>(
+  points: readonly P[],
+  planned: LineSeries | null,
+): TimeChart {
+  return {
+    kind: 'ts-streams',
+    caption: 'Open streams',
+    detail: 'the most open in each interval; the planned participants (each holds one of each stream) beside them',
+    yTitle: 'Streams',
+    integerY: true,
+    series: withPlan([series(points, 'chat-session streams', (p) => p.streamsOpen), series(points, 'main streams', (p) => p.mainStreamsOpen)], planned),
+  };
+}
+
+/** Event delivery latency p50 / p90 / p99 of each interval; the live dashboard draws it too. */
+export function deliveryLatencyChart<P extends { tSec: number }>(points: readonly P[], picks: [Pick<P>, Pick<P>, Pick<P>]): TimeChart {
+  return {
+    kind: 'ts-event-latency',
+    caption: 'Event delivery latency per interval',
+    detail: 'p50 / p90 / p99 of each interval; gaps mean no samples in that interval',
+    yTitle: 'Latency (ms)',
+    series: latencyBands(points, 'delivery', picks),
+  };
+}
+
 export function timeseriesSection(report: Report): string {
   const points = report.timeseries;
   if (points.length === 0) return section('timeseries', 'Over time', '<p class="muted">No interval data recorded.</p>');
   const interval = points[0]?.intervalSec ?? 0;
   const charts: TimeChart[] = [
-    {
-      kind: 'ts-streams',
-      caption: 'Open streams',
-      detail: 'the most open in each interval; the planned participants (each holds one of each stream) beside them',
-      yTitle: 'Streams',
-      integerY: true,
-      series: withPlan(
-        [series(points, 'chat-session streams', (p) => p.streamsOpen), series(points, 'main streams', (p) => p.mainStreamsOpen)],
-        plannedStreams(report.plan),
-      ),
-    },
+    openStreamsChart(points, plannedStreams(report.plan)),
     {
       kind: 'ts-events',
       caption: 'Stream events per second',
@@ -157,13 +174,7 @@ export function timeseriesSection(report: Report): string {
       yTitle: 'Per second',
       series: [series(points, 'request errors', (p) => perSec(p.errors, p)), series(points, 'KEEP_ALIVE violations', (p) => perSec(p.keepAliveViolations, p))],
     },
-    {
-      kind: 'ts-event-latency',
-      caption: 'Event delivery latency per interval',
-      detail: 'p50 / p90 / p99 of each interval; gaps mean no samples in that interval',
-      yTitle: 'Latency (ms)',
-      series: latencyBands(points, 'delivery', [(p) => p.eventLatencyP50Ms ?? null, (p) => p.eventLatencyP90Ms ?? null, (p) => p.eventLatencyP99Ms]),
-    },
+    deliveryLatencyChart(points, [(p) => p.eventLatencyP50Ms ?? null, (p) => p.eventLatencyP90Ms ?? null, (p) => p.eventLatencyP99Ms]),
     {
       kind: 'ts-request-latency',
       caption: 'Request latency per interval',

@@ -4,11 +4,9 @@
  * threshold is re-derived from them by buildReport; percentiles are never averaged.
  */
 
-import type { CheckResult, Report } from '../../contract/report.js';
-import { judgeVerdict } from '../../metrics/checks/verdict.js';
+import type { Report } from '../../contract/report.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { metricView } from '../../metrics/metric-view.js';
-import { protocolsOf } from '../../metrics/protocols-summary.js';
 import { judgeStage, type StageTotal } from '../../metrics/threshold-monitor.js';
 import { parseThresholds } from '../../metrics/thresholds.js';
 import { ConfigError } from '../../util/errors.js';
@@ -67,27 +65,6 @@ function shardWarnings(plan: MergePlan): string[] {
       notes.push(`[${label}] failed for a reason outside its checks and thresholds (see its warnings), so the merged verdict is fail`);
   }
   return notes;
-}
-
-/*
- * Re-derivation already fails every count-based check when any shard counted a failure
- * (counts only grow when added). Not so for generator.healthy, a p99 bound: a saturated
- * shard's tail can drown in its healthy peers' samples, yet that shard's latencies are
- * still untrustworthy. So a check failed in any shard fails in the merged report too.
- */
-function combineChecks(merged: CheckResult[], shards: readonly ShardSource[]): CheckResult[] {
-  return merged.map((check) => {
-    if (check.status === 'fail') return check;
-    const failedIn = shards.find((s) => s.report.checks.some((c) => c.id === check.id && c.status === 'fail'));
-    if (!failedIn) return check;
-    const theirs = failedIn.report.checks.find((c) => c.id === check.id)!;
-    return {
-      id: check.id,
-      status: 'fail',
-      observed: theirs.observed,
-      detail: `failed in ${shardLabel(failedIn)} (${failedIn.source}): ${theirs.detail}; the merged data alone read: ${check.detail}`,
-    };
-  });
 }
 
 /**
@@ -156,7 +133,9 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   const processes = shardReports.reduce((sum, r) => sum + r.generator.processes, 0);
   const rssBytes = shardReports.reduce((sum, r) => sum + r.generator.rssBytes, 0);
   const stageTotals = addStages(shardReports);
-  const view = (set: MetricSet) => metricView(set, { profile: plan.profile, keepAlive: plan.keepAlive, processes, rssBytes });
+  const held = mergedParticipants(plan.profile.chatStreams.participants, shardReports, plan.missing.length === 0);
+  const participants = held.participants ?? plan.profile.chatStreams.participants;
+  const view = (set: MetricSet) => metricView(set, { profile: plan.profile, participants, keepAlive: plan.keepAlive, processes, rssBytes });
   const stageResults = new Map(
     parseThresholds(plan.thresholds, 'thresholds')
       .filter((threshold) => threshold.stage !== null)
@@ -164,8 +143,8 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
   );
   const startedAt = new Date(Math.min(...shardReports.map((r) => Date.parse(r.startedAt))));
   const endedAt = new Date(Math.max(...shardReports.map((r) => Date.parse(r.endedAt))));
-  const report = buildReport(total, {
-    ...mergedParticipants(plan.profile.chatStreams.participants, shardReports, plan.missing.length === 0),
+  return buildReport(total, {
+    ...held,
     runId: mergedRunId(plan.profile.name, startedAt),
     startedAt,
     endedAt,
@@ -184,22 +163,15 @@ export function mergeReports(reports: readonly Report[], sources: readonly strin
     warnings: shardWarnings(plan),
     thresholds: plan.thresholds,
     mergedFrom: plan.shards.map((s) => s.source),
+    shardChecks: plan.shards.map((shard) => ({ label: shardLabel(shard), source: shard.source, checks: shard.report.checks })),
+    shardSaturated: shardReports.some((r) => r.generator.saturated),
+    // An interrupted shard stopped before its load was done: the run as planned did not happen.
+    shardsFailed: plan.missing.length > 0 || shardReports.some((r) => r.interrupted || failedOutsideChecks(r)),
+    // The shards of one run were started with the same labels and transport settings: the first
+    // shard's speak for the run (the connections they opened add up in the total).
+    labels: shardReports.find((r) => r.labels)?.labels,
+    traceUrl: shardReports.find((r) => r.traceUrl !== undefined)?.traceUrl,
+    transport: shardReports.find((r) => r.transport)?.transport,
+    shardStarts: shardStarts(shardReports),
   });
-
-  report.checks = combineChecks(report.checks, plan.shards);
-  // The shards of one run were started with the same labels; the first shard's speak for the run.
-  const labels = shardReports.find((r) => r.labels)?.labels;
-  if (labels) report.labels = labels;
-  const traceUrl = shardReports.find((r) => r.traceUrl !== undefined)?.traceUrl;
-  if (traceUrl !== undefined) report.traceUrl = traceUrl;
-  // Likewise their transport settings; the connections they opened add up (counters).
-  const transport = shardReports.find((r) => r.transport)?.transport;
-  if (transport) report.transport = { ...transport, protocols: protocolsOf(total) };
-  if (shardReports.some((r) => r.generator.saturated)) report.generator.saturated = true;
-  const starts = shardStarts(plan.shards.map((s) => s.report));
-  if (starts) report.shardStarts = starts;
-  // An interrupted shard stopped before its load was done: the run as planned did not happen.
-  const failedOutside = plan.missing.length > 0 || shardReports.some((r) => r.interrupted || failedOutsideChecks(r));
-  report.verdict = failedOutside ? 'fail' : judgeVerdict(report.checks, report.thresholds, report.coreChecks ?? []);
-  return report;
 }

@@ -10,7 +10,7 @@ import { ConfigError } from '../../util/errors.js';
 import { VERSION } from '../../util/version.js';
 import { analyseSeries, type Observation } from './analyse-series.js';
 import type { HistoryEntry, SkippedFile } from './read-history.js';
-import { groupsDiffer, HEADLINE_METRICS, runNoise, schedulingDelay, type TrackedMetric } from './trend-metrics.js';
+import { groupsDiffer, HEADLINE_METRICS, requestKindMetrics, runNoise, schedulingDelay, type TrackedMetric } from './trend-metrics.js';
 import { type ChangePoint, TREND_SCHEMA_VERSION, type Trend, type TrendRun, type TrendSeries, type TrendSettings } from './trend-model.js';
 
 export interface BuildTrendOptions {
@@ -142,10 +142,8 @@ export function buildTrend(entries: readonly HistoryEntry[], skipped: readonly S
   const reports = kept.map((entry) => entry.report);
   const notes: string[] = [];
   const thresholds = newestThresholds(newest, notes);
-  const tracked = [
-    ...HEADLINE_METRICS,
-    ...[...thresholds.values()].map((t) => t.tracked).filter((t) => !HEADLINE_METRICS.some((h) => h.ref.path === t.ref.path)),
-  ];
+  const headline = [...HEADLINE_METRICS, ...requestKindMetrics(newest.report)];
+  const tracked = [...headline, ...[...thresholds.values()].map((t) => t.tracked).filter((t) => !headline.some((h) => h.ref.path === t.ref.path))];
   const series = tracked.flatMap((metric) => {
     const threshold = thresholds.get(metric.ref.path);
     const one = seriesOf(metric, threshold ? { expression: threshold.expression, limit: threshold.limit } : null, runs, reports, options.settings, notes);

@@ -42,6 +42,15 @@ export function trackedMetric(path: string, title = path): TrackedMetric {
 
 export const HEADLINE_METRICS: readonly TrackedMetric[] = HEADLINE.map(([path, title]) => trackedMetric(path, title));
 
+/** The headline metrics of each request kind of a report (docs/design.md §2.15): latency p50 and p99, error rate. */
+export function requestKindMetrics(report: Report): TrackedMetric[] {
+  return Object.keys(report.scenarios.requests ?? {}).flatMap((kind) => [
+    trackedMetric(`requests.${kind}.latencyMs.p50`, `${kind} latency p50`),
+    trackedMetric(`requests.${kind}.latencyMs.p99`, `${kind} latency p99`),
+    trackedMetric(`requests.${kind}.errorRate`, `${kind} error rate`),
+  ]);
+}
+
 /** The percentile (0–100) a histogram metric reads, or null when it is not one. */
 function percentileOf(ref: MetricRef): number | null {
   if (ref.kind !== 'histogram' || ref.sub === null) return null;
@@ -51,7 +60,12 @@ function percentileOf(ref: MetricRef): number | null {
 
 function summaryOf(report: Report, ref: MetricRef): HistogramSummary | null {
   const scope = metricRootObject(report, ref.root) as Record<string, unknown> | null;
-  const summary = scope?.[ref.field] as HistogramSummary | undefined;
+  // A request kind's field is `<kind>.<field>`: a path inside the root.
+  const summary = ref.field
+    .split('.')
+    .reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), scope) as
+    | HistogramSummary
+    | undefined;
   return summary && typeof summary.hdr === 'string' && summary.count > 0 ? summary : null;
 }
 

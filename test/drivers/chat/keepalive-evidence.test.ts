@@ -9,13 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckId } from '../../../src/contract/check-ids.js';
 import { resolveProfile } from '../../../src/contract/profile/resolve-profile.js';
 import type { ChatStreamsSummary, CheckResult } from '../../../src/contract/report.js';
-import { chatStreamsScenario } from '../../../src/drivers/chat/chat-scenario.js';
+import { chatStreamsScenario } from '../../../src/drivers/chat/chat-soak.js';
 import { runScenarios } from '../../../src/engine/run-scenarios.js';
 import { buildChatSummary } from '../../../src/metrics/chat-summary.js';
 import { evaluateChecks } from '../../../src/metrics/checks/evaluate-checks.js';
 import { buildGeneratorSummary } from '../../../src/metrics/generator-summary.js';
 import { MetricSet } from '../../../src/metrics/metric-set.js';
-import { startServer, type TestServer } from '../throughput/helpers.js';
+import { startServer, type TestServer } from '../../support/throughput-helpers.js';
 
 const KEEP_ALIVE_FRAME = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 const KEEP_ALIVE = { intervalMs: 300, toleranceMs: 100 };

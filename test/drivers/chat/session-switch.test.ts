@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { switchFraction } from '../../../src/drivers/chat/virtual-participant.js';
-import { failures, quickProfile, runProfile } from '../../orchestration/run-helpers.js';
+import { quickProfile } from '../../support/profiles.js';
+import { failures, runProfile } from '../../support/run-helpers.js';
 
 describe('session switches', () => {
   it('spread the first stay over the whole period and keep later stays within ±10%', () => {

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConnections } from '../../../src/drivers/throughput/autocannon-connections.js';
-import { startServer, type TestServer } from './helpers.js';
+import { startServer, type TestServer } from '../../support/throughput-helpers.js';
 
 const BOUND = 1024;
 const MiB = 1024 * 1024;

@@ -16,11 +16,11 @@ import { runConnections } from '../../../src/drivers/throughput/autocannon-conne
 import { sendSharedBodies, sharedBodiesSupported } from '../../../src/drivers/throughput/autocannon-requests.js';
 import { runClosedModel } from '../../../src/drivers/throughput/closed-model.js';
 import type { HttpRequestSpec } from '../../../src/drivers/throughput/http-exchange.js';
-import { buildImageCorpus } from '../../../src/drivers/throughput/image-corpus.js';
+import { buildImageCorpus } from '../../../src/drivers/throughput/images/image-corpus.js';
 import { defaultPhotoBody } from '../../../src/drivers/throughput/multipart-body.js';
 import { createPhotoWorkload, photoHeaders } from '../../../src/drivers/throughput/photo-workload.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
-import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, type TestServer, testProfile, testRun } from './helpers.js';
+import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, type TestServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 const [image] = buildImageCorpus(['jpeg'], [32 * 1024]);
 const shared = defaultPhotoBody(image!);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS, type CheckId } from '../../../src/contract/check-ids.js';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
-import { type Misbehaviour, startFakeTarget } from './fake-target.js';
-import { checksOf, testProfile, testRun } from './helpers.js';
+import { type Misbehaviour, startFakeTarget } from '../../support/fake-throughput-target.js';
+import { checksOf, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 /** The request-level checks: every check that is not about streams or the generator. */
 // auth.token.refresh needs expiring tokens: its pass and its failures are proven in test/orchestration/token-refresh*.test.ts.
 const REQUEST_CHECKS: CheckId[] = CHECK_IDS.filter(
-  (id) => !id.startsWith('stream.') && id !== 'generator.healthy' && id !== 'auth.token.refresh' && id !== 'load.achieved',
+  // requests.expectations judges request kinds, which these photo and tag runs have none of (test/orchestration/requests-run.test.ts).
+  (id) => !id.startsWith('stream.') && id !== 'generator.healthy' && id !== 'auth.token.refresh' && id !== 'load.achieved' && id !== 'requests.expectations',
 );
 
 /** Probes plus a short open-model load of both scenarios against a fake target. */

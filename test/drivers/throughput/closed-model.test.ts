@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runConnections } from '../../../src/drivers/throughput/autocannon-connections.js';
 import { sharedBodiesSupported } from '../../../src/drivers/throughput/autocannon-requests.js';
 import { runClosedModel } from '../../../src/drivers/throughput/closed-model.js';
-import { buildImageCorpus } from '../../../src/drivers/throughput/image-corpus.js';
+import { buildImageCorpus } from '../../../src/drivers/throughput/images/image-corpus.js';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
 import { defaultPhotoBody, overridePhotoBody } from '../../../src/drivers/throughput/multipart-body.js';
 import { createPhotoWorkload } from '../../../src/drivers/throughput/photo-workload.js';
@@ -11,7 +11,7 @@ import { throughputNames } from '../../../src/metrics/names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { checksOf, GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
+import { checksOf, GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 const fixtures = {
   apiKey: 'key-0001',

@@ -10,7 +10,7 @@ import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../s
 import { DRAIN_GRACE_MS } from '../../../src/engine/drain.js';
 import { cutAtEndName, PROBE_NAMES } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
-import { checksOf, startServer, testProfile, testRun } from './helpers.js';
+import { checksOf, startServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 const fixtures = {
   apiKey: 'key-0001',

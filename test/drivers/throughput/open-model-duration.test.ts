@@ -10,7 +10,7 @@ import { photoUploadScenario } from '../../../src/drivers/throughput/index.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { testProfile, testRun } from './helpers.js';
+import { testProfile, testRun } from '../../support/throughput-helpers.js';
 
 let target: RunningTarget;
 

@@ -3,7 +3,7 @@ import { photoUploadScenario } from '../../../src/drivers/throughput/index.js';
 import { throughputNames } from '../../../src/metrics/names.js';
 import { scheduledSlotsName } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
-import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from './helpers.js';
+import { GOOD_HEADERS, photoAnswer, readBody, sendJson, startServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 const names = throughputNames('photoUpload');
 const fixtures = {

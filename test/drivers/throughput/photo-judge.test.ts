@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { photoUploadScenario, probesScenario } from '../../../src/drivers/throughput/index.js';
 import { photoUrlProblem } from '../../../src/drivers/throughput/photo-judge.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
-import { checksOf, GOOD_HEADERS, photoAnswer, readBody, startServer, testProfile, testRun } from './helpers.js';
+import { checksOf, GOOD_HEADERS, photoAnswer, readBody, startServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
 const fixtures = {
   apiKey: 'key-0001',

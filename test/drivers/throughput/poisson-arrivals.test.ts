@@ -10,7 +10,7 @@ import { scheduledSlotsName } from '../../../src/metrics/throughput-extra-names.
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { testRun } from './helpers.js';
+import { testRun } from '../../support/throughput-helpers.js';
 
 let target: RunningTarget | undefined;
 afterEach(async () => {

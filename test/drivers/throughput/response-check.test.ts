@@ -4,7 +4,7 @@ import { judgeTags, tagIds } from '../../../src/drivers/throughput/tag-workload.
 import { evidenceFailures, evidenceRuns } from '../../../src/metrics/checks/evidence.js';
 import { MetricSet } from '../../../src/metrics/metric-set.js';
 import { TAG_EXTRA } from '../../../src/metrics/throughput-extra-names.js';
-import { GOOD_HEADERS } from './helpers.js';
+import { GOOD_HEADERS } from '../../support/throughput-helpers.js';
 
 const view = (status: number, body: string, contentType = 'application/json', extra: Record<string, string> = GOOD_HEADERS): ResponseView => ({
   status,

@@ -4,7 +4,7 @@ import { MetricSet } from '../../../src/metrics/metric-set.js';
 import { throughputNames } from '../../../src/metrics/names.js';
 import { PHOTO_EXTRA, TAG_EXTRA } from '../../../src/metrics/throughput-extra-names.js';
 import { buildPhotoUploadSummary, buildTagLinkSummary } from '../../../src/metrics/throughput-summary.js';
-import { testProfile } from './helpers.js';
+import { testProfile } from '../../support/throughput-helpers.js';
 
 const photo = throughputNames('photoUpload');
 

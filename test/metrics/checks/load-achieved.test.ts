@@ -174,8 +174,15 @@ describe('loadAchieved', () => {
     const failed = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] }, requests: [closed] }));
     expect(failed).toMatchObject({ status: 'fail', observed: 0 });
     expect(failed.detail).toMatch(/tagLink could not hold its 8 closed-model connections: 3 connection errors \(net:ECONNREFUSED: 3\)/);
-    const held = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] }, requests: [{ ...closed, connectionErrors: {} }] }));
-    expect(held).toMatchObject({ status: 'pass', observed: 100, detail: 'tagLink held its 8 closed-model connections' });
+    const held = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] }, requests: [{ ...closed, started: 120, connectionErrors: {} }] }));
+    expect(held).toMatchObject({ status: 'pass', observed: 100, detail: 'tagLink held its 8 closed-model connections (120 requests completed)' });
+  });
+
+  it('closed model: connections that completed no request drove no load', () => {
+    const idle: RequestLoad = { ...open(0, 0, 0, 0), scenario: 'photoUpload', model: 'closed', connections: 4, connectionErrors: {} };
+    const result = loadAchieved(inputs({ plan: { ...plan(ramp), scenarios: [] }, requests: [idle] }));
+    expect(result).toMatchObject({ status: 'fail', observed: 0 });
+    expect(result.detail).toMatch(/photoUpload completed no request on its 4 closed-model connections \(none answered or failed by the end of the run\)/);
   });
 
   it('each part is judged: streams held, arrivals short', () => {

@@ -5,26 +5,16 @@
  * A screenshot goes to reports/test-artifacts/dashboard-1280.png.
  */
 import { mkdir, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../../src/contract/check-ids.js';
 import { HAS_BROWSER, SKIP_NOTE, useBrowser, watchedPage } from '../../support/chromium.js';
-import { quickProfile, runProfile } from '../run-helpers.js';
+import { freePort } from '../../support/free-port.js';
+import { quickProfile } from '../../support/profiles.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 const ARTIFACTS = resolve('reports/test-artifacts');
-
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? done(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
@@ -81,14 +71,15 @@ describe('the live dashboard in a real browser', () => {
         expect.stringMatching(/^chatStreams\.eventLatencyMs\.p99 < 250(PASS|FAIL)/),
       ]);
 
-      // The five charts are drawn: open streams, rates, request, delivery and KEEP_ALIVE percentiles.
+      // The five charts are drawn (the report's, sent by the server): open streams and the plan, rates, request, delivery and KEEP_ALIVE percentiles.
       const drawn = await page.evaluate(() => {
         const { document } = globalThis as unknown as {
           document: { querySelectorAll(s: string): Iterable<{ id: string; querySelectorAll(s: string): { length: number } }> };
         };
-        return [...document.querySelectorAll('svg.chart')].map((svg) => [svg.id, svg.querySelectorAll('path.series').length] as const);
+        return [...document.querySelectorAll('.live-chart')].map((slot) => [slot.id, slot.querySelectorAll('svg.chart path.series').length] as const);
       });
       expect(Object.fromEntries(drawn)).toMatchObject({ 'chart-streams': 3, 'chart-rates': 2, 'chart-delivery-latency': 3, 'chart-keepalive': 3 });
+      expect(await page.locator('#chart-streams .chart-legend').textContent()).toContain('planned (participants)');
       await page.screenshot({ path: join(ARTIFACTS, 'dashboard-1280.png'), fullPage: true });
       expect((await stat(join(ARTIFACTS, 'dashboard-1280.png'))).size).toBeGreaterThan(20_000);
 

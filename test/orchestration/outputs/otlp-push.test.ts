@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quickProfile, runProfile } from '../run-helpers.js';
+import { quickProfile } from '../../support/profiles.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 interface KeyValue {
   key: string;
@@ -92,6 +93,15 @@ describe('run --otlp', () => {
     const pushedEvents = events!.sum!.dataPoints.reduce((n, p) => n + value(p), 0);
     const sum = (record: Record<string, number>): number => Object.values(record).reduce((a, b) => a + b, 0);
     expect(pushedEvents).toBe(sum(chat.events) + sum(chat.mainStreams.events));
+
+    // Stream-seconds held, in seconds: report.json's time series rounds each point to the ms.
+    const held = last.find((m) => m.name === 'coachbench_stream_held_seconds');
+    expect(held?.unit).toBe('s');
+    expect(held?.sum?.isMonotonic).toBe(true);
+    const pushedHeld = held!.sum!.dataPoints.reduce((n, p) => n + value(p), 0);
+    const reportHeld = report.timeseries.reduce((n, point) => n + (point.streamSeconds ?? 0), 0);
+    expect(reportHeld).toBeGreaterThan(10);
+    expect(Math.abs(pushedHeld - reportHeld)).toBeLessThan(0.001 * report.timeseries.length);
 
     const gap = last.find((m) => m.name === 'coachbench_keepalive_gap_seconds');
     expect(gap?.unit).toBe('s');

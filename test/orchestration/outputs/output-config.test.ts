@@ -83,6 +83,7 @@ describe('exportedCountsOf', () => {
     ['tagLink.error.timeout:headers', [{ key: 'requestFailures', labels: { scenario: 'tagLink', code: 'timeout:headers' } }]],
     ['check.photo.upload.failures', [{ key: 'checkFailures', labels: { check: 'photo.upload' } }]],
     ['chat.keepAliveViolations', [{ key: 'checkFailures', labels: { check: 'stream.keepalive.cadence' } }]],
+    ['chat.heldStreamUs', [{ key: 'streamHeld', labels: {}, scale: 1e-6 }]],
     ['check.photo.upload.runs', []],
     ['photoUpload.error.not-a-code', []],
     ['tagLink.droppedSlots', []],

@@ -13,8 +13,9 @@ import { CHAT, throughputNames } from '../../../src/metrics/names.js';
 import { pointFromInterval } from '../../../src/metrics/timeseries.js';
 import { PrometheusOutput } from '../../../src/orchestration/outputs/prometheus-output.js';
 import { freePort } from '../../support/free-port.js';
+import { quickProfile } from '../../support/profiles.js';
 import { HAS_PROMETHEUS, PROMETHEUS_SKIP_NOTE, type RunningPrometheus, startPrometheus } from '../../support/prometheus.js';
-import { quickProfile, runProfile } from '../run-helpers.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 const OPENMETRICS_ACCEPT =
   'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';

@@ -1,14 +1,15 @@
 /**
  * `run --metrics-port` end to end with a real Prometheus (Debian's `prometheus` package):
  * Prometheus scrapes a 25 s run against the embedded target every second, and a PromQL query
- * over its HTTP API returns the event count report.json holds. Skipped, saying why, only
+ * over its HTTP API returns the event count and the stream-seconds report.json holds. Skipped, saying why, only
  * where no Prometheus is installed (.ci/run installs it).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { freePort } from '../../support/free-port.js';
+import { quickProfile } from '../../support/profiles.js';
 import { HAS_PROMETHEUS, PROMETHEUS_SKIP_NOTE, type RunningPrometheus, startPrometheus } from '../../support/prometheus.js';
-import { quickProfile, runProfile } from '../run-helpers.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 interface PromResult {
   metric: Record<string, string>;
@@ -72,6 +73,14 @@ describe(`a real Prometheus scrapes run --metrics-port${PROMETHEUS_SKIP_NOTE}`, 
       const opens = await scalar(promUrl, 'sum(max_over_time(coachbench_stream_open_seconds_count[5m]))');
       expect(opens).toBeGreaterThan(0);
       expect(opens).toBeLessThanOrEqual(report.scenarios.chatStreams!.openLatencyMs.count);
+      // Stream-seconds held (report.json's time series `streamSeconds`), in seconds, less at most what the last intervals added.
+      const held = points.reduce((n, point) => n + (point.streamSeconds ?? 0), 0);
+      const heldMissable = points.slice(-3).reduce((n, point) => n + (point.streamSeconds ?? 0), 0);
+      const scrapedHeld = await scalar(promUrl, 'max_over_time(coachbench_stream_held_seconds_total[5m])');
+      console.info(`report.json: ${held} stream-seconds; Prometheus: ${scrapedHeld}; tolerance ${heldMissable}`);
+      expect(held).toBeGreaterThan(100);
+      expect(scrapedHeld).toBeLessThanOrEqual(held + 1);
+      expect(scrapedHeld).toBeGreaterThanOrEqual(held - heldMissable - 1);
       const passing = await query(promUrl, 'last_over_time(coachbench_check_status{check="stream.open",status="pass"}[5m])');
       expect(passing[0]?.value[1]).toBe('1');
     },

@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { validateReport } from '../../../src/contract/validate-report.js';
 import { compareReports } from '../../../src/report/compare/compare.js';
-import { quickProfile, runProfile } from '../../orchestration/run-helpers.js';
+import { quickProfile } from '../../support/profiles.js';
+import { runProfile } from '../../support/run-helpers.js';
 
 const TARGET = { keepAlive: '300ms', participants: 30, sessionsPerParticipant: 2 };
 /*

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { assertComparable, setupDifferences } from '../../../src/report/compare/compare-warnings.js';
 import { ConfigError } from '../../../src/util/errors.js';
-import { runCli } from '../../cli/run-cli.js';
-import { makeReport } from '../make-report.js';
+import { makeReport } from '../../support/make-report.js';
+import { runCli } from '../../support/run-cli.js';
 
 /** A report of `profile` configured for `durationMs`, run for as long, against `target`. */
 function reportOf(profile: string, durationMs: number, target: Report['target'] = { url: 'http://127.0.0.1:40123', embedded: true }, seed = 1): Report {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../../src/cli/regression-limit.js';
 import type { Report } from '../../../src/contract/report.js';
 import { percentileMs } from '../../../src/metrics/histogram.js';
 import { type CompareOptions, type ComparisonRow, compareReports, judge } from '../../../src/report/compare/compare.js';
 import { countsDiffer, proportionsDiffer } from '../../../src/report/compare/compare-noise.js';
+import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../../src/report/compare/regression-limit.js';
 import { renderCompareHtml } from '../../../src/report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../../src/report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../../../src/report/compare/render-compare-text.js';
 import { ConfigError } from '../../../src/util/errors.js';
-import { makeReport, summaryOf } from '../make-report.js';
+import { makeReport, summaryOf } from '../../support/make-report.js';
 
 const TEN_PERCENT: CompareOptions = { maxRegression: 0.1, perMetric: {} };
 

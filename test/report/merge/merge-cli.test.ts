@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { RUN_LOCK_FILE } from '../../../src/orchestration/run-folder-lock.js';
-import { type ShardBench, shardBench } from './shard-runs.js';
+import { type ShardBench, shardBench } from '../../support/shard-runs.js';
 
 const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { mergeReports } from '../../../src/report/merge/merge-reports.js';
 import { ConfigError } from '../../../src/util/errors.js';
-import { type ShardBench, shardBench } from './shard-runs.js';
+import { type ShardBench, shardBench } from '../../support/shard-runs.js';
 
 let bench: ShardBench;
 let a: Report;

@@ -8,7 +8,7 @@ import type { Report, TimeseriesPoint } from '../../../src/contract/report.js';
 import { validateReport } from '../../../src/contract/validate-report.js';
 import { createHistogram, decodeHistogram, settleMax, summarizeHistogram } from '../../../src/metrics/histogram.js';
 import { mergeReports } from '../../../src/report/merge/merge-reports.js';
-import { type ShardBench, type ShardRun, shardBench } from './shard-runs.js';
+import { type ShardBench, type ShardRun, shardBench } from '../../support/shard-runs.js';
 
 let bench: ShardBench;
 let shards: ShardRun[];

@@ -13,7 +13,7 @@ import { buildReport } from '../../../src/report/build-report.js';
 import { mergeReports } from '../../../src/report/merge/merge-reports.js';
 import { renderJunit } from '../../../src/report/render-junit.js';
 import { renderMarkdown } from '../../../src/report/render-markdown.js';
-import { type ShardBench, type ShardRun, shardBench } from './shard-runs.js';
+import { type ShardBench, type ShardRun, shardBench } from '../../support/shard-runs.js';
 
 let bench: ShardBench;
 let healthy: ShardRun[];

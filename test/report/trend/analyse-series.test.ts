@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseSeries } from '../../../src/report/trend/analyse-series.js';
-import { history, SETTINGS, table } from './synthetic-history.js';
+import { history, SETTINGS, table } from '../../support/synthetic-history.js';
 
 describe('analyseSeries on synthetic histories', () => {
   it('finds a change point in at most 8 % of flat noisy series (200 seeds, 60 runs, 5 % noise; level 5 %)', () => {

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { buildTrend } from '../../../src/report/trend/build-trend.js';
 import type { Trend } from '../../../src/report/trend/trend-model.js';
 import { ConfigError } from '../../../src/util/errors.js';
-import { entries, night, nights, THRESHOLD } from './report-history.js';
-import { SETTINGS } from './synthetic-history.js';
+import { entries, night, nights, THRESHOLD } from '../../support/report-history.js';
+import { SETTINGS } from '../../support/synthetic-history.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../../schemas/trend.schema.json', import.meta.url), 'utf8')) as object;
 const validate = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile(schema);

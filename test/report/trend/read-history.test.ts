@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTrend } from '../../../src/report/trend/build-trend.js';
 import { expandInputs, readHistory } from '../../../src/report/trend/read-history.js';
 import { ConfigError } from '../../../src/util/errors.js';
-import { night, nights, writeNights } from './report-history.js';
-import { SETTINGS } from './synthetic-history.js';
+import { night, nights, writeNights } from '../../support/report-history.js';
+import { SETTINGS } from '../../support/synthetic-history.js';
 
 let dir = '';
 beforeAll(async () => {

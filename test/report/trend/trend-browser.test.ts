@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { buildTrend } from '../../../src/report/trend/build-trend.js';
 import { writeTrendFiles } from '../../../src/report/trend/write-trend.js';
 import { HAS_BROWSER, SKIP_NOTE, useBrowser, watchedPage } from '../../support/chromium.js';
-import { entries, night, nights } from './report-history.js';
-import { SETTINGS } from './synthetic-history.js';
+import { entries, night, nights } from '../../support/report-history.js';
+import { SETTINGS } from '../../support/synthetic-history.js';
 
 const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>${'unbroken'.repeat(60)}`;
 

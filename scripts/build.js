@@ -1,0 +1,82 @@
+// The build after tsc (`npm run build`): the start-up machinery of the CLI lives here and in
+// bin/, and each step is kept because it saves a run more CPU than it costs to keep
+// (docs/benchmarks.md, "Start-up machinery"):
+//
+// 1. Compiled validators: every JSON Schema a run validates with becomes ajv's standalone code,
+//    dist/validators/<name>.cjs, with the hash of the spec it came from, so that a run loads a
+//    plain function instead of ajv and a schema compilation (src/util/precompiled-validator.ts
+//    loads them, and compiles at run time when a hash does not match).
+// 2. The bundle: the compiled CLI and the entry points of its worker threads and processes,
+//    bundled with esbuild into dist/bundle/, the code that bin/coachbench.js and its workers run
+//    (docs/design.md, "Build").
+//
+//   node scripts/build.js
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { _ } from 'ajv';
+import standalone from 'ajv/dist/standalone/index.js';
+import { build } from 'esbuild';
+import { profileValidatorSpec } from '../dist/contract/profile/load-profile.js';
+import { reportValidatorSpec } from '../dist/contract/validate-report.js';
+import { EVENT_VALIDATOR_SPECS } from '../dist/drivers/chat/event-validator.js';
+import { ajvFor, compiledValidatorPath, specHash } from '../dist/util/precompiled-validator.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+// 1. Compiled validators.
+const SPECS = [profileValidatorSpec(), reportValidatorSpec(), ...Object.values(EVENT_VALIDATOR_SPECS)];
+for (const spec of SPECS) {
+  const path = compiledValidatorPath(spec.name);
+  // The standalone code requires the formats module by a path relative to itself.
+  const formatsFrom = spec.formats ? relative(dirname(path), spec.formats.compiledModule) : null;
+  const code = formatsFrom === null ? { source: true } : { source: true, formats: _`require(${`./${formatsFrom}`}).formats` };
+  const ajv = ajvFor(spec, code);
+  const source = standalone.default(ajv, ajv.compile(spec.schema));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${source}\nmodule.exports.schemaHash = ${JSON.stringify(specHash(spec))};\n`);
+}
+console.log(`build: ${SPECS.length} validators compiled to ${relative(process.cwd(), dirname(compiledValidatorPath('x')))}/`);
+
+// 2. The bundle.
+const outdir = `${root}dist/bundle`;
+
+/**
+ * Entry name -> compiled module. Workers find their entry beside the module that starts them
+ * (util/compiled-sibling.ts), so every entry and chunk lies flat in dist/bundle/, each entry
+ * under the file name the unbundled dist/ gives it.
+ */
+const ENTRIES = {
+  main: 'dist/cli/main.js',
+  'request-thread-main': 'dist/orchestration/workers/request-thread-main.js',
+  'driver-worker-main': 'dist/orchestration/workers/driver-worker-main.js',
+  'service-worker-main': 'dist/reference-service/cluster/service-worker-main.js',
+  // Required by the compiled profile validator (dist/validators/profile.cjs, step 1).
+  'profile-formats': 'dist/contract/profile/profile-formats.js',
+};
+
+await rm(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, `${root}${path}`])),
+  outdir,
+  bundle: true,
+  // Shared code goes to chunks, and a lazy import() (the live outputs, the embedded target) stays lazy.
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  chunkNames: 'chunk-[hash]',
+  // jsonc-parser's `main` is a UMD build that require()s its own files by relative paths, which
+  // a bundle cannot resolve; its ES module build bundles as any other.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // Bundled CommonJS packages (autocannon's connection, undici) call require(); an ES module has none.
+  banner: { js: "import { createRequire as __coachbenchRequire } from 'node:module'; const require = __coachbenchRequire(import.meta.url);" },
+  // Linked maps for `node --enable-source-maps` and bench/cpu-profile.js; a run does not read them.
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+});
+if (result.errors.length > 0 || result.warnings.length > 0) process.exit(1);
+const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
+console.log(`build: bundle of ${Object.keys(ENTRIES).length} entries, ${outputs.length} files in ${relative(process.cwd(), outdir)}/`);

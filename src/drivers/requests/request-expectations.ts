@@ -1,0 +1,84 @@
+/**
+ * Judges a request kind's answer by the kind's own expectations (docs/design.md §2.15): its
+ * status set, media type, JSON Schema and required headers. Each finding is a code of the one
+ * failure vocabulary (docs/failure-codes.md); every answer is one observation of
+ * `requests.expectations`, and of its kind's own count of them.
+ */
+import type { ValidateFunction } from 'ajv';
+import { type FailureCode, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
+import type { RequestExpectation } from '../../contract/profile/profile.js';
+import { compileBodySchema } from '../../contract/profile/resolve-requests.js';
+import { recordEvidence } from '../../metrics/checks/evidence.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
+import { type Inspection, mediaType, NO_JSON, parseJson, problemJsonFailure, type ResponseView } from '../throughput/response-check.js';
+
+/** An inspection with the reasons a human reads, one per failure. */
+export interface KindInspection extends Inspection {
+  reasons: string[];
+}
+
+/** Counters of one kind's observations of `requests.expectations` (which kinds failed, in the check's detail). */
+export const expectationRunsName = (kind: string): string => `requests.${kind}.expectationRuns`;
+export const expectationFailuresName = (kind: string): string => `requests.${kind}.expectationFailures`;
+
+/** The judge of one kind, its schema compiled once. */
+export function expectationJudge(expect: RequestExpectation, where: string): (view: ResponseView) => KindInspection {
+  const validate: ValidateFunction | null = expect.schema === null ? null : compileBodySchema(expect.schema, where);
+  const statuses = new Set(expect.status);
+  return (view) => {
+    if (proxyMark(view.status, view.headers) !== null) {
+      const failure = proxyFailure(view.status);
+      return {
+        status: view.status,
+        failures: [failure],
+        missingHeaders: [],
+        json: undefined,
+        problemFailure: undefined,
+        reasons: [`${failure} (a proxy answered)`],
+      };
+    }
+    const failures: FailureCode[] = [];
+    const reasons: string[] = [];
+    const expected = statuses.has(view.status);
+    if (!expected) {
+      failures.push(statusFailure(view.status));
+      reasons.push(`status ${view.status} (expected ${expect.status.join(' or ')})`);
+    }
+    const missingHeaders = expect.headers.filter((name) => !view.headers[name]);
+    if (missingHeaders.length > 0) {
+      failures.push('headers-missing');
+      reasons.push(`missing ${missingHeaders.join(', ')}`);
+    }
+    const parsed = parseJson(view.body);
+    const json = parsed === NO_JSON ? undefined : parsed;
+    const type = mediaType(view.headers['content-type']);
+    if (expected && expect.mediaType !== null && type !== expect.mediaType) {
+      failures.push('content-type');
+      reasons.push(`Content-Type "${type || 'none'}" (expected ${expect.mediaType})`);
+    }
+    if (expected && validate !== null) {
+      if (parsed === NO_JSON) {
+        failures.push('body-invalid');
+        reasons.push('body is not JSON');
+      } else if (!validate(parsed)) {
+        failures.push('body-schema');
+        const error = validate.errors?.[0];
+        reasons.push(`body does not match the schema (${error?.instancePath || '/'} ${error?.message ?? 'is invalid'})`);
+      }
+    }
+    let problemFailure: string | null | undefined;
+    if (view.status >= 400) {
+      problemFailure = problemJsonFailure(view.status, type, parsed);
+      if (problemFailure !== null && !expected) failures.push('problem-json');
+    }
+    return { status: view.status, failures, missingHeaders, json, problemFailure, reasons };
+  };
+}
+
+/** One observation of `requests.expectations`, for the run and for the kind. */
+export function recordKindEvidence(metrics: MetricSet, kind: string, label: string, inspection: KindInspection): void {
+  const failed = inspection.reasons.length > 0;
+  recordEvidence(metrics, 'requests.expectations', failed ? `${label}: ${inspection.reasons.join('; ')}` : null);
+  metrics.inc(expectationRunsName(kind));
+  if (failed) metrics.inc(expectationFailuresName(kind));
+}

@@ -1,0 +1,38 @@
+/**
+ * Input files are read only when they are regular files (docs/design.md §2.5): a FIFO nobody
+ * writes to would block the open, a device never ends, a directory is no file. Opened
+ * non-blocking and checked on the open handle, so the path cannot change between check and read.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+
+/** O_NONBLOCK changes nothing for a regular file; it is absent on Windows, where no FIFO blocks an open. */
+export const OPEN_NON_BLOCKING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** What a path that is not a regular file is, as a refusal names it. */
+export function nonRegularKind(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'something else';
+}
+
+/** A path that is not a regular file, refused before a byte is read. */
+export class NotRegularFile extends Error {
+  constructor(readonly kind: string) {
+    super(`not a regular file but ${kind}`);
+  }
+}
+
+/** The whole text of a regular file, read synchronously; throws NotRegularFile, or the system's error. */
+export function readRegularFileSync(path: string): string {
+  const fd = openSync(path, OPEN_NON_BLOCKING);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

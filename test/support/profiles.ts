@@ -1,0 +1,45 @@
+/**
+ * The small profiles the run tests use, and the files they are written to: in-process runs
+ * (run-helpers.ts) and runs of bin/ (bin-helpers.ts) read the same ones.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A short, small chat-stream profile with a 500 ms KEEP_ALIVE so cadence gets samples fast.
+ * The 40% tolerance (200 ms) absorbs a loaded 2-core CI machine, yet the keepalive-drift
+ * fault (gaps of 1.5 × the interval, +250 ms) still falls outside it.
+ */
+export function quickProfile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'test-quick',
+    duration: '3500ms',
+    keepAliveTolerance: '40%',
+    target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2 },
+    chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 30, churnRatePerSec: 6 },
+    generator: { maxEventLoopDelayP99: '100ms' },
+    ...overrides,
+  };
+}
+
+/** The closed model alone, 2 connections, 1.5 s: a run about the request heads it sends (headers, proxies, trace context). */
+export const closedOnlyProfile = (): Record<string, unknown> =>
+  quickProfile({
+    duration: '1500ms',
+    chatStreams: { enabled: false },
+    photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
+  });
+
+/** Writes `profile` as `dir/name.json`; returns its path. */
+export async function profileFile(dir: string, name: string, profile: Record<string, unknown>): Promise<string> {
+  const path = join(dir, `${name}.json`);
+  await writeFile(path, JSON.stringify(profile));
+  return path;
+}
+
+/** Writes `profile` into a fresh temporary folder; returns the file's path and the folder. */
+export async function writeProfile(profile: Record<string, unknown>): Promise<{ path: string; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'coachbench-test-'));
+  return { path: await profileFile(dir, 'profile', profile), dir };
+}

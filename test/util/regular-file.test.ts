@@ -1,0 +1,45 @@
+/**
+ * The synchronous reader of small input files (PEM files of --ca, --cert, --key, serve's
+ * --tls-cert): a regular file is read; a FIFO, a device or a directory is refused on its open
+ * handle, the FIFO without waiting for a writer (the open is non-blocking).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotRegularFile, readRegularFileSync } from '../../src/util/regular-file.js';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'coachbench-regular-file-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const kindOf = (path: string): string => {
+  try {
+    readRegularFileSync(path);
+    return 'read';
+  } catch (error) {
+    return error instanceof NotRegularFile ? error.kind : String((error as NodeJS.ErrnoException).code);
+  }
+};
+
+describe('readRegularFileSync', () => {
+  it('reads a regular file', async () => {
+    const path = join(dir, 'ca.pem');
+    await writeFile(path, '-----BEGIN CERTIFICATE-----\n');
+    expect(readRegularFileSync(path)).toBe('-----BEGIN CERTIFICATE-----\n');
+  });
+
+  it('refuses what is not a regular file, naming what it is, and says the system’s code of a missing one', () => {
+    const fifo = join(dir, 'ca.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect([kindOf(fifo), kindOf('/dev/null'), kindOf(dir), kindOf(join(dir, 'missing.pem'))]).toEqual([
+      'a FIFO',
+      'a character device',
+      'a directory',
+      'ENOENT',
+    ]);
+  });
+});
