@@ -30,7 +30,10 @@ export const serveCommand = defineCommand<ServeFlags>({
       .option('fixtures-out', textOption('--fixtures-out', { describe: 'write the fixtures file (apiKey, coachToken, participants) here' }))
       .option(
         'fault',
-        repeatableOption({ describe: 'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json|resume-gap=PCT, latency=MS' }),
+        repeatableOption({
+          describe:
+            'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json|resume-gap=PCT, latency=MS; error-rate and latency may end in "on METHOD /path" (one route)',
+        }),
       )
       .option(
         'sse-retry',

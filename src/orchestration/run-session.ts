@@ -154,6 +154,7 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
       thresholds: config.thresholds,
       plannedParticipants: plan.scenarios.find((scenario) => scenario.unit === 'participants')?.stages ?? [],
       streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
+      ...(profile.requests ? { requests: profile.requests } : {}),
     },
     (total) =>
       judgeLive(total, { config, target, processes: workers, startedAt, participants, ...planContext, timeseries: () => collector.timeseries.toArray() }),

@@ -3,7 +3,7 @@
  * per kind: what it sent, its share of the mix, what came back and its latency. Shared by the
  * HTML and Markdown reports so they never disagree.
  */
-import type { Report } from '../contract/report.js';
+import type { Report, RequestKindSummary } from '../contract/report.js';
 import { formatCount, formatCounts, formatMs, formatRatio, formatValue } from './format.js';
 import type { Column } from './scenario-rows.js';
 
@@ -20,7 +20,12 @@ export const REQUEST_KIND_COLUMNS: readonly Column[] = [
 
 /** One row per request kind; none when the report has no `scenarios.requests`. */
 export function requestKindRows(report: Report): string[][] {
-  return Object.entries(report.scenarios.requests ?? {}).map(([name, kind]) => {
+  return requestKindRowsOf(report.scenarios.requests ?? {});
+}
+
+/** One row per kind of `kinds`: the report's, or the live dashboard's summaries of the run so far. */
+export function requestKindRowsOf(kinds: Readonly<Record<string, RequestKindSummary>>): string[][] {
+  return Object.entries(kinds).map(([name, kind]) => {
     const share = kind.share === null ? 'own load' : `${Math.round(kind.share * 1_000) / 10}% of the mix`;
     const load = kind.model === 'open' ? `${share}, ${formatValue(kind.requestedRatePerSec, 'perSec')}` : `${share}, closed model`;
     const errors = kind.errors === 0 ? '0' : `${formatCount(kind.errors)} (${formatRatio(kind.errorRate)}): ${formatCounts(kind.errorsByKind)}`;

@@ -73,6 +73,67 @@ describe('stageWindows', () => {
   });
 });
 
+describe('stage windows of request kinds (docs/design.md §2.15)', () => {
+  const kind = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    method: 'GET',
+    path: '/participants/{userId}/chat_sessions/{sessionId}',
+    ...extra,
+  });
+
+  it("name windows from a kind's own load and from the mix's stages", () => {
+    const profile = loadProfileText({
+      name: 'kind-windows',
+      chatStreams: { enabled: false },
+      requests: {
+        stages: [
+          { duration: '2s', target: 10, name: 'mixUp' },
+          { duration: '3s', target: 'hold' },
+        ],
+        kinds: [
+          kind('shared'),
+          kind('own', {
+            load: {
+              stages: [
+                { duration: '1s', target: 4 },
+                { duration: '2s', target: 'hold', name: 'burst' },
+              ],
+            },
+          }),
+        ],
+      },
+    });
+    expect(runPlanOf(profile).windows).toEqual([
+      { name: 'mixUp', startMs: 0, endMs: 2_000 },
+      { name: 'burst', startMs: 1_000, endMs: 3_000 },
+    ]);
+  });
+
+  it("refuse a kind's stage that names another window than a built-in's stage of that name", () => {
+    expect(() =>
+      loadProfileText(
+        {
+          name: 'kind-clash',
+          chatStreams: { stages: [{ duration: '3s', target: 2, name: 'peak' }] },
+          requests: {
+            kinds: [
+              kind('own', {
+                load: {
+                  stages: [
+                    { duration: '1s', target: 4 },
+                    { duration: '2s', target: 'hold', name: 'peak' },
+                  ],
+                },
+              }),
+            ],
+          },
+        },
+        'clash.json',
+      ),
+    ).toThrow(/stage "peak" is 0s\.\.3s in chatStreams but 1s\.\.3s in requests\.own; a shared name must mean the same window/);
+  });
+});
+
 describe('profiles with stages', () => {
   it('derive the duration, the participants and the rates from the stages', () => {
     const profile = loadProfileText({

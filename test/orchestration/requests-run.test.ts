@@ -100,6 +100,56 @@ describe('the requests scenario on the reference target', () => {
     expect(exitCode).toBe(1);
   });
 
+  it("a latency fault on one route breaks only that kind's latency thresholds, in a stage of a kind's own load too", async () => {
+    const { report } = await runProfile({
+      name: 'kinds-latency-fault',
+      target: { participants: 10, sessionsPerParticipant: 2, faults: ['latency=400ms on GET /participants/{user_id}/chat_sessions/{id}'] },
+      chatStreams: { enabled: false },
+      generator: { maxEventLoopDelayP99: '250ms' },
+      requests: {
+        ratePerSec: 8,
+        kinds: [
+          { name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' },
+          {
+            name: 'searchSessions',
+            method: 'POST',
+            path: '/participants/{userId}/chat_sessions/search',
+            body: { limit: 2 },
+            load: {
+              stages: [
+                { duration: '1s', target: 8 },
+                { duration: '2s', target: 'hold', name: 'burst' },
+              ],
+            },
+          },
+        ],
+      },
+      thresholds: [
+        'requests.getSession.latencyMs.p99 < 300',
+        'requests.searchSessions.latencyMs.p99 < 300',
+        'requests.getSession.latencyMs.p50{stage:burst} < 300',
+        'requests.searchSessions.latencyMs.p50{stage:burst} < 300',
+      ],
+    });
+    const kinds = kindsOf(report);
+    expect(kinds.getSession!.errors).toBe(0);
+    expect(kinds.getSession!.latencyMs.p50).toBeGreaterThanOrEqual(400);
+    expect(kinds.searchSessions!.requests).toBeGreaterThan(0);
+    const results = Object.fromEntries(report.thresholds.map((t) => [t.expression, t]));
+    expect(Object.fromEntries(Object.entries(results).map(([expression, t]) => [expression, t.status]))).toEqual({
+      'requests.getSession.latencyMs.p99 < 300': 'fail',
+      'requests.searchSessions.latencyMs.p99 < 300': 'pass',
+      'requests.getSession.latencyMs.p50{stage:burst} < 300': 'fail',
+      'requests.searchSessions.latencyMs.p50{stage:burst} < 300': 'pass',
+    });
+    // The stage of searchSessions' own load is a window of the run (1 s to 3 s), judged on its intervals alone.
+    const burst = results['requests.searchSessions.latencyMs.p50{stage:burst} < 300']!;
+    expect(burst.window).toMatchObject({ fromSec: 1, toSec: 3 });
+    expect(burst.window?.evaluated).toBeGreaterThan(0);
+    expect(report.stages?.map((stage) => stage.name)).toEqual(['burst']);
+    expect(report.target.faults).toEqual(['latency=400ms on GET /participants/{user_id}/chat_sessions/{id}']);
+  });
+
   it('each expectation that does not hold fails under its failure code', async () => {
     const session = '/participants/{userId}/chat_sessions/{sessionId}';
     const kind = (name: string, expect: Record<string, unknown>) => ({ name, method: 'GET', path: session, expect });

@@ -53,6 +53,7 @@ describe('normaliseFaults / resolveFaults', () => {
       badJson: 0,
       resumeGap: 0,
       routeErrorRates: {},
+      routeLatencyMs: {},
       hasRouteFaults: false,
     });
   });
@@ -112,6 +113,58 @@ describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
     expect(
       normaliseFaults(['error-rate=10 on GET /participants/:userId/chat_sessions/:id', 'error-rate=20 on GET /participants/{a}/chat_sessions/{b}']),
     ).toHaveLength(1);
+  });
+
+  it('scope latency to a route too, apart from the run-wide latency and the route error rate', () => {
+    const faults = normaliseFaults([
+      'latency=300ms on GET /participants/{user_id}/chat_sessions/{id}',
+      'latency=0.1s@2s on PUT /tags/link/participant',
+      'error-rate=5 on PUT /tags/link/participant',
+      'latency=20',
+    ]);
+    expect(faults).toEqual([
+      { name: 'latency', value: 300, route: 'GET /participants/:/chat_sessions/:' },
+      { name: 'latency', value: 100, atMs: 2_000, route: 'PUT /tags/link/participant' },
+      { name: 'error-rate', value: 0.05, route: 'PUT /tags/link/participant' },
+      { name: 'latency', value: 20 },
+    ]);
+    // The @WHEN one is off until scheduleFaults switches it on.
+    expect(resolveFaults(faults)).toMatchObject({
+      latencyMs: 20,
+      hasRouteFaults: true,
+      routeLatencyMs: { 'GET /participants/:/chat_sessions/:': 300 },
+      routeErrorRates: { 'PUT /tags/link/participant': 0.05 },
+    });
+    expect(faults.map(describeFault)).toEqual([
+      'latency=300ms on GET /participants/:/chat_sessions/:',
+      'latency=100ms@2s on PUT /tags/link/participant',
+      'error-rate=5% on PUT /tags/link/participant',
+      'latency=20ms',
+    ]);
+    expect(normaliseFaults([{ name: 'latency', value: 50, route: 'POST /tags' }])).toEqual([{ name: 'latency', value: 50, route: 'POST /tags' }]);
+  });
+
+  it("delay only the scoped route's answers, in place of the run-wide latency", async () => {
+    const { startTarget } = await import('../../src/reference-service/start-target.js');
+    const target = await startTarget({ port: 0, participants: 2, faults: ['latency=400ms on GET /participants/{user_id}/chat_sessions/{id}', 'latency=0'] });
+    try {
+      const [participant] = target.fixtures.participants;
+      const headers = { 'x-api-key': target.fixtures.apiKey, authorization: `Bearer ${participant?.token}` };
+      const timed = async (path: string, method = 'GET'): Promise<{ status: number; ms: number }> => {
+        const started = performance.now();
+        const response = await fetch(`${target.url}/api/v1${path}`, { method, headers });
+        await response.arrayBuffer();
+        return { status: response.status, ms: performance.now() - started };
+      };
+      const scoped = await timed(`/participants/${participant?.userId}/chat_sessions/${participant?.chatSessionIds[0]}`);
+      const other = await timed(`/participants/${participant?.userId}/chat_sessions/search`, 'POST');
+      expect(scoped.status).toBe(200);
+      expect(scoped.ms).toBeGreaterThanOrEqual(400);
+      expect(other.status).toBe(200);
+      expect(other.ms).toBeLessThan(300);
+    } finally {
+      await target.close();
+    }
   });
 
   it.each([

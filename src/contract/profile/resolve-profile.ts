@@ -212,6 +212,10 @@ export function resolveProfile(file: ProfileFile, source: string): Profile {
   if (profile.durationMs <= 0) throw new ConfigError(at('duration: must be greater than 0'));
   checkKindThresholds(profile, at);
   // A name shared by two scenarios must be one window; fail it now (exit 2).
-  stageWindows({ chatStreams: chatStages ?? [], photoUpload: photoUpload.stages ?? [], tagLink: tagLink.stages ?? [] }, source);
+  const kindStages = (requests?.kinds ?? []).map((kind) => [`requests.${kind.name}`, kind.stages ?? []] as const);
+  stageWindows(
+    { chatStreams: chatStages ?? [], photoUpload: photoUpload.stages ?? [], tagLink: tagLink.stages ?? [], ...Object.fromEntries(kindStages) },
+    source,
+  );
   return profile;
 }

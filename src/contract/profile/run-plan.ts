@@ -72,8 +72,8 @@ export function runPlanOf(profile: Profile): RunPlan {
   const scenarios = [populationPlan(profile), ratePlan(profile, 'photoUpload'), ratePlan(profile, 'tagLink'), ...kindPlans(profile)].filter(
     (plan): plan is ScenarioPlan => plan !== null,
   );
-  // Named windows come from the built-in scenarios' stages (a kind's stages are its share of the mix's).
-  const byScenario = Object.fromEntries(scenarios.filter((plan) => !plan.scenario.startsWith('requests.')).map((plan) => [plan.scenario, plan.stages]));
+  // Named windows come from every scenario's stages, a request kind's (the mix's, or its own load's) included.
+  const byScenario = Object.fromEntries(scenarios.map((plan) => [plan.scenario, plan.stages]));
   const arrivals = arrivalsOf(profile);
   const poisson = arrivals.schedules.some((schedule) => schedule.process === 'poisson');
   return { durationMs: profile.durationMs, scenarios, windows: stageWindows(byScenario, profile.source), ...(poisson ? { arrivals } : {}) };

@@ -123,10 +123,12 @@ export interface StageWindow {
  * The run's named windows, in time order (unnamed stages are none). A name used by several
  * scenarios must mean the same window in each (a threshold on `{stage:peak}` could not otherwise say which it judges).
  */
-export function stageWindows(plans: Partial<Record<StagedScenario, readonly PlannedStage[]>>, where: string): StageWindow[] {
-  const byName = new Map<string, StageWindow & { scenario: StagedScenario }>();
-  for (const scenario of STAGED_SCENARIOS) {
-    for (const stage of plans[scenario] ?? []) {
+export function stageWindows(plans: Partial<Record<StagedScenario | `requests.${string}`, readonly PlannedStage[]>>, where: string): StageWindow[] {
+  const byName = new Map<string, StageWindow & { scenario: string }>();
+  // The built-ins first, then the request kinds in the profile's order (docs/design.md §2.15).
+  const kinds = Object.keys(plans).filter((scenario) => scenario.startsWith('requests.'));
+  for (const scenario of [...STAGED_SCENARIOS, ...kinds] as const) {
+    for (const stage of plans[scenario as StagedScenario] ?? []) {
       if (!stage.named) continue;
       const seen = byName.get(stage.name);
       if (!seen) {

@@ -7,14 +7,19 @@
  * only while a page is connected.
  */
 import type { Server, ServerResponse } from 'node:http';
+import type { RequestKindSummary } from '../../contract/report.js';
 import { dashboardCharts } from './dashboard-charts.js';
 import { dashboardScript } from './dashboard-client.js';
+import { dashboardKinds, KINDS_SLOT_ID, kindSummaries, shownKinds } from './dashboard-kinds.js';
 import { dashboardPage } from './dashboard-page.js';
 import { type DashboardSample, dashboardSample, type RunningTotals } from './dashboard-sample.js';
 import { closeServer, listenOn, liveServer } from './listen.js';
 import type { IntervalSample, LiveOutput, SessionInfo } from './live-output.js';
 
 export const MAX_SAMPLES = 900;
+
+/** The session as a page receives it: the kinds' settings (templates, headers, schemas) stay on the server. */
+const shownSession = ({ requests: _settings, ...shown }: SessionInfo): SessionInfo => shown;
 
 const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -24,6 +29,8 @@ export class DashboardOutput implements LiveOutput {
   private readonly samples: DashboardSample[] = [];
   private session: SessionInfo | null = null;
   private running: RunningTotals = { events: 0, requests: 0, errors: 0 };
+  /** The request kinds' summaries over the run so far (docs/design.md §2.15); null without kinds or before the first interval. */
+  private kinds: Record<string, RequestKindSummary> | null = null;
   /** The charts of the samples as they stand, as an event; null until asked for since they changed. */
   private chartsEvent: string | null = null;
 
@@ -52,7 +59,7 @@ export class DashboardOutput implements LiveOutput {
 
   private subscribe(response: ServerResponse): void {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    if (this.session) response.write(sse('session', this.session));
+    if (this.session) response.write(sse('session', shownSession(this.session)));
     const last = this.samples.at(-1);
     if (last) response.write(sse('sample', last));
     response.write(this.currentCharts());
@@ -61,7 +68,10 @@ export class DashboardOutput implements LiveOutput {
   }
 
   private currentCharts(): string {
-    this.chartsEvent ??= sse('charts', dashboardCharts(this.samples));
+    this.chartsEvent ??= sse('charts', {
+      ...dashboardCharts(this.samples),
+      [KINDS_SLOT_ID]: dashboardKinds(this.samples, this.kinds, this.samples.at(-1)?.thresholds ?? []),
+    });
     return this.chartsEvent;
   }
 
@@ -80,7 +90,8 @@ export class DashboardOutput implements LiveOutput {
     this.session = info;
     this.samples.length = 0;
     this.running = { events: 0, requests: 0, errors: 0 };
-    this.broadcast(sse('session', info));
+    this.kinds = null;
+    this.broadcast(sse('session', shownSession(info)));
     this.chartsChanged();
   }
 
@@ -88,6 +99,9 @@ export class DashboardOutput implements LiveOutput {
     const { point } = sample;
     this.running = { events: this.running.events + point.events, requests: this.running.requests + point.requests, errors: this.running.errors + point.errors };
     const entry = dashboardSample(sample, this.running, this.session);
+    // The totals are read now (never kept), so the kinds' summaries are taken at each interval.
+    const requests = this.session?.requests;
+    if (requests && shownKinds(requests).length > 0) this.kinds = kindSummaries(sample.total, requests);
     this.samples.push(entry);
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     this.broadcast(sse('sample', entry));

@@ -7,6 +7,7 @@
 import { htmlDocument } from '../../report/html/document.js';
 import { REPORT_CSS } from '../../report/html/styles.js';
 import { DASHBOARD_CHART_IDS, dashboardCharts } from './dashboard-charts.js';
+import { KINDS_SLOT_ID } from './dashboard-kinds.js';
 
 /** Scripts and the event stream from this origin only; nothing else loads. */
 const DASHBOARD_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:";
@@ -49,6 +50,8 @@ export function dashboardPage(): string {
       '<section id="charts"><h2>Over time</h2><div class="grid">',
       ...DASHBOARD_CHART_IDS.map((id) => `<div class="live-chart" id="${id}">${empty[id]}</div>`),
       '</div></section>',
+      // The request kinds' section (dashboard-kinds.ts), drawn once the first interval of a profile with kinds arrives.
+      `<div id="${KINDS_SLOT_ID}"></div>`,
       `<section id="checks"><h2>Checks</h2>${table('checks-body', ['check', 'status', 'detail'])}</section>`,
       `<section id="thresholds"><h2>Thresholds</h2>${table('thresholds-body', ['threshold', 'status', 'observed'])}</section>`,
       '<footer>Each number is of the last one-second interval, or the run so far; the verdict is what the report would say if the run ended now.</footer>',

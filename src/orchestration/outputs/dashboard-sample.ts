@@ -7,6 +7,7 @@ import { valueAt } from '../../contract/profile/stage-plan.js';
 import { createHistogram, type Histogram } from '../../metrics/histogram.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT, throughputNames } from '../../metrics/names.js';
+import { type KindPoint, kindPoints, shownKinds } from './dashboard-kinds.js';
 import type { IntervalSample, SessionInfo } from './live-output.js';
 
 export interface Percentiles {
@@ -28,6 +29,8 @@ export interface DashboardSample {
   eventLatencyMs: Percentiles | null;
   requestLatencyMs: Percentiles | null;
   keepAliveGapMs: Percentiles | null;
+  /** Each request kind's figures of this interval (docs/design.md §2.15); absent without kinds. */
+  requestKinds?: Record<string, KindPoint>;
   totals: { events: number; requests: number; errors: number; keepAlives: number };
   verdict: string;
   checks: { id: string; status: string; detail: string }[];
@@ -74,6 +77,7 @@ export function dashboardSample(
 ): DashboardSample {
   const live = verdict();
   const planned = plannedAt(session, point.tSec);
+  const kinds = shownKinds(session?.requests);
   return {
     tSec: point.tSec,
     streamsOpen: point.streamsOpen,
@@ -85,6 +89,7 @@ export function dashboardSample(
     eventLatencyMs: percentilesMs(joined(interval, [CHAT.eventLatencyUs])),
     requestLatencyMs: percentilesMs(joined(interval, REQUEST_LATENCIES)),
     keepAliveGapMs: percentilesMs(joined(interval, [CHAT.keepAliveGapUs])),
+    ...(kinds.length > 0 ? { requestKinds: kindPoints(interval, point.intervalSec, kinds) } : {}),
     totals: { ...running, keepAlives: total.count(CHAT.keepAlives) },
     verdict: live.verdict,
     checks: live.checks.map(({ id, status, detail }) => ({ id, status, detail })),

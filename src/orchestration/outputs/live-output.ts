@@ -4,6 +4,7 @@
  * output once a second, so no output ever sits in a driver's hot path, and `--workers`
  * runs still have one endpoint (the parent's).
  */
+import type { RequestsSettings } from '../../contract/profile/profile.js';
 import type { PlannedStage } from '../../contract/profile/stage-plan.js';
 import type { CheckResult, Report, ThresholdResult, TimeseriesPoint } from '../../contract/report.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
@@ -26,6 +27,8 @@ export interface SessionInfo {
   /** The planned chat population as driven (capped, a shard's share; empty without chat), and streams per participant. */
   plannedParticipants?: PlannedStage[];
   streamsPerParticipant?: number;
+  /** The profile's request kinds (docs/design.md §2.15), for the dashboard's kinds section; never sent to a page as such. */
+  requests?: RequestsSettings;
 }
 
 /** One closed interval. `interval` and `total` are the collector's: read them now, never keep them. */

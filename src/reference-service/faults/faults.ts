@@ -24,12 +24,14 @@ export interface FaultSettings {
   resumeGap: number;
   /** `error-rate=PCT on METHOD PATH`: the share of that route's answers that are 500, by routeKey. */
   routeErrorRates: Record<string, number>;
+  /** `latency=MS on METHOD PATH`: the delay of that route's answers, by routeKey, in place of `latencyMs`. */
+  routeLatencyMs: Record<string, number>;
   /** Whether any fault is scoped to a route (then each request looks its route up). */
   hasRouteFaults: boolean;
 }
 
-/** Faults that may be scoped to one route (`on METHOD PATH`). */
-const ROUTE_FAULTS: readonly FaultName[] = ['error-rate'];
+/** Faults that may be scoped to one route (`on METHOD PATH`): the ones decided per request. */
+const ROUTE_FAULTS: readonly FaultName[] = ['error-rate', 'latency'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
@@ -114,7 +116,7 @@ export function normaliseFaults(list: ReadonlyArray<Fault | string>): Fault[] {
   return [...byName.values()];
 }
 
-const SETTING_OF: Readonly<Record<FaultName, Exclude<keyof FaultSettings, 'routeErrorRates' | 'hasRouteFaults'>>> = {
+const SETTING_OF: Readonly<Record<FaultName, Exclude<keyof FaultSettings, 'routeErrorRates' | 'routeLatencyMs' | 'hasRouteFaults'>>> = {
   'keepalive-drift': 'keepAliveDrift',
   stall: 'stall',
   drop: 'drop',
@@ -142,6 +144,7 @@ export function resolveFaults(faults: readonly Fault[]): FaultSettings {
     badJson: 0,
     resumeGap: 0,
     routeErrorRates: {},
+    routeLatencyMs: {},
     hasRouteFaults: false,
   };
   for (const fault of faults) if (!fault.atMs) applyFault(settings, fault);
@@ -150,7 +153,8 @@ export function resolveFaults(faults: readonly Fault[]): FaultSettings {
 
 function applyFault(settings: FaultSettings, fault: Fault): void {
   if (fault.route !== undefined) {
-    settings.routeErrorRates[fault.route] = fault.value;
+    if (fault.name === 'latency') settings.routeLatencyMs[fault.route] = fault.value;
+    else settings.routeErrorRates[fault.route] = fault.value;
     settings.hasRouteFaults = true;
   } else settings[SETTING_OF[fault.name]] = fault.value;
 }

@@ -66,12 +66,13 @@ export function createDispatcher(app: TargetApp, router: Router, counter: Reques
         extraHeaders.deprecation = DEPRECATION_VALUE;
         extraHeaders.link = `<${API_PREFIX}${route.successor(params)}>; rel="successor-version"`;
       }
+      const key = app.faults.hasRouteFaults ? routeKey(route.method, route.pattern) : null;
+      // `latency=MS on METHOD PATH` (docs/target.md): every answer of the route, refusals of auth included, like the unscoped fault.
+      const routeDelayMs = key === null ? undefined : app.faults.routeLatencyMs[key];
+      if (routeDelayMs !== undefined) app.reply.delayAnswer(res, routeDelayMs);
       const principal = authenticate(req, app.store, route.access, params);
-      // `error-rate=PCT on METHOD PATH` (docs/target.md): after auth, like the unscoped fault.
-      if (app.faults.hasRouteFaults) {
-        const key = routeKey(route.method, route.pattern);
-        if (chance(app.faults.routeErrorRates[key] ?? 0)) throw problems.injected(`injected fault: error-rate on ${key}`);
-      }
+      // `error-rate=PCT on METHOD PATH`: after auth, like the unscoped fault.
+      if (key !== null && chance(app.faults.routeErrorRates[key] ?? 0)) throw problems.injected(`injected fault: error-rate on ${key}`);
       const ctx: RequestContext = { app, req, res, params, principal, path, extraHeaders };
       const result = route.handler(ctx);
       if (result instanceof Promise) result.catch(fail);

@@ -34,6 +34,8 @@ const EMPTY_HEADERS: Readonly<Record<string, string>> = { ...JSON_HEADERS, 'cont
 export class Responder {
   // A delayed answer has not sent headers yet; this keeps a second answer from racing it.
   private readonly answered = new WeakSet<ServerResponse>();
+  // A route's own latency (`latency=MS on METHOD PATH`), set when the request is routed.
+  private readonly routeDelays = new WeakMap<ServerResponse, number>();
 
   constructor(
     private readonly delays: DelayScheduler,
@@ -54,6 +56,11 @@ export class Responder {
     this.send(res, status, { ...EMPTY_HEADERS, ...extra }, undefined);
   }
 
+  /** Delays the answer to `res` by `ms` in place of the run-wide `latency` fault (the route's own is the more specific). */
+  delayAnswer(res: ServerResponse, ms: number): void {
+    this.routeDelays.set(res, ms);
+  }
+
   /** True once an answer is sent or scheduled for `res`. */
   hasAnswered(res: ServerResponse): boolean {
     return res.headersSent || this.answered.has(res);
@@ -68,6 +75,6 @@ export class Responder {
       res.writeHead(status, headers);
       res.end(body);
     };
-    this.delays.run(this.faults.latencyMs, write);
+    this.delays.run(this.routeDelays.get(res) ?? this.faults.latencyMs, write);
   }
 }

@@ -2,7 +2,7 @@
  * Latency percentile distributions (HdrHistogram plot style), one chart per measured
  * latency; thresholds on a plotted histogram are drawn as reference lines.
  */
-import type { HistogramSummary, Report } from '../../contract/report.js';
+import type { HistogramSummary, Report, RequestKindSummary, ThresholdResult, ThroughputSummary } from '../../contract/report.js';
 import type { MetricRootName } from '../../metrics/metric-catalog.js';
 import { parseThreshold } from '../../metrics/thresholds.js';
 import { formatCount, formatMs } from '../format.js';
@@ -24,9 +24,13 @@ export function percentileNote(name: string, summary: HistogramSummary): string 
 }
 
 /** Threshold limits on `root.field.<stat>` for this histogram, as reference lines. */
-export function thresholdReferences(report: Report, root: MetricRootName, field: string): { name: string; valueMs: number }[] {
+export function thresholdReferences(
+  thresholds: readonly Pick<ThresholdResult, 'expression'>[],
+  root: MetricRootName,
+  field: string,
+): { name: string; valueMs: number }[] {
   const refs: { name: string; valueMs: number }[] = [];
-  for (const result of report.thresholds) {
+  for (const result of thresholds) {
     try {
       const parsed = parseThreshold(result.expression, 'report');
       if (parsed.metric.root === root && parsed.metric.field === field && parsed.metric.unit === 'ms') {
@@ -68,39 +72,49 @@ function plots(report: Report): LatencyPlot[] {
       },
     );
   }
-  // Request kinds (docs/design.md §2.15) plot like photo upload, their thresholds at `requests.<kind>.latencyMs`.
-  const kinds = Object.entries(report.scenarios.requests ?? {}).map(([name, kind]) => [`${name} latency`, 'requests', kind, `${name}.latencyMs`] as const);
-  const throughput = [
-    ['Photo upload latency', 'photoUpload', photoUpload, 'latencyMs'] as const,
-    ['Tag link latency', 'tagLink', tagLink, 'latencyMs'] as const,
-    ...kinds,
-  ];
-  for (const [caption, root, summary, field] of throughput) {
-    if (!summary) continue;
-    const corrected = summary.model === 'open';
-    list.push({
-      caption,
-      detail: corrected
-        ? 'latency counts from the intended start (coordinated-omission corrected); service time from the actual start'
-        : 'closed model: latency from the actual start',
-      root,
-      field,
-      series: [
-        { name: corrected ? 'latency (intended start)' : 'latency', summary: summary.latencyMs },
-        { name: 'service time', summary: summary.serviceTimeMs },
-      ],
-    });
-  }
-  return list;
+  if (photoUpload) list.push(throughputPlot('Photo upload latency', 'photoUpload', 'latencyMs', photoUpload));
+  if (tagLink) list.push(throughputPlot('Tag link latency', 'tagLink', 'latencyMs', tagLink));
+  return [...list, ...requestKindPlots(report.scenarios.requests ?? {})];
+}
+
+function throughputPlot(caption: string, root: MetricRootName, field: string, summary: ThroughputSummary): LatencyPlot {
+  const corrected = summary.model === 'open';
+  return {
+    caption,
+    detail: corrected
+      ? 'latency counts from the intended start (coordinated-omission corrected); service time from the actual start'
+      : 'closed model: latency from the actual start',
+    root,
+    field,
+    series: [
+      { name: corrected ? 'latency (intended start)' : 'latency', summary: summary.latencyMs },
+      { name: 'service time', summary: summary.serviceTimeMs },
+    ],
+  };
+}
+
+/** Request kinds (docs/design.md §2.15) plot like photo upload, their thresholds at `requests.<kind>.latencyMs`. */
+function requestKindPlots(kinds: Readonly<Record<string, RequestKindSummary>>): LatencyPlot[] {
+  return Object.entries(kinds).map(([name, kind]) => throughputPlot(`${name} latency`, 'requests', `${name}.latencyMs`, kind));
+}
+
+function renderPlot(plot: LatencyPlot, thresholds: readonly Pick<ThresholdResult, 'expression'>[]): string {
+  const series: PercentileSeries[] = plot.series.map((entry) => ({ name: entry.name, hdr: entry.summary.hdr }));
+  const svg = percentileChart({ label: `${plot.caption}, latency by percentile`, series, references: thresholdReferences(thresholds, plot.root, plot.field) });
+  const note = plot.series.map((entry) => percentileNote(entry.name, entry.summary)).join(' | ');
+  return figure(plot.caption, svg, note, plot.detail);
+}
+
+/** Each kind's latency-by-percentile figure, as report.html draws it; the live dashboard draws them over the run so far. */
+export function requestKindLatencyFigures(
+  kinds: Readonly<Record<string, RequestKindSummary>>,
+  thresholds: readonly Pick<ThresholdResult, 'expression'>[],
+): string[] {
+  return requestKindPlots(kinds).map((plot) => renderPlot(plot, thresholds));
 }
 
 export function latencySection(report: Report): string {
-  const figures = plots(report).map((plot) => {
-    const series: PercentileSeries[] = plot.series.map((entry) => ({ name: entry.name, hdr: entry.summary.hdr }));
-    const svg = percentileChart({ label: `${plot.caption}, latency by percentile`, series, references: thresholdReferences(report, plot.root, plot.field) });
-    const note = plot.series.map((entry) => percentileNote(entry.name, entry.summary)).join(' | ');
-    return figure(plot.caption, svg, note, plot.detail);
-  });
+  const figures = plots(report).map((plot) => renderPlot(plot, report.thresholds));
   if (figures.length === 0) return section('latency', 'Latency by percentile', '<p class="muted">No scenario measured latency.</p>');
   const intro =
     '<p class="muted">Each curve is read from the run\'s HDR histogram. The x axis gives every "nine" the same width: the right edge is the tail that users feel under load.</p>';

@@ -1,9 +1,9 @@
 /** The scenario overview table and each scenario's full figures. */
 
-import type { ChatStreamsSummary, PhotoUploadSummary, Report, TagLinkSummary, ThroughputSummary } from '../../contract/report.js';
+import type { ChatStreamsSummary, PhotoUploadSummary, Report, RequestKindSummary, TagLinkSummary, ThroughputSummary } from '../../contract/report.js';
 import { escapeXml as escapeText } from '../escape.js';
 import { formatCount, formatCounts, formatMemory, formatMs, formatRatio, formatSeconds, formatValue } from '../format.js';
-import { REQUEST_KIND_COLUMNS, requestKindRows } from '../request-kind-rows.js';
+import { REQUEST_KIND_COLUMNS, requestKindRowsOf } from '../request-kind-rows.js';
 import { SCENARIO_COLUMNS, scenarioRows } from '../scenario-rows.js';
 import { STAGE_COLUMNS, stageRows } from '../stage-rows.js';
 import { keyValues, section, table } from './parts.js';
@@ -95,7 +95,12 @@ export function scenariosSection(report: Report): string {
 
 /** The request kinds (docs/design.md §2.15), one row each; latency from the intended start in the open model. */
 function requestKinds(report: Report): string {
-  const rows = requestKindRows(report);
-  if (rows.length === 0) return '';
-  return `<h3 id="request-kinds">Request kinds</h3>${table(REQUEST_KIND_COLUMNS, rows)}`;
+  const kinds = report.scenarios.requests ?? {};
+  if (Object.keys(kinds).length === 0) return '';
+  return `<h3 id="request-kinds">Request kinds</h3>${requestKindsTable(kinds)}`;
+}
+
+/** The kinds' table, one row each; the live dashboard shows it too, over the run so far. */
+export function requestKindsTable(kinds: Readonly<Record<string, RequestKindSummary>>): string {
+  return table(REQUEST_KIND_COLUMNS, requestKindRowsOf(kinds));
 }

@@ -97,4 +97,76 @@ describe('the live dashboard in a real browser', () => {
     },
     60_000,
   );
+
+  it.skipIf(!HAS_BROWSER)(
+    `shows each request kind's rate, errors and latency, with the report's table and figures${SKIP_NOTE}`,
+    async () => {
+      const port = await freePort();
+      const run = runProfile(
+        {
+          name: 'dashboard-kinds',
+          duration: '8s',
+          target: { participants: 10, sessionsPerParticipant: 2, faults: ['error-rate=100 on POST /participants/{user_id}/chat_sessions/search'] },
+          chatStreams: { enabled: false },
+          generator: { maxEventLoopDelayP99: '250ms' },
+          requests: {
+            ratePerSec: 10,
+            kinds: [
+              { name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' },
+              { name: 'searchSessions', method: 'POST', path: '/participants/{userId}/chat_sessions/search', body: { limit: 2 } },
+            ],
+          },
+          thresholds: ['requests.getSession.latencyMs.p99 < 2000'],
+        },
+        { dashboard: String(port) },
+      );
+      const { page, findings } = await watchedPage(browser.context);
+      const origin = `http://127.0.0.1:${port}`;
+      for (let i = 0; ; i++) {
+        const reachable = await fetch(`${origin}/dashboard.js`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (reachable) break;
+        if (i > 100) throw new Error('the dashboard never answered');
+        await sleep(100);
+      }
+      await page.goto(`${origin}/`);
+      // Two intervals in, each kind has a row and a line.
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#request-kinds tbody tr')
+            .length === 2,
+      );
+      await sleep(2_500);
+      const rows = await page.locator('#request-kinds tbody tr').allTextContents();
+      expect(rows[0]).toMatch(/^getSessionGET \/participants\/\{userId\}\/chat_sessions\/\{sessionId\}50% of the mix, 5\.00?\/s\d+0200\s\d+/);
+      // The route's fault fails every searchSessions request, under its status code.
+      expect(rows[1]).toMatch(/^searchSessionsPOST .*\d+ \(100\s?%\): status:500\s\d+/);
+      const drawn = await page.evaluate(() => {
+        const { document } = globalThis as unknown as {
+          document: { querySelectorAll(s: string): Iterable<{ getAttribute(name: string): string | null; querySelectorAll(s: string): { length: number } }> };
+        };
+        return [...document.querySelectorAll('#request-kinds svg.chart')].map(
+          (svg) => [svg.getAttribute('data-chart'), svg.querySelectorAll('path.series').length] as const,
+        );
+      });
+      expect(Object.fromEntries(drawn.filter(([kind]) => kind?.startsWith('live-kind-')))).toEqual({
+        'live-kind-rates': 2,
+        'live-kind-errors': 2,
+        'live-kind-latency': 2,
+      });
+      const captions = await page.locator('#request-kinds figcaption').allTextContents();
+      expect(captions.filter((caption) => / latency/.test(caption) && !caption.startsWith('Request kinds'))).toEqual([
+        expect.stringMatching(/^getSession latency/),
+        expect.stringMatching(/^searchSessions latency/),
+      ]);
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-kinds-1280.png'), fullPage: true });
+      await run;
+      expect(findings.requests.filter((url) => !url.startsWith(origin))).toEqual([]);
+      expect(findings.errors).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
 });
