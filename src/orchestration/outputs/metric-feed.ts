@@ -29,7 +29,7 @@ export interface MetricWriter {
   observe(key: ExportedKey, labels: Labels, valueSec: number, count: number): void;
   /**
    * Marks an observed value of a histogram with the trace id of the request behind it (an
-   * exemplar); absent where the library has none to offer (OTLP here).
+   * exemplar); absent where the library has none to offer.
    */
   exemplar?(key: ExportedKey, labels: Labels, valueSec: number, traceId: string): void;
 }
