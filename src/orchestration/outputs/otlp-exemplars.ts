@@ -4,7 +4,7 @@
  * export, then written into that export's OTLP/JSON histogram data points. The OpenTelemetry
  * JS SDK records no exemplars (its aggregators and OTLP transformer have none), so they are
  * added to the JSON the SDK's transformer writes, which is the OTLP/JSON shape of
- * opentelemetry-proto `Exemplar`: time, value, and hex `traceId`.
+ * opentelemetry-proto `Exemplar`: time, value, hex `traceId` and `spanId`.
  */
 import type { Labels } from './metric-feed.js';
 
@@ -12,8 +12,10 @@ import type { Labels } from './metric-feed.js';
 export interface OtlpExemplar {
   timeUnixNano: string;
   asDouble: number;
-  /** 32 hex digits: OTLP/JSON writes trace ids in hex, not base64. */
+  /** 32 hex digits: OTLP/JSON writes trace and span ids in hex, not base64. */
   traceId: string;
+  /** 16 hex digits, the traceparent's parent id; absent where the slowest kept none. */
+  spanId?: string;
 }
 
 interface JsonKeyValue {
@@ -49,7 +51,7 @@ export class OtlpExemplars {
 
   constructor(private readonly boundsOf: (metricName: string) => readonly number[]) {}
 
-  offer(metricName: string, labels: Labels, valueSec: number, traceId: string, nowMs: number = Date.now()): void {
+  offer(metricName: string, labels: Labels, valueSec: number, ids: { traceId: string; spanId: string | undefined }, nowMs: number = Date.now()): void {
     let series = this.pending.get(metricName);
     if (!series) {
       series = new Map();
@@ -64,7 +66,8 @@ export class OtlpExemplars {
     buckets.set(bucketOf(this.boundsOf(metricName), valueSec), {
       timeUnixNano: `${BigInt(Math.round(nowMs)) * 1_000_000n}`,
       asDouble: valueSec,
-      traceId,
+      traceId: ids.traceId,
+      ...(ids.spanId === undefined ? {} : { spanId: ids.spanId }),
     });
   }
 
