@@ -78,8 +78,9 @@ export class MetricSet {
   }
 
   /**
-   * Keeps `traceId` among the slowest of `key` if `latencyMs` is (docs/design.md §2.12): most
-   * requests fail the first comparison, so the cost per request is one array read.
+   * Keeps `traceId` (and `spanId`) among the slowest of `key` if `latencyMs` is
+   * (docs/design.md §2.12): most requests fail the first comparison, so the cost per request
+   * is one array read.
    */
   slow(key: string, traceId: string, latencyMs: number, spanId?: string): void {
     let list = this.slowestByKey.get(key);

@@ -1,9 +1,9 @@
 /**
- * OTLP exemplars (docs/metrics.md "Exemplars", docs/design.md §2.12): the trace ids of each
- * interval's slowest traced requests, kept per histogram series and bucket until the next
- * export, then written into that export's OTLP/JSON histogram data points. The OpenTelemetry
- * JS SDK records no exemplars (its aggregators and OTLP transformer have none), so they are
- * added to the JSON the SDK's transformer writes, which is the OTLP/JSON shape of
+ * OTLP exemplars (docs/metrics.md "Exemplars", docs/design.md §2.12): the trace and span
+ * ids of each interval's slowest traced requests, kept per histogram series and bucket until
+ * the next export, then written into that export's OTLP/JSON histogram data points. The
+ * OpenTelemetry JS SDK records no exemplars (its aggregators and OTLP transformer have none),
+ * so they are added to the JSON the SDK's transformer writes, in the OTLP/JSON shape of
  * opentelemetry-proto `Exemplar`: time, value, hex `traceId` and `spanId`.
  */
 import type { Labels } from './metric-feed.js';
