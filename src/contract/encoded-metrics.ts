@@ -32,5 +32,10 @@ export const SLOWEST_PER_KEY = 5;
 export interface SlowRequest {
   /** The W3C trace id of its traceparent, 32 hex digits. */
   traceId: string;
+  /**
+   * The parent id of its traceparent, 16 hex digits: the span the target's span is a child
+   * of. Absent in reports made before it was kept.
+   */
+  spanId?: string;
   latencyMs: number;
 }

@@ -119,14 +119,15 @@ export function withTransportHeaders(headers: Record<string, string>, extra: Rea
 
 /**
  * `headers` with a new traceparent when the transport sends them and the request has none;
- * `traceId` is the id sent (null when none), kept by callers that report the slowest requests.
+ * `traceId` and `spanId` (its parent id) are the ids sent (null when none), kept by callers
+ * that report the slowest requests.
  */
 export function withTraceparent(
   headers: Record<string, string>,
   transport: Pick<Transport, 'trace'>,
-): { headers: Record<string, string>; traceId: string | null } {
+): { headers: Record<string, string>; traceId: string | null; spanId: string | null } {
   const trace = transport.trace;
-  if (trace === undefined || trace === null || headers.traceparent !== undefined) return { headers, traceId: null };
-  const { traceId, header } = newTraceparent(trace.sampleRate);
-  return { headers: { ...headers, traceparent: header }, traceId };
+  if (trace === undefined || trace === null || headers.traceparent !== undefined) return { headers, traceId: null, spanId: null };
+  const { traceId, parentId, header } = newTraceparent(trace.sampleRate);
+  return { headers: { ...headers, traceparent: header }, traceId, spanId: parentId };
 }

@@ -78,10 +78,11 @@ export class MetricSet {
   }
 
   /**
-   * Keeps `traceId` among the slowest of `key` if `latencyMs` is (docs/design.md §2.12): most
-   * requests fail the first comparison, so the cost per request is one array read.
+   * Keeps `traceId` (and `spanId`) among the slowest of `key` if `latencyMs` is
+   * (docs/design.md §2.12): most requests fail the first comparison, so the cost per request
+   * is one array read.
    */
-  slow(key: string, traceId: string, latencyMs: number): void {
+  slow(key: string, traceId: string, latencyMs: number, spanId?: string): void {
     let list = this.slowestByKey.get(key);
     if (list === undefined) {
       list = [];
@@ -90,7 +91,7 @@ export class MetricSet {
     if (list.length === SLOWEST_PER_KEY && latencyMs <= list[SLOWEST_PER_KEY - 1]!.latencyMs) return;
     let at = list.length;
     while (at > 0 && list[at - 1]!.latencyMs < latencyMs) at--;
-    list.splice(at, 0, { traceId, latencyMs });
+    list.splice(at, 0, spanId === undefined ? { traceId, latencyMs } : { traceId, spanId, latencyMs });
     if (list.length > SLOWEST_PER_KEY) list.pop();
   }
 
@@ -99,10 +100,7 @@ export class MetricSet {
     if (this.slowestByKey.size === 0) return {};
     return {
       slowest: Object.fromEntries(
-        [...this.slowestByKey].map(([key, list]) => [
-          key,
-          list.map((slow) => ({ traceId: slow.traceId, latencyMs: Math.round(slow.latencyMs * 1_000) / 1_000 })),
-        ]),
+        [...this.slowestByKey].map(([key, list]) => [key, list.map((slow) => ({ ...slow, latencyMs: Math.round(slow.latencyMs * 1_000) / 1_000 }))]),
       ),
     };
   }
@@ -117,7 +115,7 @@ export class MetricSet {
     for (const [name, value] of other.peaks) this.peak(name, value);
     for (const [name, histogram] of other.histograms) this.histogram(name).add(histogram);
     for (const [key, list] of other.samples) for (const text of list) this.sample(key, text);
-    for (const [key, list] of other.slowestByKey) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs);
+    for (const [key, list] of other.slowestByKey) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs, slow.spanId);
   }
 
   /**
@@ -154,7 +152,7 @@ export class MetricSet {
       if (exact !== undefined) settleMax(histogram, Math.max(before, exact));
     }
     for (const [key, list] of Object.entries(encoded.samples)) for (const text of list) this.sample(key, text);
-    for (const [key, list] of Object.entries(encoded.slowest ?? {})) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs);
+    for (const [key, list] of Object.entries(encoded.slowest ?? {})) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs, slow.spanId);
   }
 
   encode(): EncodedMetrics {

@@ -15,6 +15,8 @@ export interface TraceSettings {
 export interface Traceparent {
   /** 32 lower-case hex digits. */
   traceId: string;
+  /** 16 lower-case hex digits: the caller's span the target's span is a child of. */
+  parentId: string;
   /** The header value: `00-<trace id>-<parent id>-<01|00>`. */
   header: string;
 }
@@ -41,7 +43,7 @@ export function newTraceparent(sampleRate: number, random: () => number = Math.r
     // All-zero ids are invalid (W3C Trace Context §3.2.2.3); vanishingly rare, but never sent.
     if (traceId === ZERO_TRACE || parentId === ZERO_PARENT) continue;
     const sampled = sampleRate >= 1 || (sampleRate > 0 && random() < sampleRate);
-    return { traceId, header: `00-${traceId}-${parentId}-${sampled ? '01' : '00'}` };
+    return { traceId, parentId, header: `00-${traceId}-${parentId}-${sampled ? '01' : '00'}` };
   }
 }
 

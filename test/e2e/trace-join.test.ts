@@ -2,7 +2,7 @@
  * Following a slow request into the target (docs/design.md §2.12): `coachbench serve
  * --log-traces FILE` in a child process, a short `run --target` against it, then every trace
  * id report.json lists among the slowest (run totals and per interval) is found in what the
- * target logged, on the request it names: PATCH profile_photo, POST tags, and for the worst
+ * target logged, with the span id kept beside it as the parent id, on the request it names: PATCH profile_photo, POST tags, and for the worst
  * deliveries the POST chat_messages of the message behind them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -126,6 +126,8 @@ describe('a report slowest requests, joined with the target trace log (e2e)', ()
         expect(line, `${key} ${slow.traceId}`).toBeDefined();
         expect(`${line!.method} ${line!.path}`).toMatch(PATHS[key]!);
         expect([200, 201]).toContain(line!.status);
+        // The span id kept beside it is the traceparent's parent id the target received.
+        expect(slow.spanId, `${key} ${slow.traceId}`).toBe(line!.parentId);
         // The target's time is part of the client's latency (for a delivery, the POST's part).
         if (key !== 'chatStreams.delivery') expect(line!.handlingMs).toBeLessThanOrEqual(slow.latencyMs);
       }

@@ -3,10 +3,11 @@
  * the reference target sees the traceparent of every request and stream open of a run, the
  * closed model's autocannon requests included; `--trace-sample` and `--no-trace` change them.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
@@ -72,12 +73,18 @@ describe('traceparent', () => {
     expect(traceIds.size).toBe(seen.length);
   }, 60_000);
 
-  it('is on every request of the closed model (autocannon), one per request', async () => {
+  it('is on every request of the closed model (autocannon), one per request, its ids kept among the slowest', async () => {
     const seen = await throughForwarder(closedProfile, 'closed', []);
     const patches = seen.filter((s) => s.method === 'PATCH');
     expect(patches.length).toBeGreaterThan(20);
     for (const request of patches) expect(String(request.headers.traceparent ?? '')).toMatch(TRACEPARENT);
     expect(new Set(patches.map((s) => s.headers.traceparent)).size).toBe(patches.length);
+    // The slowest keep the trace id and the parent id (as spanId) of the traceparent sent.
+    const report = JSON.parse(await readFile(join(dir, 'closed', 'report.json'), 'utf8')) as Report;
+    const sent = new Map(patches.map((s) => String(s.headers.traceparent)).map((value) => [value.slice(3, 35), value.slice(36, 52)]));
+    const slowest = report.metrics.slowest?.photoUpload ?? [];
+    expect(slowest).toHaveLength(5);
+    for (const slow of slowest) expect(slow.spanId, slow.traceId).toBe(sent.get(slow.traceId));
   }, 60_000);
 
   it('carries flag 00 under --trace-sample 0, and is absent under --no-trace', async () => {

@@ -16,11 +16,13 @@ interface PendingMessage {
   resolved: boolean;
   /** The trace id of the post's traceparent, null when it carried none. */
   traceId: string | null;
+  /** Its parent id, null likewise. */
+  spanId: string | null;
 }
 
 /** What one arrival of a message on a stream was: its first delivery there, a repeat, or not expected there. */
 export type Receipt =
-  | { outcome: 'first'; latencyMs: number; traceId: string | null }
+  | { outcome: 'first'; latencyMs: number; traceId: string | null; spanId: string | null }
   | { outcome: 'duplicate' }
   /** Not expected on this stream (opened after the post, or an unknown/foreign token). */
   | { outcome: 'unexpected' };
@@ -41,7 +43,7 @@ export class DeliveryTracker {
   ) {}
 
   /** Registers a message before it is posted (deliveries can beat the POST's response). */
-  register(sessionId: string, intendedMs: number, openStreams: readonly SseStream[], traceId: string | null = null): number {
+  register(sessionId: string, intendedMs: number, openStreams: readonly SseStream[], traceId: string | null = null, spanId: string | null = null): number {
     const seq = this.nextSeq++;
     const expected = openStreams.filter((s) => s.state === StreamState.Open);
     this.pending.set(seq, {
@@ -52,6 +54,7 @@ export class DeliveryTracker {
       receipts: expected.map(() => 0),
       resolved: false,
       traceId,
+      spanId,
     });
     return seq;
   }
@@ -75,7 +78,9 @@ export class DeliveryTracker {
     const index = message.expected.indexOf(stream);
     if (index < 0) return { outcome: 'unexpected' };
     const count = ++message.receipts[index]!;
-    return count === 1 ? { outcome: 'first', latencyMs: nowMs - message.intendedMs, traceId: message.traceId } : { outcome: 'duplicate' };
+    return count === 1
+      ? { outcome: 'first', latencyMs: nowMs - message.intendedMs, traceId: message.traceId, spanId: message.spanId }
+      : { outcome: 'duplicate' };
   }
 
   /**

@@ -54,7 +54,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
       }
       const sessionId = currentSession(participant);
       // Made here, not by the dispatcher, so a slow delivery can name its message's trace (docs/design.md §2.12).
-      const { headers, traceId } = withTraceparent(
+      const { headers, traceId, spanId } = withTraceparent(
         {
           authorization: authorizationOf(participant),
           'x-api-key': ctx.fixtures.apiKey,
@@ -63,7 +63,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         },
         ctx.transport,
       );
-      const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId), traceId);
+      const seq = driver.tracker.register(sessionId, intendedMs, driver.openStreamsOf(sessionId), traceId, spanId);
       try {
         // Under --http 2 a participant posts on its own connection, beside its streams, as a browser does.
         const dispatcher = (ctx.transport.http === '2' && driver.connections.existing(participant)) || ctx.dispatcher;

@@ -128,7 +128,7 @@ export class StreamObserver {
       this.metrics.inc(CHAT.deliveriesReceived);
       recordMs(this.metrics.histogram(CHAT.eventLatencyUs), receipt.latencyMs);
       // The worst deliveries name the injected message's trace (docs/design.md §2.12).
-      if (receipt.traceId !== null) this.metrics.slow(DELIVERY_SLOWEST_KEY, receipt.traceId, receipt.latencyMs);
+      if (receipt.traceId !== null) this.metrics.slow(DELIVERY_SLOWEST_KEY, receipt.traceId, receipt.latencyMs, receipt.spanId ?? undefined);
     } else if (receipt.outcome === 'duplicate') {
       this.metrics.inc(CHAT.duplicates);
       this.metrics.sample(CHAT.samples, `message ${match[0]} delivered twice on session ${stream.sessionId}`);

@@ -35,6 +35,13 @@ export interface ClosedModelOptions {
   sharedBodies?: boolean;
 }
 
+/** The ids of the traceparent a request carried (both null when none). */
+interface SentTrace {
+  traceId: string | null;
+  spanId: string | null;
+}
+const NO_TRACE: SentTrace = { traceId: null, spanId: null };
+
 /**
  * Runs until `ctx.endMs` (or abort); resolves when autocannon has closed its connections. Its
  * active time (the throughput denominator) is from its start to the run's end or stop.
@@ -59,26 +66,26 @@ export async function runClosedModel<M>(
   const inFlight = new WeakMap<object, M>();
   // Its bearer token too: a 401 to a token being renewed is the token's age, not an answer.
   const sentAuthorization = new WeakMap<object, string | undefined>();
-  // And its trace id, kept with its latency among the slowest (docs/design.md §2.12).
-  const sentTrace = new WeakMap<object, string | null>();
+  // And its trace and span ids, kept with its latency among the slowest (docs/design.md §2.12).
+  const sentTrace = new WeakMap<object, SentTrace>();
   // onResponse (body, headers) and the connection's `response` event (latency) fire back
   // to back, synchronously, for the same answer: this slot carries the first to the second.
-  let answered: { memo: M | undefined; authorization: string | undefined; traceId: string | null; view: ResponseView } | undefined;
+  let answered: { memo: M | undefined; authorization: string | undefined; trace: SentTrace; view: ResponseView } | undefined;
   const request: Request = {
     onResponse: (status, body, context, headers) => {
       const authorization = context.authorization as string | undefined;
-      const traceId = (context.traceId as string | null | undefined) ?? null;
-      answered = { memo: context.memo as M | undefined, authorization, traceId, view: { status, headers: normaliseHeaders(headers), body } };
+      const trace = (context.trace as SentTrace | undefined) ?? NO_TRACE;
+      answered = { memo: context.memo as M | undefined, authorization, trace, view: { status, headers: normaliseHeaders(headers), body } };
     },
   };
   if (!shared) {
     request.setupRequest = (base, context) => {
       const { spec, memo } = workload.next(seq++);
-      const { headers, traceId } = withTraceparent(spec.headers, ctx.transport);
+      const { headers, traceId, spanId } = withTraceparent(spec.headers, ctx.transport);
       // The per-connection context lives from this request's build to its answer.
       context.memo = memo;
       context.authorization = spec.headers.authorization;
-      context.traceId = traceId;
+      context.trace = { traceId, spanId } satisfies SentTrace;
       return { ...base, method: spec.method, path: spec.path, headers: withTransportHeaders(headers, extra), body: spec.body };
     };
   }
@@ -93,10 +100,10 @@ export async function runClosedModel<M>(
       (): HttpRequestSpec => {
         const { spec, memo } = workload.next(seq++);
         // Each request autocannon writes is built here, so each gets a traceparent of its own.
-        const { headers, traceId } = withTraceparent(spec.headers, ctx.transport);
+        const { headers, traceId, spanId } = withTraceparent(spec.headers, ctx.transport);
         inFlight.set(client, memo);
         sentAuthorization.set(client, spec.headers.authorization);
-        sentTrace.set(client, traceId);
+        sentTrace.set(client, { traceId, spanId });
         return traceId === null ? spec : { ...spec, headers };
       },
       extra,
@@ -121,10 +128,10 @@ export async function runClosedModel<M>(
           answered = undefined;
           const memo = shared ? inFlight.get(client) : current?.memo;
           const authorization = shared ? sentAuthorization.get(client) : current?.authorization;
-          const traceId = (shared ? sentTrace.get(client) : current?.traceId) ?? null;
+          const trace = (shared ? sentTrace.get(client) : current?.trace) ?? NO_TRACE;
           const stale = current?.view.status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(authorization);
           if (current !== undefined && memo !== undefined && !stale) {
-            recordResponse(metrics, workload, memo, current.view, { latencyMs, serviceMs: latencyMs }, traceId);
+            recordResponse(metrics, workload, memo, current.view, { latencyMs, serviceMs: latencyMs }, trace.traceId, trace.spanId);
           }
         },
         onConnectionError: (error) => recordFailure(ctx.metrics, workload, undefined, failureOfError(error), error.message),

@@ -57,7 +57,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
     fire: async (slot, intendedMs) => {
       const { spec, memo } = workload.next(slot);
       // Made here, not by the dispatcher, to keep its id beside the latency (docs/design.md §2.12).
-      const { headers: traced, traceId } = withTraceparent(spec.headers, ctx.transport);
+      const { headers: traced, traceId, spanId } = withTraceparent(spec.headers, ctx.transport);
       const { answer: result, resent } = await sendRenewing(
         ctx.credentials,
         traced,
@@ -75,7 +75,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
         // A request sent again with a renewed token is timed from that send: the wait for the
         // token command is the identity provider's time (auth.refreshMs), not the target's.
         const timing = { latencyMs: result.endMs - (resent ? result.startMs : intendedMs), serviceMs: result.endMs - result.startMs };
-        recordResponse(metrics, workload, memo, result.view, timing, traceId);
+        recordResponse(metrics, workload, memo, result.view, timing, traceId, spanId);
       } else {
         recordFailure(metrics, workload, memo, result.failure, result.detail);
       }

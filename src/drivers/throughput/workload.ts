@@ -47,6 +47,8 @@ export function recordResponse<M>(
   timing: SampleTiming,
   /** The traceparent's trace id the request carried, kept if it is among the slowest; null when none. */
   traceId: string | null = null,
+  /** The traceparent's parent id, kept beside the trace id. */
+  spanId: string | null = null,
 ): void {
   const names = throughputNames(workload.scenario);
   const inspection = workload.inspect ? workload.inspect(view) : inspectResponse(view);
@@ -63,7 +65,7 @@ export function recordResponse<M>(
   }
   recordMs(metrics.histogram(names.latencyUs), timing.latencyMs);
   recordMs(metrics.histogram(names.serviceTimeUs), timing.serviceMs);
-  if (traceId !== null) metrics.slow(workload.scenario, traceId, timing.latencyMs);
+  if (traceId !== null) metrics.slow(workload.scenario, traceId, timing.latencyMs, spanId ?? undefined);
   workload.account?.(metrics, memo);
 }
 

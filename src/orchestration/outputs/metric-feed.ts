@@ -28,10 +28,10 @@ export interface MetricWriter {
   /** Records `count` samples of `valueSec` into a histogram. */
   observe(key: ExportedKey, labels: Labels, valueSec: number, count: number): void;
   /**
-   * Marks an observed value of a histogram with the trace id of the request behind it (an
-   * exemplar); absent where the library has none to offer (OTLP here).
+   * Marks an observed value of a histogram with the trace id (and span id, where kept) of
+   * the request behind it (an exemplar); absent where the library has none to offer.
    */
-  exemplar?(key: ExportedKey, labels: Labels, valueSec: number, traceId: string): void;
+  exemplar?(key: ExportedKey, labels: Labels, valueSec: number, traceId: string, spanId: string | undefined): void;
 }
 
 const CHECK_STATUSES = ['pass', 'fail', 'skip'] as const;
@@ -96,7 +96,7 @@ export class MetricFeed {
       const slowestKey = SLOWEST_KEY_OF_HISTOGRAM[source] ?? kindSlowestKey(source);
       if (w.exemplar === undefined || slowestKey === undefined) continue;
       const slowest = interval.slowestOf(slowestKey);
-      for (let i = slowest.length - 1; i >= 0; i--) w.exemplar(key, labels, slowest[i]!.latencyMs / 1e3, slowest[i]!.traceId);
+      for (let i = slowest.length - 1; i >= 0; i--) w.exemplar(key, labels, slowest[i]!.latencyMs / 1e3, slowest[i]!.traceId, slowest[i]!.spanId);
     }
     w.set('elapsed', {}, point.tSec);
     const live = verdict();

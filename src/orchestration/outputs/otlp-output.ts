@@ -3,37 +3,69 @@
  * OpenTelemetry collector over OTLP/HTTP with JSON bodies, every OTEL_METRIC_EXPORT_INTERVAL
  * ms (10 s unless set), and once more at the end so the last numbers are sent. Instrument
  * names are the Prometheus names without `_total` (a collector's Prometheus exporter adds it
- * back), with unit `s` on the `_seconds` ones.
+ * back), with unit `s` on the `_seconds` ones. The latency histograms carry exemplars of the
+ * slowest traced requests (otlp-exemplars.ts), written into the JSON the SDK's transformer
+ * makes, since the SDK records none (docs/design.md §2.12).
  */
 import type { Attributes, Counter, Gauge, Histogram, Meter } from '@opentelemetry/api';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporterBase } from '@opentelemetry/exporter-metrics-otlp-http';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import { type IExportMetricsServiceResponse, type ISerializer, JsonMetricsSerializer, MetricsExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { EXPORTED, type ExportedKey, HISTOGRAM_SOURCES } from '../../metrics/exported-metrics.js';
 import { VERSION } from '../../util/version.js';
 import type { IntervalSample, LiveOutput, SessionInfo } from './live-output.js';
 import { EXPORTED_KEYS, MetricFeed, type MetricWriter } from './metric-feed.js';
+import { type JsonMetricsRequest, OtlpExemplars } from './otlp-exemplars.js';
 
 /** The OpenTelemetry SDK's default is 60 s: too coarse to watch a run. */
 const DEFAULT_EXPORT_INTERVAL_MS = 10_000;
 /** ExportResultCode.SUCCESS of @opentelemetry/core. */
 const EXPORT_SUCCESS = 0;
+/** The exporter's component type in the SDK's own telemetry, as OTLPMetricExporter names it. */
+const COMPONENT_TYPE = 'otlp_http_metric_exporter';
 
 type Instrument = Counter | Gauge | Histogram;
 
 /** The OpenTelemetry name of an exported metric. */
 export const otlpName = (key: ExportedKey): string => EXPORTED[key].name.replace(/_total$/, '');
 
+const bucketsOf = (key: ExportedKey): readonly number[] => HISTOGRAM_SOURCES.find((entry) => entry.key === key)?.buckets ?? [];
+const BUCKETS_BY_NAME = new Map(EXPORTED_KEYS.map((key) => [otlpName(key), bucketsOf(key)]));
+
 function makeInstrument(meter: Meter, key: ExportedKey): Instrument {
   const { kind, help } = EXPORTED[key];
   const options = { description: help, ...(otlpName(key).endsWith('_seconds') ? { unit: 's' } : {}) };
   if (kind === 'counter') return meter.createCounter(otlpName(key), options);
   if (kind === 'gauge') return meter.createGauge(otlpName(key), options);
-  const buckets = HISTOGRAM_SOURCES.find((entry) => entry.key === key)?.buckets ?? [];
-  return meter.createHistogram(otlpName(key), { ...options, advice: { explicitBucketBoundaries: [...buckets] } });
+  return meter.createHistogram(otlpName(key), { ...options, advice: { explicitBucketBoundaries: [...bucketsOf(key)] } });
+}
+
+/** The SDK's OTLP/JSON serializer, with the pending exemplars written into each request it makes. */
+function serializerWith(exemplars: OtlpExemplars): ISerializer<ResourceMetrics, IExportMetricsServiceResponse> {
+  return {
+    serializeRequest: (metrics) => {
+      const body = JsonMetricsSerializer.serializeRequest(metrics);
+      if (body === undefined || exemplars.empty) return body;
+      const request = JSON.parse(new TextDecoder().decode(body)) as JsonMetricsRequest;
+      exemplars.attachTo(request);
+      return new TextEncoder().encode(JSON.stringify(request));
+    },
+    deserializeResponse: (body) => JsonMetricsSerializer.deserializeResponse(body),
+  };
+}
+
+/**
+ * What OTLPMetricExporter builds (the same options, OTEL_EXPORTER_OTLP_* variables, retries
+ * and JSON content type), with the exemplar-writing serializer in place of its own.
+ */
+function otlpExporter(url: string, exemplars: OtlpExemplars): OTLPMetricExporterBase {
+  const options = convertLegacyHttpOptions({ url }, 'METRICS', 'v1/metrics', { 'Content-Type': 'application/json' });
+  return new OTLPMetricExporterBase(createOtlpHttpExportDelegate(options, serializerWith(exemplars), COMPONENT_TYPE, MetricsExporterMetricsHelper, undefined));
 }
 
 /** The OTLP exporter, saying once when an export fails (the SDK would only log it to its own diag). */
-function reportingExporter(inner: OTLPMetricExporter, warn: (text: string) => void): PushMetricExporter {
+function reportingExporter(inner: OTLPMetricExporterBase, warn: (text: string) => void): PushMetricExporter {
   let warned = false;
   return {
     export: (metrics: ResourceMetrics, done) =>
@@ -61,9 +93,10 @@ export class OtlpOutput implements LiveOutput {
   private readonly provider: MeterProvider;
   private readonly instruments = new Map<ExportedKey, Instrument>();
   private readonly feed: MetricFeed;
+  private readonly exemplars = new OtlpExemplars((name) => BUCKETS_BY_NAME.get(name) ?? []);
 
   constructor(url: string, warn: (text: string) => void, env: NodeJS.ProcessEnv = process.env) {
-    const exporter = reportingExporter(new OTLPMetricExporter({ url }), warn);
+    const exporter = reportingExporter(otlpExporter(url, this.exemplars), warn);
     this.provider = new MeterProvider({
       readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: exportIntervalMs(env) })],
     });
@@ -76,6 +109,7 @@ export class OtlpOutput implements LiveOutput {
         const histogram = this.instruments.get(key) as Histogram;
         for (let i = 0; i < count; i++) histogram.record(valueSec, labels);
       },
+      exemplar: (key, labels, valueSec, traceId, spanId) => this.exemplars.offer(otlpName(key), labels, valueSec, { traceId, spanId }),
     };
     this.feed = new MetricFeed(writer);
   }

@@ -13,7 +13,7 @@ describe('DeliveryTracker', () => {
     const tracker = new DeliveryTracker(1_000);
     const a = openStream('s1');
     const seq = tracker.register('s1', 100, [a]);
-    expect(tracker.receipt(seq, a, 142)).toEqual({ outcome: 'first', latencyMs: 42, traceId: null });
+    expect(tracker.receipt(seq, a, 142)).toEqual({ outcome: 'first', latencyMs: 42, traceId: null, spanId: null });
     expect(tracker.sweep(150)).toEqual({ expected: 1, received: 1, missing: 0 });
     expect(tracker.unresolved).toBe(0);
   });

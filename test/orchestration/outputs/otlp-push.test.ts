@@ -1,71 +1,30 @@
 /**
- * `run --otlp URL` against a small OTLP/HTTP receiver written here (node:http on 127.0.0.1
+ * `run --otlp URL` against a small OTLP/HTTP receiver (test/support/otlp-receiver.ts, node:http on 127.0.0.1
  * decoding the exporter's JSON bodies): during a `--workers 2` run the receiver sees the
  * exported metric names pushed every second from the one parent, and the last push holds
  * exactly the counts of report.json (the output flushes once more at the end).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attribute, type DataPoint, metricsOf, type OtlpReceiver, startOtlpReceiver } from '../../support/otlp-receiver.js';
 import { quickProfile } from '../../support/profiles.js';
 import { runProfile } from '../../support/run-helpers.js';
 
-interface KeyValue {
-  key: string;
-  value: { stringValue?: string };
-}
-interface DataPoint {
-  attributes?: KeyValue[];
-  asDouble?: number;
-  asInt?: string | number;
-  count?: string | number;
-  sum?: number;
-}
-interface OtlpMetric {
-  name: string;
-  unit?: string;
-  sum?: { dataPoints: DataPoint[]; isMonotonic?: boolean };
-  gauge?: { dataPoints: DataPoint[] };
-  histogram?: { dataPoints: DataPoint[] };
-}
-interface ExportBody {
-  resourceMetrics: { scopeMetrics: { scope: { name: string }; metrics: OtlpMetric[] }[] }[];
-}
-
-const exports: { contentType: string; body: ExportBody }[] = [];
-let receiver: Server;
+let receiver: OtlpReceiver;
 let url = '';
-
-const readBody = async (request: IncomingMessage): Promise<string> => {
-  let text = '';
-  for await (const chunk of request) text += String(chunk);
-  return text;
-};
+let exports: OtlpReceiver['exports'] = [];
 
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    void readBody(request).then((text) => {
-      if (request.method === 'POST' && request.url === '/v1/metrics') {
-        exports.push({ contentType: String(request.headers['content-type']), body: JSON.parse(text) as ExportBody });
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      } else {
-        response.writeHead(404).end();
-      }
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startOtlpReceiver();
+  url = receiver.url;
+  exports = receiver.exports;
 });
 
 afterAll(async () => {
   delete process.env.OTEL_METRIC_EXPORT_INTERVAL;
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
 });
 
-const metricsOf = (body: ExportBody): OtlpMetric[] => body.resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
 const value = (point: DataPoint): number => Number(point.asDouble ?? point.asInt ?? Number.NaN);
-const attribute = (point: DataPoint, key: string): string | undefined => point.attributes?.find((a) => a.key === key)?.value.stringValue;
 
 describe('run --otlp', () => {
   it('pushes the exported metrics as OTLP/HTTP JSON, the last push holding report.json’s counts', async () => {
