@@ -34,7 +34,7 @@ export interface SlowRequest {
   traceId: string;
   /**
    * The parent id of its traceparent, 16 hex digits: the span the target's span is a child
-   * of. Absent in reports made before it was kept.
+   * of. Since 1.7.0; absent in older reports.
    */
   spanId?: string;
   latencyMs: number;

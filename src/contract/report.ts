@@ -36,8 +36,11 @@ import type { RunPlan } from './profile/stage-plan.js';
  *        `stalledSilentAfterHeaders`, `resume.idsUnsendable`; `metrics.maxima`; the failure codes
  *        `body-too-large` and `proxy:<nnn>`; `plan.arrivals` (Poisson); `metrics.slowest`,
  *        time-series points' `slowest` and `traceUrl` (trace context).
+ * 1.7.0: `scenarios.requests` (request kinds), `requests.<name>` in `plan` and `stages`, the
+ *        check `requests.expectations` and the failure code `body-schema`; slowest requests'
+ *        `spanId`; `plan.scenarios[].stages[].named` required (always written since 1.3.0).
  */
-export const REPORT_SCHEMA_VERSION = '1.6.0';
+export const REPORT_SCHEMA_VERSION = '1.7.0';
 
 export interface CheckResult {
   id: CheckId;
@@ -191,7 +194,7 @@ export interface TagLinkSummary extends ThroughputSummary {
   existingReturned: number;
 }
 
-/** One request kind of the `requests` scenario (docs/design.md §2.15); added after schema 1.6.0. */
+/** One request kind of the `requests` scenario (docs/design.md §2.15); since 1.7.0. */
 export interface RequestKindSummary extends ThroughputSummary {
   method: string;
   /** The path template, as the profile wrote it. */
@@ -465,7 +468,7 @@ export interface Report {
     chatStreams: ChatStreamsSummary | null;
     photoUpload: PhotoUploadSummary | null;
     tagLink: TagLinkSummary | null;
-    /** Added after schema 1.6.0, profiles with a `requests` section: each request kind by name (docs/design.md §2.15). */
+    /** Since 1.7.0, profiles with a `requests` section: each request kind by name (docs/design.md §2.15). */
     requests?: Record<string, RequestKindSummary>;
   };
   generator: GeneratorSummary;
