@@ -66,6 +66,9 @@ try {
   process.exit(INTERNAL);
 }
 
+// `coachbench profiles | head -2`: a reader that stops early ends no command (docs/design.md §2.9).
+cli.tolerateClosedOutput();
+
 // An exception that escapes every command (a timer, a stray promise) is a defect: one line and 4, not Node's stack and 1.
 const crash = (error) => {
   process.stderr.write(`${cli.describeInternalError(error)}\n`);

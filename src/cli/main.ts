@@ -18,6 +18,9 @@ import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 import { trendCommand } from './trend.js';
 
+// For bin/coachbench.js, which has only this module of the bundle to call.
+export { tolerateClosedOutput } from '../util/closed-output.js';
+
 // Commands keep their own typed args; the list only needs the common shape.
 const COMMANDS = [
   runCommand,

@@ -23,6 +23,15 @@ export function quickProfile(overrides: Record<string, unknown> = {}): Record<st
   };
 }
 
+/**
+ * The timing slack of a run whose subject is not timing (TLS, faults, reports, a README's
+ * walk-through): on a loaded 2-core CI machine the driver reads KEEP_ALIVEs late and in pairs
+ * (gaps of 900 ms and of 40 ms on a 500 ms interval under two CPU burners), and its loop
+ * delay p99 passes the profiles' bounds. Such a run is judged on what it is about; the
+ * tests whose subject is the cadence or the generator's health keep the tight values.
+ */
+export const TIMING_SLACK = { keepAliveTolerance: '100%', generator: { maxEventLoopDelayP99: '2s' } } as const;
+
 /** The closed model alone, 2 connections, 1.5 s: a run about the request heads it sends (headers, proxies, trace context). */
 export const closedOnlyProfile = (): Record<string, unknown> =>
   quickProfile({

@@ -5,6 +5,7 @@
  * sends every mutation to the primary, replays the primary's commands, and reports its stats.
  * Signals are the primary's to handle; a lost primary ends the worker (node:cluster does that).
  */
+import { tolerateClosedOutput } from '../../util/closed-output.js';
 import { registerSecret } from '../../util/redact.js';
 import { seedTarget } from '../state/seed-data.js';
 import type { TargetStore } from '../state/target-store.js';
@@ -27,6 +28,9 @@ const send = (message: WorkerMessage, then?: () => void): void => {
   if (process.connected && process.send) process.send(message, undefined, {}, () => then?.());
   else then?.();
 };
+
+// It shares the primary's stdout and stderr: a reader of them that went away must not end it.
+tolerateClosedOutput();
 
 // Ctrl-C reaches the whole process group; the primary decides, and tells us with 'shutdown'.
 process.on('SIGINT', () => undefined);

@@ -101,8 +101,11 @@ describe('open model', () => {
       expect(summary.lateSlots).toBeGreaterThan(15);
       expect(summary.latencyMs.max).toBeGreaterThan(200);
       expect(summary.latencyMs.p90).toBeGreaterThan(100);
-      // ...while the requests themselves stayed fast (a request in flight when the stall began may not).
-      expect(summary.serviceTimeMs.p90).toBeLessThan(50);
+      // ...while the requests themselves stayed fast (a request in flight when the stall began may
+      // not). Judged beside the latency, not in ms: a loaded machine slows the test's server too
+      // (a service-time p90 of 67 ms under two CPU burners), but a service time that counted the
+      // stall would be as long as the latency.
+      expect(summary.serviceTimeMs.p90, `latency p90 ${summary.latencyMs.p90} ms`).toBeLessThan(summary.latencyMs.p90 / 2);
       // One value per request in each histogram: no back-filled synthetic samples.
       expect(total.histogram(names.latencyUs).totalCount).toBe(summary.requests);
       expect(total.histogram(names.serviceTimeUs).totalCount).toBe(summary.requests);
