@@ -52,6 +52,23 @@ describe('dealtShare', () => {
     expect(shares.map((share) => share.tagLink.enabled)).toEqual([true, true, true]);
     expect(shares[2]!.tagLink.ratePerSec).toBeCloseTo(1);
   });
+
+  it('deals a request kind’s closed-model connections the same way', () => {
+    const profile = loadProfileText({
+      name: 'kinds',
+      chatStreams: { enabled: false },
+      requests: {
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}', load: { model: 'closed', connections: 3 } }],
+      },
+    });
+    const kinds = [0, 1, 2, 3].map((part) => profileShare(profile, part, 4).requests!.kinds[0]!);
+    expect(kinds.map((kind) => [kind.enabled, kind.connections])).toEqual([
+      [true, 1],
+      [true, 1],
+      [true, 1],
+      [false, 0],
+    ]);
+  });
 });
 
 let dir: string;
