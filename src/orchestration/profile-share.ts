@@ -7,25 +7,33 @@
  * is not divided: it stays the whole run's, and each participant carries its rank in the
  * whole run, so that the participants with rank below the planned population are online in
  * whichever process holds them (the sum over processes is exact at every instant).
+ * Closed-model connections are dealt out the same way, one by one: process `part` opens
+ * every `parts`-th of them, so the processes together open exactly the profile's count, and
+ * a process dealt none runs no closed-model connection for that scenario (docs/design.md §2.2).
  */
 import type { Profile, ThroughputSettings } from '../contract/profile/profile.js';
 import { scaleStages } from '../contract/profile/stage-plan.js';
 import type { ShardInfo } from '../contract/report.js';
 import type { RunFixtures } from '../engine/scenario.js';
+import { dealtShare } from '../util/dealt-share.js';
 import { ConfigError } from '../util/errors.js';
 
-function shareThroughput<T extends ThroughputSettings>(settings: T, parts: number): T {
+function shareThroughput<T extends ThroughputSettings>(settings: T, part: number, parts: number): T {
+  const connections = dealtShare(settings.connections, part, parts);
   return {
     ...settings,
+    // A closed model dealt no connection here runs nowhere here; its peers open them all.
+    enabled: settings.enabled && (settings.model !== 'closed' || connections > 0),
     ratePerSec: settings.ratePerSec / parts,
     rampToPerSec: settings.rampToPerSec / parts,
     maxInFlight: Math.max(1, Math.ceil(settings.maxInFlight / parts)),
-    connections: Math.max(1, Math.ceil(settings.connections / parts)),
+    connections,
     stages: settings.stages ? scaleStages(settings.stages, 1 / parts) : null,
   };
 }
 
-export function profileShare(profile: Profile, parts: number): Profile {
+/** What process `part` of `parts` drives: 1/parts of every rate, its dealt share of every connection count. */
+export function profileShare(profile: Profile, part: number, parts: number): Profile {
   if (parts <= 1) return profile;
   return {
     ...profile,
@@ -35,10 +43,10 @@ export function profileShare(profile: Profile, parts: number): Profile {
       messageRatePerSec: profile.chatStreams.messageRatePerSec / parts,
       churnRatePerSec: profile.chatStreams.churnRatePerSec / parts,
     },
-    photoUpload: shareThroughput(profile.photoUpload, parts),
-    tagLink: shareThroughput(profile.tagLink, parts),
+    photoUpload: shareThroughput(profile.photoUpload, part, parts),
+    tagLink: shareThroughput(profile.tagLink, part, parts),
     // Each request kind's load is a total for the run too (docs/design.md §2.15).
-    ...(profile.requests ? { requests: { ...profile.requests, kinds: profile.requests.kinds.map((kind) => shareThroughput(kind, parts)) } } : {}),
+    ...(profile.requests ? { requests: { ...profile.requests, kinds: profile.requests.kinds.map((kind) => shareThroughput(kind, part, parts)) } } : {}),
   };
 }
 
@@ -57,7 +65,7 @@ export function shardFixtures(fixtures: RunFixtures, participants: number, shard
  * of a planned population P it has those ranks below P online (the shares sum to P).
  */
 export function populationShare(population: number, part: number, parts: number): number {
-  return Math.max(0, Math.ceil((Math.floor(population + 1e-9) - part) / parts));
+  return dealtShare(population, part, parts);
 }
 
 /**
@@ -77,9 +85,9 @@ export function fixturesCap(profile: Profile, fixtureParticipants: number): { pa
 
 /**
  * Refuses a shard count that would not split the profile: a shard holds every N-th
- * participant and opens at least one closed-model connection, so with more shards than
- * participants some shards would hold none, and with more shards than connections the shards
- * together would open more than the profile asks for (docs/design.md §2.2). `fixtureParticipants`
+ * participant and is dealt every N-th closed-model connection, so with more shards than
+ * participants or connections some shards would hold none, and their reports would judge a
+ * scenario they never ran (docs/design.md §2.2; workers, one report, may be dealt none). `fixtureParticipants`
  * caps the participants when a fixtures file is known. Returns the shard when it fits.
  */
 export function checkShardFits(shard: ShardInfo, profile: Profile, fixtureParticipants: number | null): ShardInfo {
@@ -98,7 +106,7 @@ export function checkShardFits(shard: ShardInfo, profile: Profile, fixturePartic
     const settings = profile[scenario];
     if (!settings.enabled || settings.model !== 'closed' || shard.count <= settings.connections) continue;
     throw new ConfigError(
-      `${flag}: ${shard.count} shards but ${profile.source}'s ${scenario} has ${settings.connections} closed-model connections; each shard opens at least one, so use at most ${settings.connections} shards`,
+      `${flag}: ${shard.count} shards but ${profile.source}'s ${scenario} has ${settings.connections} closed-model connections; each shard must open at least one, so use at most ${settings.connections} shards`,
     );
   }
   return shard;

@@ -68,7 +68,7 @@ function jobFor(config: RunConfig, target: ResolvedTarget, w: number, workers: n
   return {
     workerIndex: w,
     arrivalStream: part,
-    profile: profileShare(config.profile, parts),
+    profile: profileShare(config.profile, part, parts),
     fixtures: shardFixtures(target.fixtures, config.profile.chatStreams.participants, { index: part, count: parts }),
     targetUrl: target.url,
     keepAlive: target.keepAlive,

@@ -159,7 +159,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     warmupMs: profile.warmupMs ?? 0,
     runMs: ctx.durationMs,
     streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
-    requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard?.count ?? 1),
+    requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard),
     ...(lost ? { note: `judged without the ${lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
   };
   const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load });

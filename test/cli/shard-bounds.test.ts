@@ -24,7 +24,7 @@ async function refused(argv: string[]): Promise<string> {
 }
 
 describe('--shard is bounded by what it splits', () => {
-  it('refuses more shards than a closed model has connections (each shard opens one at least)', async () => {
+  it('refuses more shards than a closed model has connections (each shard must open one)', async () => {
     const { path } = await writeProfile({
       name: 'closed',
       chatStreams: { participants: 40 },
@@ -33,7 +33,7 @@ describe('--shard is bounded by what it splits', () => {
     });
     const line = await refused(['run', '--profile', path, '--shard', '0/5', '--out', join(dir, 'never')]);
     expect(line).toContain(
-      `--shard 0/5: 5 shards but ${path}'s photoUpload has 4 closed-model connections; each shard opens at least one, so use at most 4 shards`,
+      `--shard 0/5: 5 shards but ${path}'s photoUpload has 4 closed-model connections; each shard must open at least one, so use at most 4 shards`,
     );
     // As many shards as connections splits them one each.
     expect((await runCli(['plan', path, '--shard', '3/4'])).code).toBe(0);

@@ -189,7 +189,7 @@ describe('a run split between processes', () => {
   it('gives each process its share of every kind’s load, as of photo upload’s', async () => {
     const { profileShare } = await import('../../src/orchestration/profile-share.js');
     const profile = loadProfileText(withKinds([kind({ weight: 3 }), kind({ name: 'closed', load: { model: 'closed', connections: 4 } })]));
-    const [open, closed] = profileShare(profile, 2).requests!.kinds;
+    const [open, closed] = profileShare(profile, 0, 2).requests!.kinds;
     // The only weighted kind takes the whole mix (10 req/s); each of two processes half of it.
     expect(open).toMatchObject({ share: 1, ratePerSec: 5, rampToPerSec: 5 });
     expect(closed).toMatchObject({ model: 'closed', connections: 2 });

@@ -5,6 +5,7 @@
 import { integrateStages } from '../../contract/profile/driven-plan.js';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { RunPlan } from '../../contract/profile/stage-plan.js';
+import { dealtShare } from '../../util/dealt-share.js';
 import type { MetricSet } from '../metric-set.js';
 import { requestKindKey, throughputNames } from '../names.js';
 import { cutAtEndName, scheduledSlotsName, TAG_EXTRA } from '../throughput-extra-names.js';
@@ -24,14 +25,14 @@ function failuresUnder(total: MetricSet, prefix: string, codePrefix: string): Re
  * (`scheduledSlots`), no more than the plan holds up to the run's end (a stopped run is judged
  * on what it had time for); started slots are the requests answered or failed plus those cut at
  * the end. Closed model: its connection errors (`net:*` failures, which only a connection
- * raises there) against the connections asked for (a shard's share when `parts` shards split them).
+ * raises there) against the connections opened: a shard's dealt share of them (docs/design.md §2.2).
  */
 export function requestLoads(
   total: MetricSet,
   profile: Pick<Profile, 'photoUpload' | 'tagLink' | 'requests'>,
   plan: RunPlan,
   runMs: number,
-  parts: number,
+  shard: { index: number; count: number } | null,
 ): RequestLoad[] {
   const loads: RequestLoad[] = [];
   // Request kinds are judged like the built-ins, each on its own schedule (docs/design.md §2.15).
@@ -53,7 +54,7 @@ export function requestLoads(
       started: total.count(names.requests) + total.count(cutAtEndName(scenario)),
       late: total.count(names.lateSlots),
       dropped: total.count(names.droppedSlots),
-      connections: settings.model === 'closed' ? Math.max(1, Math.ceil(settings.connections / parts)) : 0,
+      connections: settings.model === 'closed' ? dealtShare(settings.connections, shard?.index ?? 0, shard?.count ?? 1) : 0,
       connectionErrors: settings.model === 'closed' ? failuresUnder(total, names.errorKind(''), 'net:') : {},
     });
   }
