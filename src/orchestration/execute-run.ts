@@ -92,6 +92,9 @@ export async function executeRun(
     const settled = await settleLateStop(outcome, stoppedBy, { stdout, stderr });
     // A signal while the late stop was being settled would be lost: take the handler away first
     // (a signal after this is Node's own, ending the process by it), then settle once more.
+    // libuv catches a signal at once but hands it to its listener only when the loop next
+    // polls: one turn of the loop first, or a signal caught since the last poll dies with the handler.
+    await new Promise((resolve) => setImmediate(resolve));
     removeSignalHandler();
     return await settleLateStop(settled, stoppedBy, { stdout, stderr });
   } catch (error) {

@@ -11,7 +11,7 @@
  * says it was interrupted or, before any load, one line and no report folder. Trials run
  * three at a time.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,14 +68,32 @@ interface Observed {
   endedAt: number;
 }
 
+/** Whether `pid` is a zombie (exited, not yet reaped by this process): Linux's /proc state `Z`. */
+function hasExited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    // Gone altogether, or no /proc to ask (then the kill below says whether it is gone).
+    return existsSync('/proc/self/stat');
+  }
+}
+
 /** Runs one trial: spawns the run, signals it at its instant by PID. */
 async function observe(trial: Trial, profile: string, out: string): Promise<Observed> {
   let pid = 0;
   let signalledAt: number | null = null;
   let done = false;
   let seen = false;
+  let stderrSoFar = '';
   const send = (): void => {
     if (done || signalledAt !== null || pid === 0) return;
+    // The closing line is printed once the run has taken its handler away: a signal after it
+    // comes after the run, which ends by its verdict or by the signal's default action.
+    if (/^report: /m.test(stderrSoFar)) return;
+    // A process that has exited but is not yet reaped still takes a kill without error: the
+    // signal would reach nothing, and the run's own exit would be judged against it.
+    if (hasExited(pid)) return;
     try {
       process.kill(pid, trial.signal);
       signalledAt = performance.now();
@@ -94,6 +112,7 @@ async function observe(trial: Trial, profile: string, out: string): Promise<Obse
       else if (instant.at === 'report write') timers.push(setInterval(() => existsSync(join(out, 'report.json')) && send(), 2));
     },
     onStderr: (_, stderr) => {
+      stderrSoFar = stderr;
       if (!('at' in instant) || seen) return;
       seen = instant.at === 'session start' ? stderr.includes(`→ ${out}`) : instant.at === 'first progress line' && runIsUnderWay(stderr);
       if (seen) timers.push(setTimeout(send, instant.plusMs ?? 0));
