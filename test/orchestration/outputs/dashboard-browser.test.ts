@@ -19,6 +19,19 @@ const ARTIFACTS = resolve('reports/test-artifacts');
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 /** A shown count such as "1,234" as a number. */
+/** Waits (10 s at most) until the run's dashboard answers at `origin`. */
+async function dashboardAnswers(origin: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    const reachable = await fetch(`${origin}/dashboard.js`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (reachable) return;
+    if (i > 100) throw new Error('the dashboard never answered');
+    await sleep(100);
+  }
+}
+
 const shownNumber = async (page: Page, selector: string): Promise<number> => Number(((await page.locator(selector).textContent()) ?? '').replace(/,/g, ''));
 
 const browser = useBrowser('dashboard');
@@ -36,15 +49,7 @@ describe('the live dashboard in a real browser', () => {
       const run = runProfile(quickProfile({ duration: '12s', thresholds: [threshold] }), { dashboard: String(port) });
       const { page, findings } = await watchedPage(browser.context);
       const origin = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        const reachable = await fetch(`${origin}/dashboard.js`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (reachable) break;
-        if (i > 100) throw new Error('the dashboard never answered');
-        await sleep(100);
-      }
+      await dashboardAnswers(origin);
       await page.goto(`${origin}/`);
       await page.waitForFunction(
         () =>
@@ -122,15 +127,7 @@ describe('the live dashboard in a real browser', () => {
       );
       const { page, findings } = await watchedPage(browser.context);
       const origin = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        const reachable = await fetch(`${origin}/dashboard.js`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (reachable) break;
-        if (i > 100) throw new Error('the dashboard never answered');
-        await sleep(100);
-      }
+      await dashboardAnswers(origin);
       await page.goto(`${origin}/`);
       // Two intervals in, each kind has a row and a line.
       await page.waitForFunction(
