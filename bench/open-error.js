@@ -28,7 +28,7 @@ import { DRIVER_SEMI_SPACE_MIB } from '../bin/young-generation.js';
 import { runCoachbench } from './lib/coachbench-run.js';
 import { flag, textFlag } from './lib/flags.js';
 import { gcSummary } from './lib/gc-trace.js';
-import { outFileIn, runMeasured } from './lib/measured-command.js';
+import { lastJsonLine, outFileIn, runMeasured } from './lib/measured-command.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
 import { GENERATOR_CPU, photoBody, pinToTargetCpu } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startProcess, startServe, stopProcess } from './lib/processes.js';
@@ -206,12 +206,7 @@ async function measureFloor(streams, threads) {
     },
   );
   if (run.code !== 0) throw new Error(`open-floor-client.js exited ${run.code}:\n${run.output}`);
-  const summary = JSON.parse(
-    run.output
-      .trim()
-      .split('\n')
-      .findLast((line) => line.startsWith('{')),
-  );
+  const summary = JSON.parse(lastJsonLine(run.output));
   const samples = JSON.parse(await readFile(samplesPath, 'utf8'));
   const rulerSamples = await (await fetch(`${ruler.match[1]}/ruler/samples`)).json();
   // nginx's $request_time by arrival, as for coachbench's rows (its log holds every run so far; the window picks this one's).

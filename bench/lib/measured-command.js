@@ -53,6 +53,13 @@ export function runMeasured(command, args, { env = {}, cpu = null, outFile, time
   });
 }
 
+/** The last line of a tool's output that is a JSON object (its summary), or undefined. */
+export const lastJsonLine = (output) =>
+  output
+    .trim()
+    .split('\n')
+    .findLast((line) => line.startsWith('{'));
+
 /** A fresh output file name under `dir` for one measured run. */
 let runs = 0;
 export const outFileIn = (dir, label) => join(dir, `${label}-${++runs}.out`);

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { outFileIn, runMeasured } from './measured-command.js';
+import { lastJsonLine, outFileIn, runMeasured } from './measured-command.js';
 
 const ACCEPT = 'application/json, application/problem+json';
 /** Artillery is installed here (npm, scripts ignored), never into the project's package.json. */
@@ -164,10 +164,7 @@ export async function autocannon({ dir, request, connections, seconds, cpu, rate
   if (ignoreCoordinatedOmission) args.push('-C');
   args.push(request.url);
   const run = await runMeasured(process.execPath, args, { cpu, outFile: outFileIn(dir, 'autocannon') });
-  const json = run.output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .at(-1);
+  const json = lastJsonLine(run.output);
   if (run.code !== 0 || !json) throw new Error(`autocannon exited ${run.code}:\n${run.output}`);
   const result = JSON.parse(json);
   // With -R each connection sends its share of a second's requests as they fall due within that
@@ -318,12 +315,7 @@ export async function floorClient({ dir, request, seconds, cpu, ratePerSec, node
   const args = [...nodeArgs, client, new URL(request.url).origin, request.path, String(ratePerSec), String(seconds), request.bodyPath, samplesPath];
   const run = await runMeasured(process.execPath, args, { cpu, env: { CB_HEADERS: JSON.stringify(request.headers) }, outFile: outFileIn(dir, 'floor') });
   if (run.code !== 0) throw new Error(`open-floor-client.js exited ${run.code}:\n${run.output}`);
-  const summary = JSON.parse(
-    run.output
-      .trim()
-      .split('\n')
-      .findLast((line) => line.startsWith('{')),
-  );
+  const summary = JSON.parse(lastJsonLine(run.output));
   const samples = JSON.parse(await readFile(samplesPath, 'utf8'));
   return row(run, summary.requests, summary.errors, percentiles(samples.map(([, ms]) => ms)), seconds);
 }

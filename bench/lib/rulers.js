@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { outFileIn, runMeasured } from './measured-command.js';
+import { lastJsonLine, outFileIn, runMeasured } from './measured-command.js';
 
 export const AUTOCANNON_CLI = new URL('../../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
 const ACCEPT = 'application/json, application/problem+json';
@@ -40,10 +40,7 @@ export async function autocannonCli({ dir, url, fixtures, body, connections, sec
     `${url}/api/v1/participants/${participant.userId}/profile_photo`,
   ];
   const run = await runMeasured(process.execPath, args, { cpu, outFile: outFileIn(dir, 'autocannon') });
-  const json = run.output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .at(-1);
+  const json = lastJsonLine(run.output);
   if (run.code !== 0 || !json) throw new Error(`autocannon exited ${run.code}:\n${run.output}`);
   const result = JSON.parse(json);
   return {
