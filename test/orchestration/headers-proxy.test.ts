@@ -5,21 +5,20 @@
  * and a real CONNECT proxy started here counts the tunnels a run opens through it.
  */
 
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
 import { runBin } from '../support/bin-helpers.js';
+import { startForwardedRuns } from '../support/forwarded-runs.js';
 import { startRecordingForwarder } from '../support/forwarder.js';
-import { closedOnlyProfile, profileFile, quickProfile } from '../support/profiles.js';
+import { quickProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 
 /**
@@ -71,25 +70,7 @@ let profile: string;
 let closedProfile: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'coachbench-transport-'));
-  target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
-  fixtures = join(dir, 'fixtures.json');
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
-  profile = join(dir, 'profile.json');
-  await writeFile(
-    profile,
-    JSON.stringify(
-      quickProfile({
-        duration: '2500ms',
-        photoUpload: { enabled: true, model: 'open', ratePerSec: 10, imageSizes: ['2KiB'] },
-        tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
-        generator: { maxEventLoopDelayP99: '2s' },
-      }),
-    ),
-  );
-  // The closed model alone: it sends as fast as the forwarder in this process answers, so its
-  // run is about headers only (the forwarder, not the target, would set the pace of the rest).
-  closedProfile = await profileFile(dir, 'closed', closedOnlyProfile());
+  ({ dir, target, fixtures, profile, closedProfile } = await startForwardedRuns('coachbench-transport-', 30));
 });
 afterAll(() => target.close());
 

@@ -3,18 +3,16 @@
  * the reference target sees the traceparent of every request and stream open of a run, the
  * closed model's autocannon requests included; `--trace-sample` and `--no-trace` change them.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runBin } from '../support/bin-helpers.js';
+import { startForwardedRuns } from '../support/forwarded-runs.js';
 import { type SeenRequest, startRecordingForwarder } from '../support/forwarder.js';
-import { closedOnlyProfile, profileFile, quickProfile } from '../support/profiles.js';
 
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-(01|00)$/;
 
@@ -25,23 +23,7 @@ let profile: string;
 let closedProfile: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'coachbench-trace-'));
-  target = await startTarget({ participants: 20, sessionsPerParticipant: 2, keepAliveMs: 500 });
-  fixtures = join(dir, 'fixtures.json');
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
-  profile = join(dir, 'profile.json');
-  await writeFile(
-    profile,
-    JSON.stringify(
-      quickProfile({
-        duration: '2500ms',
-        photoUpload: { enabled: true, model: 'open', ratePerSec: 10, imageSizes: ['2KiB'] },
-        tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
-        generator: { maxEventLoopDelayP99: '2s' },
-      }),
-    ),
-  );
-  closedProfile = await profileFile(dir, 'closed', closedOnlyProfile());
+  ({ dir, target, fixtures, profile, closedProfile } = await startForwardedRuns('coachbench-trace-', 20));
 });
 afterAll(() => target.close());
 
