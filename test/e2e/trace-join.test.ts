@@ -5,7 +5,6 @@
  * target logged, with the span id kept beside it as the parent id, on the request it names: PATCH profile_photo, POST tags, and for the worst
  * deliveries the POST chat_messages of the message behind them.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowRequest } from '../../src/contract/encoded-metrics.js';
 import type { Report } from '../../src/contract/report.js';
 import type { TraceLogLine } from '../../src/reference-service/http/trace-log.js';
-import { BIN, runBin } from '../support/bin-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 const PROFILE = {
   name: 'trace-join',
@@ -26,34 +26,16 @@ const PROFILE = {
 };
 
 let dir = '';
-let server: ChildProcess | null = null;
+let server: ServeProcess | null = null;
 let report: Report;
 let html = '';
 let runDir = '';
 const logged = new Map<string, TraceLogLine>();
 
-function serve(fixtures: string, traceLog: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const args = [BIN, 'serve', '--port', '0', '--keepalive', '500ms', '--participants', '12', '--fixtures-out', fixtures, '--log-traces', traceLog];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      if (url) resolve(url);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code} before listening: ${out}`)));
-  });
-}
-
-async function stopServer(): Promise<void> {
-  const child = server;
-  server = null;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
+/** `coachbench serve` logging the traceparent of every request it receives to `traceLog`. */
+async function serve(fixtures: string, traceLog: string): Promise<string> {
+  server = await startServe(fixtures, ['--keepalive', '500ms', '--participants', '12', '--log-traces', traceLog]);
+  return server.url;
 }
 
 beforeAll(async () => {
@@ -84,7 +66,7 @@ beforeAll(async () => {
   const result = await runBin(args, { deadlineMs: 40_000 });
   expect(result.killed, result.stderr).toBe(false);
   expect([0, 1], result.stderr).toContain(result.code);
-  await stopServer();
+  await server?.stop();
   report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
   html = await readFile(join(out, 'report.html'), 'utf8');
   for (const line of (await readFile(traceLog, 'utf8')).split('\n')) {
@@ -95,7 +77,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await stopServer();
+  await server?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -6,14 +6,14 @@
  * and exits 1; over the first six it exits 0. Every run is a few seconds of a handful of
  * participants against 127.0.0.1.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import type { Trend } from '../../src/report/trend/trend-model.js';
-import { BIN, runBin } from '../support/bin-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
+import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 const THRESHOLD = 'tagLink.latencyMs.p50 < 2000';
 const PROFILE = {
@@ -27,44 +27,12 @@ const PROFILE = {
 };
 
 let dir = '';
-let server: ChildProcess | null = null;
+let server: ServeProcess | null = null;
 
-/** Starts `coachbench serve` on a free port; resolves with its URL once it listens. */
-function serve(fixtures: string, faults: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const args = [
-      BIN,
-      'serve',
-      '--port',
-      '0',
-      '--keepalive',
-      '500ms',
-      '--participants',
-      '12',
-      '--fixtures-out',
-      fixtures,
-      ...faults.flatMap((f) => ['--fault', f]),
-    ];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      if (url) resolve(url);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code} before listening: ${out}`)));
-  });
-}
-
-/** Stops the server this test started, by its PID, and waits for it to exit. */
-async function stopServer(): Promise<void> {
-  const child = server;
-  server = null;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
+/** Starts `coachbench serve` on a free port with `faults`; resolves with its URL once it listens. */
+async function serve(fixtures: string, faults: string[]): Promise<string> {
+  server = await startServe(fixtures, ['--keepalive', '500ms', '--participants', '12', ...faults.flatMap((f) => ['--fault', f])]);
+  return server.url;
 }
 
 async function night(n: number, url: string, fixtures: string, profile: string): Promise<string> {
@@ -86,14 +54,14 @@ describe('coachbench trend over real nightly runs (e2e)', () => {
     const fixtures = join(dir, 'fixtures.json');
     const plain = await serve(fixtures, []);
     for (let n = 1; n <= 6; n += 1) files.push(await night(n, plain, fixtures, profile));
-    await stopServer();
+    await server?.stop();
     const slow = await serve(fixtures, ['latency=20ms']);
     for (let n = 7; n <= 10; n += 1) files.push(await night(n, slow, fixtures, profile));
-    await stopServer();
+    await server?.stop();
   }, 150_000);
 
   afterAll(async () => {
-    await stopServer();
+    await server?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
