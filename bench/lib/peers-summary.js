@@ -2,16 +2,10 @@
 // the open model's marginal CPU per request between the base rate and each rate, and issue 30's
 // goals judged from them. Kept apart from the runs so that `peers.js --table-only` derives them
 // again from the rows in bench/results/peers.json, the same way.
+import { median } from './median.js';
 import { judgeGoals } from './peers-table.js';
 
 const round = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
-
-/** The median; of an even count, the mean of the two middle values (two repetitions give their mean, not the larger). */
-export function medianOf(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 /** Per tool, the median of each numeric field over its repetitions that did not fail. */
 export function medians(rows) {
@@ -27,7 +21,7 @@ export function medians(rows) {
     const fields = Object.keys(ok[0]).filter((key) => key !== 'repetition' && typeof ok[0][key] === 'number');
     out[tool] = {
       runs: ok.length,
-      ...Object.fromEntries(fields.map((key) => [key, round(medianOf(ok.map((row) => row[key]).filter((v) => v !== null && v !== undefined)), 3)])),
+      ...Object.fromEntries(fields.map((key) => [key, round(median(ok.map((row) => row[key]).filter((v) => v !== null && v !== undefined)), 3)])),
     };
   }
   return out;
