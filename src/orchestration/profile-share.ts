@@ -26,13 +26,35 @@ function shareThroughput<T extends ThroughputSettings>(settings: T, part: number
     enabled: settings.enabled && (settings.model !== 'closed' || connections > 0),
     ratePerSec: settings.ratePerSec / parts,
     rampToPerSec: settings.rampToPerSec / parts,
-    maxInFlight: Math.max(1, Math.ceil(settings.maxInFlight / parts)),
+    maxInFlight: dealtShare(settings.maxInFlight, part, parts),
     connections,
     stages: settings.stages ? scaleStages(settings.stages, 1 / parts) : null,
   };
 }
 
-/** What process `part` of `parts` drives: 1/parts of every rate, its dealt share of every connection count. */
+/** Every enabled throughput load of a profile, named as a message names it. */
+function throughputLoads(profile: Profile): { name: string; settings: ThroughputSettings }[] {
+  const kinds = (profile.requests?.kinds ?? []).map((kind) => ({ name: `request kind "${kind.name}"`, settings: kind }));
+  return [{ name: 'photoUpload', settings: profile.photoUpload }, { name: 'tagLink', settings: profile.tagLink }, ...kinds].filter(
+    (load) => load.settings.enabled,
+  );
+}
+
+/**
+ * Refuses more processes than an open model's in-flight bound: each process is dealt every
+ * N-th of the `maxInFlight` requests, and one dealt none could send none of its share of
+ * the rate (docs/design.md §2.2). `how` names what made the processes (a flag).
+ */
+export function checkInFlightSplits(profile: Profile, parts: number, how: string): void {
+  for (const { name, settings } of throughputLoads(profile)) {
+    if (settings.model !== 'open' || parts <= settings.maxInFlight) continue;
+    throw new ConfigError(
+      `${how}: ${parts} driver processes but ${profile.source}'s ${name} allows ${settings.maxInFlight} requests in flight; each process needs at least one, so raise maxInFlight to ${parts} or run fewer processes`,
+    );
+  }
+}
+
+/** What process `part` of `parts` drives: 1/parts of every rate, its dealt share of every connection count and in-flight bound. */
 export function profileShare(profile: Profile, part: number, parts: number): Profile {
   if (parts <= 1) return profile;
   return {
@@ -102,12 +124,12 @@ export function checkShardFits(shard: ShardInfo, profile: Profile, fixturePartic
       );
     }
   }
-  for (const scenario of ['photoUpload', 'tagLink'] as const) {
-    const settings = profile[scenario];
-    if (!settings.enabled || settings.model !== 'closed' || shard.count <= settings.connections) continue;
+  for (const { name, settings } of throughputLoads(profile)) {
+    if (settings.model !== 'closed' || shard.count <= settings.connections) continue;
     throw new ConfigError(
-      `${flag}: ${shard.count} shards but ${profile.source}'s ${scenario} has ${settings.connections} closed-model connections; each shard must open at least one, so use at most ${settings.connections} shards`,
+      `${flag}: ${shard.count} shards but ${profile.source}'s ${name} has ${settings.connections} closed-model connections; each shard must open at least one, so use at most ${settings.connections} shards`,
     );
   }
+  checkInFlightSplits(profile, shard.count, flag);
   return shard;
 }

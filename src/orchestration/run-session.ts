@@ -24,7 +24,7 @@ import { secretsSnapshot } from '../util/redact.js';
 import { describeSystemError } from '../util/system-error.js';
 import type { LiveOutputs } from './outputs/live-outputs.js';
 import { judgeLive } from './outputs/live-verdict.js';
-import { fixturesCap, profileShare, shardFixtures } from './profile-share.js';
+import { checkInFlightSplits, fixturesCap, profileShare, shardFixtures } from './profile-share.js';
 import { Progress } from './progress.js';
 import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
@@ -115,6 +115,8 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
   if (config.startAtMs !== null) refuseLateStart(config.startAtMs, Date.now());
   const startedAt = new Date(config.startAtMs ?? Date.now());
   const workers = resolveDriverWorkers(config.workers);
+  const shards = config.shard?.count ?? 1;
+  if (workers > 1) checkInFlightSplits(profile, workers * shards, shards > 1 ? `--workers ${workers} in each of ${shards} shards` : `--workers ${workers}`);
   const jobs = Array.from({ length: workers }, (_, w) => jobFor(config, target, w, workers));
   const participants = jobs.reduce((n, job) => n + job.fixtures.participants.length, 0);
   // Fewer participants in the fixtures file than the profile asks for: the run holds what there is, and says so once.

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { profileShare } from '../../src/orchestration/profile-share.js';
+import { checkInFlightSplits, profileShare } from '../../src/orchestration/profile-share.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { dealtShare } from '../../src/util/dealt-share.js';
@@ -51,6 +51,21 @@ describe('dealtShare', () => {
     // An open model is shared by rate: every worker runs it.
     expect(shares.map((share) => share.tagLink.enabled)).toEqual([true, true, true]);
     expect(shares[2]!.tagLink.ratePerSec).toBeCloseTo(1);
+  });
+
+  it('deals an open model’s in-flight bound exactly, and refuses more processes than it', () => {
+    const profile = loadProfileText({
+      name: 'in-flight',
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: true, model: 'open', ratePerSec: 30, maxInFlight: 7 },
+      tagLink: { enabled: false },
+    });
+    const bounds = [0, 1, 2].map((part) => profileShare(profile, part, 3).photoUpload.maxInFlight);
+    expect(bounds).toEqual([3, 2, 2]);
+    expect(() => checkInFlightSplits(profile, 7, '--workers 7')).not.toThrow();
+    expect(() => checkInFlightSplits(profile, 8, '--workers 8')).toThrow(
+      /^--workers 8: 8 driver processes but .*photoUpload allows 7 requests in flight; .*raise maxInFlight to 8/,
+    );
   });
 
   it('deals a request kind’s closed-model connections the same way', () => {
@@ -135,4 +150,27 @@ describe('--workers with a closed model', () => {
       forwarder.close();
     }
   }, 60_000);
+});
+
+describe('--workers and --shard with an open model', () => {
+  it.each([
+    [['--workers', '3'], /^coachbench: --workers 3: 3 driver processes but .*photoUpload allows 2 requests in flight/],
+    [['--shard', '0/3'], /^coachbench: --shard 0\/3: 3 driver processes but .*photoUpload allows 2 requests in flight/],
+  ])(
+    '%j beyond maxInFlight is exit 2 with one line, before any load',
+    async (flags, message) => {
+      const profile = await profileFile(dir, 'open-in-flight', {
+        name: 'open-in-flight',
+        duration: '2s',
+        chatStreams: { enabled: false },
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 6, maxInFlight: 2 },
+        tagLink: { enabled: false },
+      });
+      const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '-q', '-o', join(dir, 'refused'), ...flags]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    },
+    30_000,
+  );
 });
