@@ -73,6 +73,41 @@ describe('a profile with request kinds', () => {
     ]);
   });
 
+  it('apportions the mix’s in-flight bound and connections exactly, each kind at least one', () => {
+    const weights = [5, 3, 1, 1];
+    const open = loadProfileText(
+      withKinds(
+        weights.map((weight, i) => kind({ name: `k${i}`, weight })),
+        { maxInFlight: 7 },
+      ),
+    );
+    expect(open.requests!.kinds.map((k) => k.maxInFlight)).toEqual([3, 2, 1, 1]);
+    const closed = loadProfileText(
+      withKinds(
+        weights.map((weight, i) => kind({ name: `k${i}`, weight })),
+        { model: 'closed', connections: 20 },
+      ),
+    );
+    expect(closed.requests!.kinds.map((k) => k.connections)).toEqual([9, 6, 3, 2]);
+    expect(closed.requests!.kinds.reduce((sum, k) => sum + k.connections, 0)).toBe(20);
+    // A kind with a load of its own keeps it and takes no part of the mix's.
+    const mixed = loadProfileText(
+      withKinds([kind({ name: 'a' }), kind({ name: 'own', load: { model: 'closed', connections: 9 } }), kind({ name: 'b' })], {
+        model: 'closed',
+        connections: 2,
+      }),
+    );
+    expect(mixed.requests!.kinds.map((k) => k.connections)).toEqual([1, 9, 1]);
+  });
+
+  it.each([
+    [{ model: 'closed', connections: 3 }, /requests\.connections: 3 cannot give each of the 4 weighted kinds one; raise it to 4/],
+    [{ maxInFlight: 2 }, /requests\.maxInFlight: 2 cannot give each of the 4 weighted kinds one/],
+  ])('refuses a mix %j too small for its weighted kinds', (extra, pattern) => {
+    const kinds = [0, 1, 2, 3].map((i) => kind({ name: `k${i}` }));
+    expect(messageOf(() => loadProfileText(withKinds(kinds, extra)))).toMatch(pattern);
+  });
+
   it('switches every kind off with requests.enabled: false, own loads included', async () => {
     const { coreChecks } = await import('../../src/metrics/checks/verdict.js');
     const profile = loadProfileText(withKinds([kind(), kind({ name: 'own', load: { ratePerSec: 5 } })], { enabled: false }));

@@ -5,6 +5,7 @@
  * the schemas (ajv, loaded only when a profile has request kinds).
  */
 
+import { apportionAtLeastOne } from '../../util/apportion.js';
 import { ConfigError } from '../../util/errors.js';
 import { ajvFor } from '../../util/precompiled-validator.js';
 import { printable } from '../../util/printable.js';
@@ -75,16 +76,41 @@ function expectationOf(file: RequestKindFile, where: string): RequestExpectation
   };
 }
 
-/** A kind's share of the mix: its rate, stages, in-flight bound and connections scaled by `share`. */
-function shareOf(mix: ThroughputSettings, share: number): ThroughputSettings {
+/** A kind's share of the mix: its rate and stages scaled by `share`, its apportioned in-flight bound and connections. */
+function shareOf(mix: ThroughputSettings, share: number, bounds: { maxInFlight: number; connections: number }): ThroughputSettings {
   return {
     ...mix,
     ratePerSec: mix.ratePerSec * share,
     rampToPerSec: mix.rampToPerSec * share,
-    maxInFlight: Math.max(1, Math.ceil(mix.maxInFlight * share)),
-    connections: Math.max(1, Math.round(mix.connections * share)),
+    ...bounds,
     stages: mix.stages ? scaleStages(mix.stages, share) : null,
   };
+}
+
+/**
+ * The weighted kinds' in-flight bounds and connections: the mix's, apportioned by weight, each
+ * kind at least one, summing to the mix's exactly (docs/design.md §2.15). Too few of the bound
+ * the mix's model uses (in flight for an open model, connections for a closed one) is exit 2:
+ * rounding each kind up to one would run more than the profile allows. The bound the model
+ * does not use falls back to one per kind.
+ */
+function apportionBounds(mix: ThroughputSettings, weights: readonly number[], where: string): { maxInFlight: number; connections: number }[] {
+  const weighted = weights.filter((weight) => weight > 0);
+  const inFlight = apportionAtLeastOne(mix.maxInFlight, weighted);
+  const connections = apportionAtLeastOne(mix.connections, weighted);
+  const [field, total, shares] =
+    mix.model === 'closed' ? (['connections', mix.connections, connections] as const) : (['maxInFlight', mix.maxInFlight, inFlight] as const);
+  if (mix.enabled && shares === null) {
+    throw new ConfigError(
+      `${where}.${field}: ${total} cannot give each of the ${weighted.length} weighted kinds one; raise it to ${weighted.length} or give some kinds a load of their own`,
+    );
+  }
+  let next = 0;
+  return weights.map((weight) => {
+    if (weight <= 0) return { maxInFlight: mix.maxInFlight, connections: mix.connections };
+    const i = next++;
+    return { maxInFlight: inFlight?.[i] ?? 1, connections: connections?.[i] ?? 1 };
+  });
 }
 
 /** `requests` of a profile file, resolved; `where` is `<source>: requests`. */
@@ -106,6 +132,7 @@ export function resolveRequests(file: RequestsFile, where: string, throughput: T
   const seen = new Set<string>();
   const weights = file.kinds.map((kind) => (kind.load === undefined ? (kind.weight ?? 1) : 0));
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
+  const bounds = apportionBounds(mix, weights, where);
   const kinds = file.kinds.map((kind, i): RequestKindSettings => {
     const at = `${where}.kinds[${i}]`;
     if (seen.has(kind.name)) throw new ConfigError(`${at}.name: "${printable(kind.name)}" names two kinds; each kind needs a name of its own`);
@@ -114,7 +141,8 @@ export function resolveRequests(file: RequestsFile, where: string, throughput: T
       throw new ConfigError(`${at}.weight: remove it: a kind with a load of its own takes no share of the mix`);
     const template = templateOf(kind, at, captured);
     const share = kind.load === undefined ? (totalWeight > 0 ? (weights[i] as number) / totalWeight : 0) : null;
-    const own = kind.load === undefined ? shareOf(mix, share as number) : throughput(kind.load, `${at}.load`);
+    const own =
+      kind.load === undefined ? shareOf(mix, share as number, bounds[i] as { maxInFlight: number; connections: number }) : throughput(kind.load, `${at}.load`);
     // `requests.enabled: false` switches every kind off, those with a load of their own too.
     const load = mix.enabled ? own : { ...own, enabled: false };
     return { ...load, ...template, name: kind.name, expect: expectationOf(kind, at), share };
