@@ -2,6 +2,7 @@
 // and <!-- peers:end -->, from its results (bench/results/peers.json): the medians per tool,
 // ordered by CPU per request, with the tools that were missing or cannot run a workload.
 import { readFile, writeFile } from 'node:fs/promises';
+import { writePeersSummary } from './peers-readme.ts';
 
 /** The Markdown table of docs/benchmarks.md between the peers markers, from the medians. */
 export async function writePeersTable({ measuredWith: measured, settings, workloads, goals }) {
@@ -116,6 +117,7 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
   const table = lines.join('\n');
   await writeFile(docs, `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`);
   console.log('wrote the peers table into docs/benchmarks.md');
+  await writePeersSummary({ measuredWith: measured, settings, workloads });
 }
 
 const ratio = (a, b, digits = 2) => (a === null || a === undefined || !b ? null : Math.round((a / b) * 10 ** digits) / 10 ** digits);

@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type PeersResults, renderPeersSummary, splicePeersSummary } from '../../bench/lib/peers-readme.js';
 import { BENCHMARKS, renderResultsTable, spliceResultsTable } from '../../bench/lib/results-table.js';
 
 const root = new URL('../../', import.meta.url);
@@ -19,6 +20,20 @@ const results = (benchmark: string): unknown => {
   }
 };
 const scripts = readdirSync(new URL('bench/', root)).filter((name) => name.endsWith('.js'));
+
+describe("the README's quote of the peers measurement", () => {
+  it('is the table bench/peers.js renders from bench/results/peers.json (node bench/peers.js --table-only rewrites it)', () => {
+    const readme = text('README.md');
+    const peers = results('peers') as PeersResults;
+    expect(splicePeersSummary(readme, renderPeersSummary(peers))).toBe(readme);
+    const moved = { ...peers, workloads: { ...peers.workloads, closed: { ...peers.workloads.closed, medians: { coachbench: { cpuUsPerRequest: 9_876 } } } } };
+    expect(splicePeersSummary(readme, renderPeersSummary(moved))).toContain('| 9876 µs |');
+  });
+
+  it('leaves the README within its 300 lines', () => {
+    expect(text('README.md').trimEnd().split('\n').length).toBeLessThanOrEqual(300);
+  });
+});
 
 describe('the benchmark results table', () => {
   it('docs/benchmarks.md holds the table of the latest results files (npm run docs:benchmarks rewrites it)', () => {
