@@ -7,7 +7,8 @@
 // Δrequests and fixed = CPU(short) − perRequest × requests(short), the short run short enough
 // (0.2 s) that the fixed part hardly depends on the per-request estimate. So the summary says both
 // what start-up, probes and reports cost and what each answered request costs, and whose code
-// it is. Writes bench/results/cpu-profile.json (summaries; another --size is its variant `size-N`;
+// it is; the fixed part is also split by phase of the run (module loading, CLI, profile,
+// preflight, probes, reports...: docs/benchmarks.md, "A run's fixed cost"). Writes bench/results/cpu-profile.json (summaries; another --size is its variant `size-N`;
 // the .cpuprofile files are kept under --keep DIR when given, for a flame graph in Chrome
 // DevTools or speedscope).
 //
@@ -90,7 +91,7 @@ function separated(field, limit, order = 'perRequestUs') {
     .map((key) => {
       const perRequestUs = (usOf(long.summary, key, field) - usOf(short.summary, key, field)) / dRequests;
       const fixedMs = (usOf(short.summary, key, field) - perRequestUs * short.requests) / 1_000;
-      return { [field === 'owners' ? 'owner' : 'function']: key, perRequestUs: round(perRequestUs, 2), fixedMs: round(fixedMs, 0) };
+      return { [field === 'functions' ? 'function' : field.slice(0, -1)]: key, perRequestUs: round(perRequestUs, 2), fixedMs: round(fixedMs, 0) };
     })
     .sort((a, b) => b[order] - a[order])
     .slice(0, limit);
@@ -104,6 +105,8 @@ const result = {
     run: `${RUN_BIN ?? "this checkout's bin/coachbench.js"} run, photoUpload only (${MODEL === 'open' ? `model open, ${RATE} uploads/s against serve --fault latency=${DELAY_MS}ms` : `model closed, ${CONNECTIONS} connections`}, one ${SIZE} B JPEG), ${SHORT} s and ${LONG} s, after one discarded warm-up; NODE_OPTIONS="--cpu-prof" (1 ms sampling)`,
     owners:
       'self time of the main thread by the script that ran: node_modules package, coachbench:<dist folder>, node:<module>, or V8 ((garbage collector), (program)); native functions without a script are charged to their JS caller',
+    phases:
+      "the same samples by the phase of the run a function on their stack names (bench/lib/cpu-profile-summary.js PHASE_RULES: module loading, the CLI, the profile, fixtures, preflight, scenario preparation, probes, the report built and written; start (other) before the load's first sample, the load after it); (program) and GC samples take the phase of the sample before them",
     separation: 'per owner: perRequest = (µs in the long run − µs in the short) / Δrequests; fixed = µs in the short − perRequest × its requests',
     pinning: GENERATOR_CPU === null ? 'none (--no-pin)' : `target on CPU 0, coachbench on CPU ${GENERATOR_CPU}`,
     caveat:
@@ -123,6 +126,8 @@ const result = {
   functions: separated('functions', TOP),
   fixedOwners: separated('owners', TOP, 'fixedMs'),
   fixedFunctions: separated('functions', TOP, 'fixedMs'),
+  // Where the fixed part goes, phase by phase of the run (docs/benchmarks.md, "A run's fixed cost").
+  fixedPhases: separated('phases', TOP, 'fixedMs'),
 };
 // One file for the benchmark (docs/benchmarks.md): the default profile at its top level, the
 // others as variants beside it.
@@ -130,6 +135,7 @@ const variant = MODEL === 'open' ? `open-${RATE}${LABEL ? `-${LABEL}` : ''}` : S
 await writeResults('cpu-profile', begun, result, variant);
 console.log(`per request: ${result.processCpuUsPerRequest} µs (process), ${result.sampledCpuUsPerRequest} µs (sampled main thread)`);
 console.log(`fixed: ${result.processFixedCpuSeconds} s (process), ${result.sampledFixedCpuSeconds} s (sampled)`);
+for (const o of result.fixedPhases) console.log(`  ${o.phase.padEnd(64)} ${String(o.fixedMs).padStart(6)} ms fixed`);
 for (const o of result.fixedOwners.slice(0, 12)) console.log(`  ${o.owner.padEnd(36)} ${String(o.fixedMs).padStart(6)} ms fixed`);
 for (const o of result.owners.slice(0, 15))
   console.log(`  ${o.owner.padEnd(36)} ${String(o.perRequestUs).padStart(7)} µs/req  ${String(o.fixedMs).padStart(6)} ms fixed`);

@@ -13,6 +13,7 @@
 //   node scripts/build.js
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _ } from 'ajv';
@@ -56,6 +57,28 @@ const ENTRIES = {
   'profile-formats': 'dist/contract/profile/profile-formats.js',
 };
 
+/**
+ * Node's built-in modules, imported by the bundle's ES modules through require(). An `import`
+ * of a built-in makes Node build the module's ES facade, which reads every export, the lazy
+ * ones too: node:http's load Node's own copy of undici and the web streams, node:crypto's the
+ * Web Crypto API, node:fs's its streams, CPU in every process and thread that loads the bundle
+ * (docs/benchmarks.md, "A run's fixed cost"). Through require(), as the bundled CommonJS
+ * packages take them, the modules are the same objects without that cost.
+ */
+const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((name) => name.replace(/[/]/g, '\\/')).join('|')})$`);
+const builtinsThroughRequire = {
+  name: 'builtins-through-require',
+  setup(bundle) {
+    bundle.onResolve({ filter: BUILTIN }, (args) =>
+      args.kind === 'import-statement' ? { path: args.path.replace(/^(node:)?/, 'node:'), namespace: 'builtin-through-require' } : undefined,
+    );
+    bundle.onLoad({ filter: /.*/, namespace: 'builtin-through-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 await rm(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, `${root}${path}`])),
@@ -74,6 +97,7 @@ const result = await build({
   banner: { js: "import { createRequire as __coachbenchRequire } from 'node:module'; const require = __coachbenchRequire(import.meta.url);" },
   // Linked maps for `node --enable-source-maps` and bench/cpu-profile.js; a run does not read them.
   sourcemap: 'linked',
+  plugins: [builtinsThroughRequire],
   metafile: true,
   logLevel: 'warning',
 });

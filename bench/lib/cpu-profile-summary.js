@@ -112,7 +112,67 @@ export function summariseProfile(profile, window = null) {
     const key = `${functionName || '(anonymous)'} ${where}`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
-  return { busyUs, owners: sorted(owners), functions: sorted(functions) };
+  return { busyUs, owners: sorted(owners), functions: sorted(functions), phases: window === null ? phasesOfProfile(profile) : [] };
+}
+
+/**
+ * The phases of a run a sample belongs to, by a function on its stack (docs/benchmarks.md, "A
+ * run's fixed cost"): the first rule that a frame of the stack matches, the report's and the
+ * profile's before the CLI that called them. Bundled names may carry esbuild's numeric suffix.
+ */
+const PHASE_RULES = [
+  ['report files (report.json, report.html, junit.xml, summary.md)', ({ name }) => /^(writeReportFiles|saveReport)\d*$/.test(name)],
+  ['report built', ({ name }) => /^buildReport\d*$/.test(name)],
+  ['probes', ({ name }) => /^runProbes\d*$/.test(name)],
+  ['profile read and validated', ({ name }) => /^loadProfile\d*$/.test(name)],
+  ['fixtures', ({ name }) => /^loadFixtures\d*$/.test(name)],
+  ['preflight requests', ({ name }) => /^preflightTarget\d*$/.test(name)],
+  ['scenario preparation', ({ name }) => /^prepareScenarios\d*$/.test(name)],
+  ['CLI (yargs)', ({ url }) => /\/node_modules\/(yargs|yargs-parser|cliui|y18n|string-width|wrap-ansi)\//.test(url)],
+  [
+    'module loading (compile, evaluate)',
+    ({ name, url, line }) => url.startsWith('node:internal/modules/') || name === '__require2' || (line === 0 && name === '' && /\/dist\/bundle\//.test(url)),
+  ],
+];
+/** A sample's phase when no rule matches: start, or the load (and what runs beside it) once the load has begun. */
+const LOAD_STARTED = /\/(open-loop|open-model|closed-model|recorder|interval-collector)\.ts$/;
+
+/**
+ * Busy µs by phase of the run, in the order the samples came: (program) and the garbage
+ * collector take the phase of the sample before them.
+ */
+export function phasesOfProfile(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const stackOf = new Map();
+  const frames = (id) => {
+    if (!stackOf.has(id)) {
+      const stack = [];
+      for (let at = id; at !== undefined; at = parent.get(at)) {
+        const { callFrame } = byId.get(at);
+        stack.push({ name: callFrame.functionName, url: originalFrame(callFrame).url, line: callFrame.lineNumber });
+      }
+      stackOf.set(id, stack);
+    }
+    return stackOf.get(id);
+  };
+  const phases = new Map();
+  let loadBegun = false;
+  let last = 'node start';
+  profile.samples.forEach((id, i) => {
+    const us = profile.timeDeltas[i + 1] ?? 0;
+    const stack = frames(id);
+    const top = stack[0].name;
+    if (top === IDLE) return;
+    if (top !== '(program)' && top !== '(garbage collector)') {
+      const rule = PHASE_RULES.find(([, matches]) => stack.some(matches));
+      if (!rule && stack.some(({ url }) => LOAD_STARTED.test(url))) loadBegun = true;
+      last = rule ? rule[0] : loadBegun ? 'the load, and what runs beside and after it' : 'start (other)';
+    }
+    phases.set(last, (phases.get(last) ?? 0) + us);
+  });
+  return sorted(phases);
 }
 
 const sorted = (map) => [...map].sort((a, b) => b[1] - a[1]);
@@ -124,5 +184,5 @@ export function addSummaries(summaries) {
     for (const summary of summaries) for (const [key, us] of summary[field]) total.set(key, (total.get(key) ?? 0) + us);
     return sorted(total);
   };
-  return { busyUs: summaries.reduce((sum, { busyUs }) => sum + busyUs, 0), owners: add('owners'), functions: add('functions') };
+  return { busyUs: summaries.reduce((sum, { busyUs }) => sum + busyUs, 0), owners: add('owners'), functions: add('functions'), phases: add('phases') };
 }

@@ -62,8 +62,25 @@ function usageLine(message: string, argv: readonly string[], commands: readonly 
   return `${message} (see coachbench ${known ? `${first} ` : ''}--help)`;
 }
 
-function buildParser(argv: readonly string[], commands: readonly CliCommand[], setExitCode: (code: number) => void): Argv {
-  let parser: Argv = yargs([...argv])
+/** A flag that makes yargs answer by itself (help, version, shell completion): such a command line takes the full parser. */
+const ANSWERED_BY_YARGS = /^(--(no-)?(help|version)(=.*)?|-[A-Za-z]*h[A-Za-z]*|--get-yargs-completions.*)$/;
+
+/**
+ * The command `argv` names first, when nothing in it asks yargs for help, the version or a
+ * completion. After running a command, yargs renders that command's whole help text, printed
+ * or not, unless it is the parser's default command: most of the CLI's share of a run's start
+ * (docs/benchmarks.md, "A run's fixed cost"). Such a command is parsed as the one, default
+ * command of a parser of its own, with the same flags, checks and messages.
+ */
+export function directCommand(argv: readonly string[], commands: readonly CliCommand[]): CliCommand | undefined {
+  const rest = argv.slice(1);
+  const end = rest.indexOf('--');
+  if ((end === -1 ? rest : rest.slice(0, end)).some((arg) => ANSWERED_BY_YARGS.test(arg))) return undefined;
+  return commands.find((command) => command.command.split(' ')[0] === argv[0]);
+}
+
+function buildParser(argv: readonly string[], commands: readonly CliCommand[], setExitCode: (code: number) => void, direct: CliCommand | undefined): Argv {
+  let parser: Argv = yargs(direct ? argv.slice(1) : [...argv])
     .scriptName('coachbench')
     .usage('$0 <command> [options]\n\nLoad tests and stream soaks for the Participant Coaching Service API.')
     .version(VERSION)
@@ -80,11 +97,12 @@ function buildParser(argv: readonly string[], commands: readonly CliCommand[], s
       if (message) throw new ConfigError(usageLine(message, argv, commands));
       throw error;
     });
-  for (const command of commands) {
-    parser = parser.command(command.command, command.describe, command.builder, async (args) => {
-      setExitCode(await command.run(args as Record<string, unknown>));
-    });
-  }
+  const handler = (command: CliCommand) => async (args: Record<string, unknown>) => {
+    setExitCode(await command.run(args));
+  };
+  // `run ...` as `$0 ...`: the same positionals, flags and handler, as the parser's default command.
+  if (direct) return parser.command(direct.command.replace(/^\S+/, '$0'), direct.describe, direct.builder, handler(direct));
+  for (const command of commands) parser = parser.command(command.command, command.describe, command.builder, handler(command));
   return parser
     .completion('completion', 'print a bash/zsh completion script (coachbench completion >> ~/.bashrc)')
     .example('$0 run', 'the smoke profile against the embedded reference target (about 35 s)')
@@ -96,9 +114,15 @@ function buildParser(argv: readonly string[], commands: readonly CliCommand[], s
 /** Runs the command line `argv` (without node and the script) and returns the exit code. */
 export async function main(argv: string[], commands: readonly CliCommand[] = COMMANDS): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  const parser = buildParser(argv, commands, (code) => {
-    exitCode = code;
-  });
+  const direct = directCommand(argv, commands);
+  const parser = buildParser(
+    argv,
+    commands,
+    (code) => {
+      exitCode = code;
+    },
+    direct,
+  );
   if (argv.length === 0) {
     // A usage error like any other, but the whole help says more than one line could.
     process.stderr.write(terminalText(`${await parser.getHelp()}\n\ncoachbench: name a command (coachbench run runs the smoke profile)\n`));
@@ -111,7 +135,7 @@ export async function main(argv: string[], commands: readonly CliCommand[] = COM
     yargsOutput = output;
   };
   try {
-    await parser.parseAsync([...argv], {}, keepOutput);
+    await parser.parseAsync(direct ? argv.slice(1) : [...argv], {}, keepOutput);
   } catch (error) {
     const code = (error as { exitCode?: unknown }).exitCode;
     if (typeof code === 'number' && EXPECTED_FAILURE_CODES.has(code)) {

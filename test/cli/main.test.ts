@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliCommand, defineCommand } from '../../src/cli/cli-command.js';
+import { directCommand } from '../../src/cli/main.js';
 import { ConfigError, ExitCode, StartError } from '../../src/util/errors.js';
 import { registerSecret } from '../../src/util/redact.js';
 import { runCli } from '../support/run-cli.js';
@@ -116,5 +117,56 @@ describe("main: yargs' own output", () => {
     const completion = await runCli(['completion'], titled);
     expect(completion.code).toBe(ExitCode.ok);
     expect(completion.stdout.match(/###-begin-coachbench-completions-###/g)).toHaveLength(1);
+  });
+});
+
+describe('main: a command named first runs as the default command of a parser of its own', () => {
+  let seen: Record<string, unknown> | null = null;
+  const commands = [
+    defineCommand<Record<string, unknown>>({
+      command: 'open <file>',
+      describe: 'opens a file',
+      builder: (yargs) => yargs.positional('file', { type: 'string' }).option('mode', { type: 'string', describe: 'how' }) as never,
+      run: async (args) => {
+        seen = args;
+        return ExitCode.ok;
+      },
+    }) as CliCommand,
+    defineCommand<Record<string, unknown>>({
+      command: 'other',
+      describe: 'another',
+      builder: (yargs) => yargs as never,
+      run: async () => ExitCode.ok,
+    }) as CliCommand,
+  ];
+  const named = (argv: string[]): string | undefined => directCommand(argv, commands)?.command;
+
+  it('is chosen unless the line asks yargs for help, the version or a completion before any --', () => {
+    expect(named(['open', 'a.json', '--mode', 'x'])).toBe('open <file>');
+    expect(named(['open', 'a.json', '--', '--help'])).toBe('open <file>');
+    for (const asks of [['--help'], ['-h'], ['-xh'], ['--help=true'], ['--no-help'], ['--version'], ['--get-yargs-completions', 'op']]) {
+      expect(named(['open', 'a.json', ...asks]), asks.join(' ')).toBeUndefined();
+    }
+    expect(named(['nosuch'])).toBeUndefined();
+    expect(named(['--help'])).toBeUndefined();
+    expect(named([])).toBeUndefined();
+  });
+
+  it('gets its positionals and flags, and the same usage errors as through the full parser', async () => {
+    seen = null;
+    expect((await runCli(['open', 'a.json', '--mode', 'fast'], commands)).code).toBe(ExitCode.ok);
+    expect(seen).toMatchObject({ file: 'a.json', mode: 'fast' });
+    expect(await runCli(['open', 'a.json', '--bogus'], commands)).toEqual({
+      code: ExitCode.usage,
+      stdout: '',
+      stderr: 'coachbench: Unknown argument: bogus (see coachbench open --help)\n',
+    });
+    expect((await runCli(['open'], commands)).stderr).toBe(
+      'coachbench: Not enough non-option arguments: got 0, need at least 1 (see coachbench open --help)\n',
+    );
+    const help = await runCli(['open', '--help'], commands);
+    expect(help.code).toBe(ExitCode.ok);
+    expect(help.stdout).toContain('coachbench open <file>');
+    expect(help.stdout).toContain('--mode');
   });
 });

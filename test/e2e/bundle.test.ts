@@ -6,7 +6,8 @@
  * loaded beside the bundle (a require() that a bundle cannot follow, a worker entry not in the
  * bundle) is one more module to load on every start.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -68,5 +69,23 @@ describe('the bundle', () => {
     expect(processesLoading('request-thread-main.js')).toBe(2);
     // The compiled profile validator requires the bundle's formats module, not dist/'s copy.
     expect(processesLoading('profile-formats.js')).toBe(1);
+  });
+
+  it("takes Node's built-in modules through require(), never through an ES import", async () => {
+    // An ES import of node:http reads every export of its ES facade, the lazy ones that load
+    // Node's own undici too (scripts/build.js, docs/benchmarks.md "A run's fixed cost").
+    const bundleDir = new URL('dist/bundle/', PACKAGE_ROOT);
+    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+    const imported: string[] = [];
+    for (const file of (await readdir(bundleDir)).filter((name) => name.endsWith('.js'))) {
+      const code = await readFile(new URL(file, bundleDir), 'utf8');
+      for (const [, from, bare] of code.matchAll(/^import\s[^'"]*?from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm)) {
+        const specifier = (from ?? bare) as string;
+        if (builtins.has(specifier)) imported.push(`${file}: ${specifier}`);
+      }
+    }
+    // The banner's createRequire is the one ES import of a built-in each file keeps: it is what require() is.
+    expect(imported.filter((line) => !line.endsWith(': node:module'))).toEqual([]);
+    expect(imported.length).toBeGreaterThan(0);
   });
 });
