@@ -49,7 +49,11 @@ describe('closed model requests (shared-body path)', () => {
         stop: new AbortController(),
         sink: (interval) => total.add(interval),
         intervalMs: 100,
-        transport: { ...defaultTransport(), headers: { 'user-agent': 'ua-test', 'x-extra': 'e', traceparent: 'from-the-run-headers' }, trace: { sampleRate: 1 } },
+        transport: {
+          ...defaultTransport(),
+          headers: { 'user-agent': 'ua-test', 'x-extra': 'e', traceparent: 'from-the-run-headers' },
+          trace: { sampleRate: 1 },
+        },
       });
       clearTimeout(renew);
       const summary = buildPhotoUploadSummary(total, profile.photoUpload);
