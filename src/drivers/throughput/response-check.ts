@@ -125,6 +125,20 @@ export function recordProblemEvidence(metrics: MetricSet, inspection: Inspection
   recordEvidence(metrics, 'errors.problem_json', inspection.problemFailure === null ? null : `${where}: ${inspection.problemFailure}`);
 }
 
+/** Header names as received → lower-cased: a target sends the same few names on every answer. */
+const LOWER_CASED = new Map<string, string>();
+/** A target that makes up names (hostile, or a random header) stops adding to the map here. */
+const MAX_LOWER_CASED = 256;
+
+function lowerCased(name: string): string {
+  let lower = LOWER_CASED.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (LOWER_CASED.size < MAX_LOWER_CASED) LOWER_CASED.set(name, lower);
+  }
+  return lower;
+}
+
 /**
  * The lower-cased header record of an answer from its raw name/value list (http-parser-js's
  * `headers`, as autocannon's connection reads them): what normaliseHeaders makes of the map
@@ -134,7 +148,7 @@ export function recordProblemEvidence(metrics: MetricSet, inspection: Inspection
 export function headersFromRaw(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
+    const name = lowerCased(raw[i] as string);
     const value = raw[i + 1] as string;
     const before = out[name];
     // `before` may be inherited (a header named "constructor"): only an own one is repeated.
