@@ -14,10 +14,11 @@
 //
 // `--model open` profiles the open model instead (issue 30): `--rate` (500) uploads/s against
 // `serve --fault latency=<--delay>ms` (20), so requests are in flight as in bench/peers.js's
-// open workload, and the results go to cpu-profile.json's variant open-<rate>[-label].
+// open workload, and the results go to cpu-profile.json's variant open-<rate>[-label]. A closed-model
+// run with `--label` goes to the variant closed-<size>-<label> (a build before and after a change, say).
 //
 //   npm run build && node bench/cpu-profile.js [--short 0.2] [--long 4] [--size 16384] [--keep DIR] [--no-pin]
-//     [--model open --rate 500 --delay 20 --label after] [--bin path/to/bin/coachbench.js]
+//     [--model open --rate 500 --delay 20] [--label after] [--bin path/to/bin/coachbench.js]
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
@@ -131,7 +132,7 @@ const result = {
 };
 // One file for the benchmark (docs/benchmarks.md): the default profile at its top level, the
 // others as variants beside it.
-const variant = MODEL === 'open' ? `open-${RATE}${LABEL ? `-${LABEL}` : ''}` : SIZE === 16_384 ? null : `size-${SIZE}`;
+const variant = MODEL === 'open' ? `open-${RATE}${LABEL ? `-${LABEL}` : ''}` : LABEL ? `closed-${SIZE}-${LABEL}` : SIZE === 16_384 ? null : `size-${SIZE}`;
 await writeResults('cpu-profile', begun, result, variant);
 console.log(`per request: ${result.processCpuUsPerRequest} µs (process), ${result.sampledCpuUsPerRequest} µs (sampled main thread)`);
 console.log(`fixed: ${result.processFixedCpuSeconds} s (process), ${result.sampledFixedCpuSeconds} s (sampled)`);

@@ -10,14 +10,30 @@ import { type ThroughputKey, TRANSPORT, throughputShared } from './registry/thro
 
 export { type RequestKindKey, requestKindKey, type ThroughputKey, type ThroughputScenario } from './registry/throughput-metrics.js';
 
+/**
+ * `name` built once per key: these are asked for on every answer, and a name concatenated
+ * afresh is also hashed afresh by the MetricSet's map. The keys (statuses, failure codes) are few.
+ */
+function remembered(name: (key: number | string) => string): (key: number | string) => string {
+  const built = new Map<number | string, string>();
+  return (key) => {
+    let made = built.get(key);
+    if (made === undefined) {
+      made = name(key);
+      built.set(key, made);
+    }
+    return made;
+  };
+}
+
 function throughputNamesOf(scenario: ThroughputKey) {
   const metrics = group(`${scenario}.`, throughputShared(scenario));
   return {
     ...namesOf(metrics),
     /** `${scenario}.status.<code>`. */
-    status: under(metrics, 'status.'),
+    status: remembered(under(metrics, 'status.')),
     /** `${scenario}.error.<failure code>` (docs/failure-codes.md). */
-    errorKind: under(metrics, 'error.'),
+    errorKind: remembered(under(metrics, 'error.')),
   };
 }
 

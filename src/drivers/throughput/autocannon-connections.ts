@@ -8,13 +8,16 @@
  * is here: `connections` connections to one origin, each sending its next request when the
  * previous answer is in and reconnecting on its own after an error, a timeout or an answer
  * whose body passed the bound (autocannon-body-bound.ts), all destroyed at a deadline
- * (exactly then, not at the runner's next 100 ms sample) or on abort.
+ * (exactly then, not at the runner's next 100 ms sample) or on abort. Plain-TCP connections
+ * read into one shared Buffer (autocannon-reads.ts), and each answer reaches `onAnswer` with
+ * the body and header lines the connection parsed.
  */
 import { performance } from 'node:perf_hooks';
 import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import AutocannonClient, { type ClientOptions, type ConnectionClient } from 'autocannon/lib/httpClient.js';
 import { boundResponseBodies } from './autocannon-body-bound.js';
+import { readIntoSharedBuffer } from './autocannon-reads.js';
 
 export interface ConnectionSettings {
   /** scheme://host[:port] of the target. */
@@ -32,15 +35,48 @@ export interface ConnectionSettings {
   servername?: string;
 }
 
+/** What a connection read of one answer: its body (read to the bound) and its header lines as received. */
+export interface ConnectionAnswer {
+  body: string;
+  /** Names and values in turn, as they came (http-parser-js's list). */
+  rawHeaders: readonly string[];
+}
+
 export interface ConnectionEvents {
-  /** A whole answer: autocannon's hrtime from write to last byte, fractional ms. */
-  onAnswer(client: ConnectionClient, status: number, latencyMs: number): void;
+  /** A whole answer: autocannon's hrtime from write to last byte, fractional ms. `answer` is only valid during the call. */
+  onAnswer(client: ConnectionClient, status: number, latencyMs: number, answer: ConnectionAnswer): void;
   /** A connection failed (refused, reset, TLS): it reconnects at once. */
   onConnectionError(error: Error): void;
   /** No answer within the timeout: the connection was closed and is reconnecting. */
   onTimeout(timeoutMs: number): void;
   /** An answer's body grew past `maxBodyBytes`: the connection was closed and is reconnecting. */
   onBodyTooLarge(client: ConnectionClient, maxBodyBytes: number): void;
+}
+
+/** The members of autocannon 9's per-connection queue of requests in flight (pipelinedRequestsQueue.js) read here. */
+interface PendingAnswers {
+  /** Takes the oldest request off the queue with its answer; called once per answer, right before `response` is emitted. */
+  terminateRequest(): { body: string; headers: { headers?: string[] } } | undefined;
+}
+
+const NO_HEADERS: readonly string[] = [];
+
+/**
+ * A view of the answer `client` read last, filled as autocannon takes it off its queue (just
+ * before it emits `response`): the body and header lines autocannon already holds, so an answer
+ * is not also handed through its `onResponse` hook, which builds a map with an array per header.
+ */
+function lastAnswerOf(client: ConnectionClient): ConnectionAnswer {
+  const answer = { body: '', rawHeaders: NO_HEADERS };
+  const queue = (client as unknown as { pipelinedRequests: PendingAnswers }).pipelinedRequests;
+  const terminate = queue.terminateRequest;
+  queue.terminateRequest = function keepAnswer(this: PendingAnswers) {
+    const taken = terminate.call(this);
+    answer.body = taken?.body ?? '';
+    answer.rawHeaders = taken?.headers.headers ?? NO_HEADERS;
+    return taken;
+  };
+  return answer;
 }
 
 /** Runs the connections until `endMs` (performance.now() time) or `signal` aborts; resolves once all are destroyed. */
@@ -51,7 +87,14 @@ export function runConnections(settings: ConnectionSettings, events: ConnectionE
     host: url.host,
     pipelining: 1,
     requests: settings.requests,
-    setupClient: settings.setupClient,
+    // Over plain TCP every connection reads into one shared Buffer (autocannon-reads.ts).
+    setupClient:
+      url.protocol === 'http:'
+        ? (client) => {
+            readIntoSharedBuffer(client);
+            settings.setupClient(client);
+          }
+        : settings.setupClient,
     timeout: settings.timeoutMs / 1_000,
     ...(settings.tlsOptions ? { tlsOptions: settings.tlsOptions } : {}),
     ...(settings.servername ? { servername: settings.servername } : {}),
@@ -76,7 +119,8 @@ export function runConnections(settings: ConnectionSettings, events: ConnectionE
       for (let i = 0; i < settings.connections; i++) {
         const client = new AutocannonClient(options);
         boundResponseBodies(client, settings.maxBodyBytes, () => events.onBodyTooLarge(client, settings.maxBodyBytes));
-        client.on('response', (status: number, _bytes: number, latencyMs: number) => events.onAnswer(client, status, latencyMs));
+        const answer = lastAnswerOf(client);
+        client.on('response', (status: number, _bytes: number, latencyMs: number) => events.onAnswer(client, status, latencyMs, answer));
         client.on('connError', (error: Error) => events.onConnectionError(error));
         client.on('timeout', () => events.onTimeout(settings.timeoutMs));
         clients.push(client);

@@ -4,8 +4,8 @@
  * into OUR histograms from the connection's per-answer event (hrtime from write to last byte,
  * fractional ms); autocannon's runner, its rate mode and its summaries are never used.
  *
- * What this model checks: every answer's status, headers and JSON body (autocannon hands each
- * request's `onResponse` the full body and headers), so check evidence is as complete as in
+ * What this model checks: every answer's status, headers and JSON body (read from what the
+ * connection parsed, autocannon-connections.ts), so check evidence is as complete as in
  * the open model. What it cannot: latency from an intended start (a closed loop has no
  * schedule: latency equals service time, and a slow target lowers the offered load instead
  * of queueing it), and which request a connection error or timeout belonged to (autocannon
@@ -23,11 +23,12 @@ import type { ScenarioContext } from '../../engine/scenario.js';
 import { autocannonTlsOptions, withTraceparent, withTransportHeaders } from '../../engine/transport.js';
 import { connectionsName, throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
+import { newTraceparent } from '../../util/traceparent.js';
 import { splitApiBase } from '../api-base.js';
 import { runConnections } from './autocannon-connections.js';
-import { sendSharedBodies, sharedBodiesSupported, verifyCertificates } from './autocannon-requests.js';
+import { type OutgoingRequest, RequestHeads, sendSharedBodies, sharedBodiesSupported, verifyCertificates } from './autocannon-requests.js';
 import type { HttpRequestSpec } from './http-exchange.js';
-import { normaliseHeaders, type ResponseView } from './response-check.js';
+import { headersFromRaw, normaliseHeaders, type ResponseView } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 
 export interface ClosedModelOptions {
@@ -41,6 +42,17 @@ interface SentTrace {
   spanId: string | null;
 }
 const NO_TRACE: SentTrace = { traceId: null, spanId: null };
+
+/**
+ * What one connection has in flight on the shared-body path (pipelining is 1): written when
+ * autocannon asks for the connection's next request, read when its answer is in. One object
+ * per connection, overwritten per request.
+ */
+interface InFlight<M> extends OutgoingRequest, SentTrace {
+  memo: M | undefined;
+  /** Its bearer token: a 401 to a token being renewed is the token's age, not an answer. */
+  authorization: string | undefined;
+}
 
 /**
  * Runs until `ctx.endMs` (or abort); resolves when autocannon has closed its connections. Its
@@ -62,23 +74,20 @@ export async function runClosedModel<M>(
 
   let seq = 0;
   const shared = (options.sharedBodies ?? true) && sharedBodiesSupported();
-  // The request in flight on each connection (pipelining is 1), keyed by autocannon's Client.
-  const inFlight = new WeakMap<object, M>();
-  // Its bearer token too: a 401 to a token being renewed is the token's age, not an answer.
-  const sentAuthorization = new WeakMap<object, string | undefined>();
-  // And its trace and span ids, kept with its latency among the slowest (docs/design.md §2.12).
-  const sentTrace = new WeakMap<object, SentTrace>();
-  // onResponse (body, headers) and the connection's `response` event (latency) fire back
-  // to back, synchronously, for the same answer: this slot carries the first to the second.
+  const inFlight = new WeakMap<object, InFlight<M>>();
+  const heads = new RequestHeads(new URL(origin).host, extra);
+  const trace = ctx.transport.trace ?? null;
+  // The fallback (autocannon's setupRequest) keeps what a request carried in autocannon's
+  // context; onResponse (body, headers) and the connection's `response` event (latency) fire
+  // back to back, synchronously, for the same answer: this slot carries the first to the second.
   let answered: { memo: M | undefined; authorization: string | undefined; trace: SentTrace; view: ResponseView } | undefined;
-  const request: Request = {
-    onResponse: (status, body, context, headers) => {
-      const authorization = context.authorization as string | undefined;
-      const trace = (context.trace as SentTrace | undefined) ?? NO_TRACE;
-      answered = { memo: context.memo as M | undefined, authorization, trace, view: { status, headers: normaliseHeaders(headers), body } };
-    },
-  };
+  const request: Request = {};
   if (!shared) {
+    request.onResponse = (status, body, context, headers) => {
+      const authorization = context.authorization as string | undefined;
+      const sentTrace = (context.trace as SentTrace | undefined) ?? NO_TRACE;
+      answered = { memo: context.memo as M | undefined, authorization, trace: sentTrace, view: { status, headers: normaliseHeaders(headers), body } };
+    };
     request.setupRequest = (base, context) => {
       const { spec, memo } = workload.next(seq++);
       const { headers, traceId, spanId } = withTraceparent(spec.headers, ctx.transport);
@@ -89,25 +98,31 @@ export async function runClosedModel<M>(
       return { ...base, method: spec.method, path: spec.path, headers: withTransportHeaders(headers, extra), body: spec.body };
     };
   }
+  /** The next request of a connection, into its in-flight record, with a traceparent of its own unless it carries one. */
+  const nextInto = (sent: InFlight<M>): InFlight<M> => {
+    const { spec, memo } = workload.next(seq++);
+    sent.spec = spec;
+    sent.memo = memo;
+    sent.authorization = spec.headers.authorization;
+    if (trace === null || spec.headers.traceparent !== undefined) {
+      sent.traceparent = sent.traceId = sent.spanId = null;
+    } else {
+      const made = newTraceparent(trace.sampleRate);
+      sent.traceparent = made.header;
+      sent.traceId = made.traceId;
+      sent.spanId = made.parentId;
+    }
+    return sent;
+  };
   const setupClient = (client: object): void => {
     // autocannon speaks HTTP/1.1 only, whatever --http asked (docs/design.md §2.14).
     ctx.metrics.inc(connectionsName('closedModel', 'http/1.1'));
     if (secure && !tls.insecure) verifyCertificates(client);
     if (!shared) return;
-    sendSharedBodies(
-      client,
-      new URL(origin).host,
-      (): HttpRequestSpec => {
-        const { spec, memo } = workload.next(seq++);
-        // Each request autocannon writes is built here, so each gets a traceparent of its own.
-        const { headers, traceId, spanId } = withTraceparent(spec.headers, ctx.transport);
-        inFlight.set(client, memo);
-        sentAuthorization.set(client, spec.headers.authorization);
-        sentTrace.set(client, { traceId, spanId });
-        return traceId === null ? spec : { ...spec, headers };
-      },
-      extra,
-    );
+    // Each request autocannon writes is built by nextInto, so each gets a traceparent of its own.
+    const sent: InFlight<M> = { spec: EMPTY_SPEC, traceparent: null, memo: undefined, authorization: undefined, traceId: null, spanId: null };
+    inFlight.set(client, sent);
+    sendSharedBodies(client, heads, () => nextInto(sent));
   };
 
   try {
@@ -122,23 +137,27 @@ export async function runClosedModel<M>(
         ...(secure ? { tlsOptions: autocannonTlsOptions(tls), ...(tls.servername !== null ? { servername: tls.servername } : {}) } : {}),
       },
       {
-        onAnswer: (client, _status, latencyMs) => {
+        onAnswer: (client, status, latencyMs, answer) => {
           const metrics = ctx.metrics;
+          if (shared) {
+            const sent = inFlight.get(client);
+            if (sent === undefined || sent.memo === undefined) return;
+            if (status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(sent.authorization)) return;
+            const view: ResponseView = { status, headers: headersFromRaw(answer.rawHeaders), body: answer.body };
+            recordResponse(metrics, workload, sent.memo, view, { latencyMs, serviceMs: latencyMs }, sent.traceId, sent.spanId);
+            return;
+          }
           const current = answered;
           answered = undefined;
-          const memo = shared ? inFlight.get(client) : current?.memo;
-          const authorization = shared ? sentAuthorization.get(client) : current?.authorization;
-          const trace = (shared ? sentTrace.get(client) : current?.trace) ?? NO_TRACE;
-          const stale = current?.view.status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(authorization);
-          if (current !== undefined && memo !== undefined && !stale) {
-            recordResponse(metrics, workload, memo, current.view, { latencyMs, serviceMs: latencyMs }, trace.traceId, trace.spanId);
-          }
+          if (current === undefined || current.memo === undefined) return;
+          if (current.view.status === 401 && ctx.credentials !== null && ctx.credentials.staleAnswer(current.authorization)) return;
+          recordResponse(metrics, workload, current.memo, current.view, { latencyMs, serviceMs: latencyMs }, current.trace.traceId, current.trace.spanId);
         },
         onConnectionError: (error) => recordFailure(ctx.metrics, workload, undefined, failureOfError(error), error.message),
         onTimeout: (timeoutMs) => recordFailure(ctx.metrics, workload, undefined, 'timeout:response', `no answer within ${timeoutMs} ms`),
         onBodyTooLarge: (client, maxBodyBytes) => {
           // The request is known on the shared-body path; autocannon's own path keeps it in its context.
-          const memo = shared ? inFlight.get(client) : undefined;
+          const memo = shared ? inFlight.get(client)?.memo : undefined;
           recordFailure(ctx.metrics, workload, memo, 'body-too-large', `body-too-large: ${new BodyTooLargeError(maxBodyBytes).message}`);
         },
       },
@@ -152,3 +171,6 @@ export async function runClosedModel<M>(
   // that fired late (a driver behind) or answers read after the end do not stretch it.
   ctx.metrics.peak(names.activeMs, Math.max(0, Math.min(performance.now(), ctx.endMs) - startMs));
 }
+
+/** What a connection's in-flight record holds before its first request is built. */
+const EMPTY_SPEC: HttpRequestSpec = { method: 'GET', path: '/', headers: {}, body: '' };

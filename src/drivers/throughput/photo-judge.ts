@@ -9,7 +9,7 @@ import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { redactedStart } from '../../util/redact.js';
 import type { ImageFormat } from './images/image-corpus.js';
-import { describeInspection, type Inspection } from './response-check.js';
+import { describeInspection, type Inspection, type Label, labelText } from './response-check.js';
 
 /** The extensions a stored photo's URL may end in, by the uploaded image's format. */
 const EXTENSIONS: Readonly<Record<ImageFormat, readonly string[]>> = { jpeg: ['jpg', 'jpeg'], png: ['png'], webp: ['webp'] };
@@ -23,14 +23,35 @@ export interface PhotoUpload {
 
 const isObject = (json: unknown): json is Record<string, unknown> => typeof json === 'object' && json !== null && !Array.isArray(json);
 
+const isAlphanumeric = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+/**
+ * The extension of a URL's path, lower-cased (the letters and digits after its last dot, before
+ * any query or fragment), or null when the path does not end in one. Read by index, not with a
+ * split and a regular expression: every upload's answer is judged here.
+ */
+export function urlExtension(url: string): string | null {
+  let end = url.length;
+  for (let i = 0; i < url.length; i++) {
+    const code = url.charCodeAt(i);
+    if (code === 63 /* ? */ || code === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  let dot = end - 1;
+  while (dot >= 0 && isAlphanumeric(url.charCodeAt(dot))) dot--;
+  if (dot < 0 || dot === end - 1 || url.charCodeAt(dot) !== 46 /* . */) return null;
+  return url.slice(dot + 1, end).toLowerCase();
+}
+
 /** Why a parsed 200 body does not name a stored `format` image, or null when its photoUrl does. */
 export function photoUrlProblem(json: unknown, format: ImageFormat): string | null {
   if (!isObject(json)) return 'JSON body is not an object';
   const url = json.photoUrl;
   if (typeof url !== 'string' || url.length === 0) return 'the answer has no photoUrl';
-  const path = url.split(/[?#]/, 1)[0] ?? '';
-  const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
-  if (extension !== undefined && EXTENSIONS[format].includes(extension)) return null;
+  const extension = urlExtension(url);
+  if (extension !== null && EXTENSIONS[format].includes(extension)) return null;
   // Masked before the cut: a token cut in two would not be found afterwards.
   return `photoUrl "${redactedStart(url, 120).slice(0, 120)}" does not name a ${format} image`;
 }
@@ -39,21 +60,25 @@ export function photoUrlProblem(json: unknown, format: ImageFormat): string | nu
  * Records one answer's evidence: photo.upload for a default-part upload (200, the five
  * headers, a JSON object naming the photo), photo.fieldname.override for an override upload
  * (200 and a JSON object naming the photo). Returns the failure codes the generic
- * inspection did not already give (`body-invalid` for a non-object, `photo-url`).
+ * inspection did not already give (`body-invalid` for a non-object, `photo-url`). `label` names
+ * the request in a failure's sample (a function: called only when one fails).
  */
-export function judgePhoto(metrics: MetricSet, upload: PhotoUpload, inspection: Inspection, label: string): FailureCode[] {
+export function judgePhoto(metrics: MetricSet, upload: PhotoUpload, inspection: Inspection, label: Label): readonly FailureCode[] {
   const answered = inspection.status === 200 && inspection.json !== undefined;
   const urlProblem = answered ? photoUrlProblem(inspection.json, upload.format) : null;
-  const extra: FailureCode[] = urlProblem === null ? [] : [isObject(inspection.json) ? 'photo-url' : 'body-invalid'];
+  const extra: readonly FailureCode[] = urlProblem === null ? NO_FAILURES : [isObject(inspection.json) ? 'photo-url' : 'body-invalid'];
+  // The label and the reason are only put into words for an answer that failed: this runs on every upload.
   if (upload.override) {
     const reason =
       inspection.status !== 200 ? `status ${inspection.status} (expected 200)` : inspection.json === undefined ? 'body is not valid JSON' : urlProblem;
-    recordEvidence(metrics, 'photo.fieldname.override', reason === null ? null : `${label}: ${reason}`);
+    recordEvidence(metrics, 'photo.fieldname.override', reason === null ? null : labelled(label, reason));
   } else {
     const failed = inspection.failures.length > 0 || urlProblem !== null;
-    // The reason is only put into words for an answer that failed: this runs on every upload.
-    const reason = failed ? [describeInspection(inspection), urlProblem].filter((part) => part).join('; ') : '';
-    recordEvidence(metrics, 'photo.upload', failed ? `${label}: ${reason}` : null);
+    recordEvidence(metrics, 'photo.upload', failed ? labelled(label, [describeInspection(inspection), urlProblem].filter((part) => part).join('; ')) : null);
   }
   return extra;
 }
+
+const NO_FAILURES: readonly FailureCode[] = [];
+
+const labelled = (label: Label, reason: string): string => `${labelText(label)}: ${reason}`;

@@ -9,17 +9,21 @@ import { PHOTO_EXTRA } from '../../metrics/throughput-extra-names.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import type { CorpusImage } from './images/image-corpus.js';
 import { defaultPhotoBody, type MultipartBody, overridePhotoBody } from './multipart-body.js';
-import { judgePhoto } from './photo-judge.js';
+import { judgePhoto, type PhotoUpload } from './photo-judge.js';
 import { mixedIndex, shareHit, type Workload } from './workload.js';
 
 /** The Accept header of API endpoint 2 (sent on tag requests too). */
 export const ACCEPT = 'application/json, application/problem+json';
 
-/** What an upload remembers for its judge. */
+/** What an upload remembers for its judge: one per (image, part), shared by every request that sends it. */
 export interface PhotoMemo {
-  override: boolean;
-  bytes: number;
-  image: CorpusImage;
+  readonly override: boolean;
+  readonly bytes: number;
+  readonly image: CorpusImage;
+  /** What the judge needs of it. */
+  readonly upload: PhotoUpload;
+  /** Its label in failure samples, made once. */
+  readonly label: string;
 }
 
 /** Inputs of the photo workload: where, who, and the corpus to send. */
@@ -41,6 +45,13 @@ export function photoHeaders(token: string, apiKey: string | null, contentType: 
   return headers;
 }
 
+/** A participant's upload headers for one token and Content-Type, frozen: shared by its requests until either changes. */
+interface HeldHeaders {
+  token: string;
+  contentType: string;
+  headers: Readonly<Record<string, string>>;
+}
+
 /** Builds the photo workload; every multipart body is made here, once. */
 export function createPhotoWorkload(options: PhotoWorkloadOptions): Workload<PhotoMemo> {
   const { basePath, apiKey, participants, corpus, overrideShare } = options;
@@ -48,6 +59,22 @@ export function createPhotoWorkload(options: PhotoWorkloadOptions): Workload<Pho
   const defaults: MultipartBody[] = corpus.map(defaultPhotoBody);
   // Override bodies are only built when the profile asks for them (they double the memory).
   const overrides: MultipartBody[] = overrideShare > 0 ? corpus.map(overridePhotoBody) : [];
+  const memoOf = (override: boolean, body: MultipartBody, image: CorpusImage): PhotoMemo => {
+    const memo = { override, bytes: body.body.length, image, upload: { override, format: image.format } };
+    return { ...memo, label: photoLabel(memo) };
+  };
+  const defaultMemos = corpus.map((image, i) => memoOf(false, defaults[i] as MultipartBody, image));
+  const overrideMemos = overrides.map((body, i) => memoOf(true, body, corpus[i] as CorpusImage));
+  // A token is read per request (a renewal replaces it in the fixtures object): the frozen
+  // headers are remade when it, or the body's Content-Type, is not the one they were made for.
+  const held: Array<HeldHeaders | undefined> = new Array(participants.length);
+  const headersOf = (index: number, token: string, contentType: string): Readonly<Record<string, string>> => {
+    const kept = held[index];
+    if (kept !== undefined && kept.token === token && kept.contentType === contentType) return kept.headers;
+    const headers = Object.freeze(photoHeaders(token, apiKey, contentType));
+    held[index] = { token, contentType, headers };
+    return headers;
+  };
 
   return {
     scenario: 'photoUpload',
@@ -60,20 +87,21 @@ export function createPhotoWorkload(options: PhotoWorkloadOptions): Workload<Pho
       const spec: HttpRequestSpec = {
         method: 'PATCH',
         path: paths[participantIndex] as string,
-        headers: photoHeaders(participant.token, apiKey, body.contentType),
+        headers: headersOf(participantIndex, participant.token, body.contentType),
         body: body.body,
       };
-      return { spec, memo: { override, bytes: body.body.length, image: corpus[imageIndex] as CorpusImage } };
+      return { spec, memo: (override ? overrideMemos : defaultMemos)[imageIndex] as PhotoMemo };
     },
     judge(metrics, memo, inspection) {
-      return judgePhoto(metrics, { override: memo.override, format: memo.image.format }, inspection, photoLabel(memo));
+      return judgePhoto(metrics, memo.upload, inspection, memo.label);
     },
     account(metrics, memo) {
       metrics.inc(PHOTO_EXTRA.bytesSent, memo.bytes);
       if (memo.override) metrics.inc(PHOTO_EXTRA.overrideRequests);
     },
-    label: photoLabel,
+    label: (memo) => memo.label,
   };
 }
 
-const photoLabel = (memo: PhotoMemo): string => `PATCH profile_photo (${memo.override ? '`name` override' : '`filename` part'}, ${memo.image.fileName})`;
+const photoLabel = (memo: Pick<PhotoMemo, 'override' | 'image'>): string =>
+  `PATCH profile_photo (${memo.override ? '`name` override' : '`filename` part'}, ${memo.image.fileName})`;

@@ -30,7 +30,8 @@ export interface Inspection {
   status: number;
   /** Failure codes seen (empty when healthy): status:<nnn>, headers-missing, content-type, body-invalid, problem-json. */
   failures: FailureCode[];
-  missingHeaders: string[];
+  /** Read-only: answers with every header share one empty array. */
+  missingHeaders: readonly string[];
   /** The parsed body, or undefined when it is not JSON. */
   json: unknown;
   /** For 4xx/5xx: why the answer is not problem+json, or null when it is. Undefined for other statuses. */
@@ -51,10 +52,22 @@ export function parseJson(body: string): unknown {
 
 /** The media type without parameters, lower-cased. */
 export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (contentType === undefined) return '';
+  // A slice rather than a split: this runs on every answer, and a split builds an array.
+  const end = contentType.indexOf(';');
+  return (end === -1 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
 }
 
 const isJsonMediaType = (type: string): boolean => type === 'application/json' || type.endsWith('+json');
+
+/** Shared by every answer that has all five headers; never written to. */
+const NONE_MISSING: string[] = [];
+
+/** REQUIRED_HEADERS that `headers` lacks or has empty, in their order; an array of its own only when one is missing. */
+function missingRequiredHeaders(headers: Readonly<Record<string, string>>): string[] {
+  for (const name of REQUIRED_HEADERS) if (!headers[name]) return REQUIRED_HEADERS.filter((each) => !headers[each]);
+  return NONE_MISSING;
+}
 
 /** Generic checks; scenario-specific body shapes are judged by the caller on `json`. */
 export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspection {
@@ -64,7 +77,7 @@ export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspe
     return { status: view.status, failures: [proxyFailure(view.status)], missingHeaders: [], json: undefined, problemFailure: undefined };
   }
   if (view.status !== expectedStatus) failures.push(statusFailure(view.status));
-  const missingHeaders = REQUIRED_HEADERS.filter((name) => !view.headers[name]);
+  const missingHeaders = missingRequiredHeaders(view.headers);
   if (missingHeaders.length > 0) failures.push('headers-missing');
   const parsed = parseJson(view.body);
   const json = parsed === NO_JSON ? undefined : parsed;
@@ -89,6 +102,11 @@ export function problemJsonFailure(status: number, type: string, parsed: unknown
   return null;
 }
 
+/** What names a request in a failure's sample: the text, or a function that makes it (called only when something failed). */
+export type Label = string | (() => string);
+
+export const labelText = (label: Label): string => (typeof label === 'string' ? label : label());
+
 /** Human reason for a failed expectation, e.g. "500; missing cache-control". */
 export function describeInspection(inspection: Inspection, expectedStatus = 200): string {
   const parts: string[] = [];
@@ -105,6 +123,38 @@ export function describeInspection(inspection: Inspection, expectedStatus = 200)
 export function recordProblemEvidence(metrics: MetricSet, inspection: Inspection, where: string): void {
   if (inspection.problemFailure === undefined) return;
   recordEvidence(metrics, 'errors.problem_json', inspection.problemFailure === null ? null : `${where}: ${inspection.problemFailure}`);
+}
+
+/** Header names as received → lower-cased: a target sends the same few names on every answer. */
+const LOWER_CASED = new Map<string, string>();
+/** A target that makes up names (hostile, or a random header) stops adding to the map here. */
+const MAX_LOWER_CASED = 256;
+
+function lowerCased(name: string): string {
+  let lower = LOWER_CASED.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (LOWER_CASED.size < MAX_LOWER_CASED) LOWER_CASED.set(name, lower);
+  }
+  return lower;
+}
+
+/**
+ * The lower-cased header record of an answer from its raw name/value list (http-parser-js's
+ * `headers`, as autocannon's connection reads them): what normaliseHeaders makes of the map
+ * autocannon builds from that list, without the map (autocannon's builds an array per header).
+ * A repeated name (in any case) keeps its values in order, joined with ", ".
+ */
+export function headersFromRaw(raw: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = lowerCased(raw[i] as string);
+    const value = raw[i + 1] as string;
+    const before = out[name];
+    // `before` may be inherited (a header named "constructor"): only an own one is repeated.
+    out[name] = before === undefined || !Object.hasOwn(out, name) ? value : `${before}, ${value}`;
+  }
+  return out;
 }
 
 /** Flattens undici / autocannon header maps into lower-cased single strings. */

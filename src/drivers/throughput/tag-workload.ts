@@ -11,7 +11,7 @@ import type { MetricSet } from '../../metrics/metric-set.js';
 import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { ACCEPT } from './photo-workload.js';
-import type { Inspection } from './response-check.js';
+import { type Inspection, type Label, labelText } from './response-check.js';
 import type { TagNamePool } from './tag-name-pool.js';
 import type { Workload } from './workload.js';
 
@@ -36,26 +36,38 @@ export interface TagWorkloadOptions {
   existingShare: number;
 }
 
-/** A create-and-link request with the given bearer token (coach, or a participant's for the role probe). */
-export function tagRequest(basePath: string, token: string, apiKey: string | null, participantId: string, names: readonly string[]): HttpRequestSpec {
+/** Request headers of a create-and-link request with bearer `token`. */
+function tagHeaders(token: string, apiKey: string | null): Record<string, string> {
   const headers: Record<string, string> = { accept: ACCEPT, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   if (apiKey !== null) headers['x-api-key'] = apiKey;
-  return { method: 'POST', path: `${basePath}${TAGS_PATH}`, headers, body: JSON.stringify({ participantId, tags: names }) };
+  return headers;
+}
+
+const tagBody = (participantId: string, names: readonly string[]): string => JSON.stringify({ participantId, tags: names });
+
+/** A create-and-link request with the given bearer token (coach, or a participant's for the role probe). */
+export function tagRequest(basePath: string, token: string, apiKey: string | null, participantId: string, names: readonly string[]): HttpRequestSpec {
+  return { method: 'POST', path: `${basePath}${TAGS_PATH}`, headers: tagHeaders(token, apiKey), body: tagBody(participantId, names) };
 }
 
 /** Builds the tag workload; confirmed new names feed later requests as existing ones. */
 export function createTagWorkload(options: TagWorkloadOptions): Workload<TagMemo> {
   const { basePath, apiKey, coachToken, participants, pool, tagsPerRequest, existingShare } = options;
+  const path = `${basePath}${TAGS_PATH}`;
+  // Frozen and shared by every request until a renewal changes the token.
+  let held: { token: string; headers: Readonly<Record<string, string>> } | undefined;
   return {
     scenario: 'tagLink',
     next(seq) {
       const participant = participants[seq % participants.length] as FixtureParticipant;
       const pick = pool.pick(tagsPerRequest, existingShare);
-      const spec = tagRequest(basePath, coachToken(), apiKey, participant.userId, pick.names);
+      const token = coachToken();
+      if (held?.token !== token) held = { token, headers: Object.freeze(tagHeaders(token, apiKey)) };
+      const spec: HttpRequestSpec = { method: 'POST', path, headers: held.headers, body: tagBody(participant.userId, pick.names) };
       return { spec, memo: { newNames: pick.newNames, existing: pick.existing } };
     },
     judge(metrics, memo, inspection) {
-      const verdict = judgeTags(metrics, memo, inspection, tagLabel(memo));
+      const verdict = judgeTags(metrics, memo, inspection, () => tagLabel(memo));
       if (verdict.created) pool.confirm(memo.newNames);
       return verdict.failures;
     },
@@ -86,25 +98,25 @@ export interface TagVerdict {
  * tags.link: 200 and an array of ids, at least one per new name (and exactly that many when
  * no existing name was sent); an answer holds for it only when it linked a new name, since
  * an empty array for existing names alone shows nothing was created. tags.existing.ignored
- * (only when existing names were sent): no more ids than new names.
+ * (only when existing names were sent): no more ids than new names. `label` is made only for a failure.
  */
-export function judgeTags(metrics: MetricSet, memo: TagMemo, inspection: Inspection, label: string): TagVerdict {
+export function judgeTags(metrics: MetricSet, memo: TagMemo, inspection: Inspection, label: Label): TagVerdict {
   if (inspection.status !== 200) {
-    recordEvidence(metrics, 'tags.link', `${label}: status ${inspection.status} (expected 200)`);
+    recordEvidence(metrics, 'tags.link', `${labelText(label)}: status ${inspection.status} (expected 200)`);
     return { created: false, failures: [] };
   }
   const ids = tagIds(inspection.json);
   const wanted = memo.newNames.length;
   if (ids === null) {
-    recordEvidence(metrics, 'tags.link', `${label}: answer is not an array of distinct tag ids`);
+    recordEvidence(metrics, 'tags.link', `${labelText(label)}: answer is not an array of distinct tag ids`);
     return { created: false, failures: ['body-invalid'] };
   }
   const failures: FailureCode[] = [];
   if (ids.length < wanted) {
-    recordEvidence(metrics, 'tags.link', `${label}: ${ids.length} ids for ${wanted} new names`);
+    recordEvidence(metrics, 'tags.link', `${labelText(label)}: ${ids.length} ids for ${wanted} new names`);
     failures.push('body-invalid');
   } else if (memo.existing.length === 0 && ids.length > wanted) {
-    recordEvidence(metrics, 'tags.link', `${label}: ${ids.length} ids for ${wanted} new names`);
+    recordEvidence(metrics, 'tags.link', `${labelText(label)}: ${ids.length} ids for ${wanted} new names`);
     failures.push('body-invalid');
   } else if (wanted > 0) {
     recordEvidence(metrics, 'tags.link', null);
@@ -115,7 +127,7 @@ export function judgeTags(metrics: MetricSet, memo: TagMemo, inspection: Inspect
       metrics.inc(TAG_EXTRA.existingReturned, extra);
       failures.push('existing-returned');
     }
-    recordEvidence(metrics, 'tags.existing.ignored', extra > 0 ? `${label}: ${extra} id(s) returned for existing names` : null);
+    recordEvidence(metrics, 'tags.existing.ignored', extra > 0 ? `${labelText(label)}: ${extra} id(s) returned for existing names` : null);
   }
   const created = ids.length >= wanted;
   if (created) metrics.inc(TAG_EXTRA.tagsCreated, wanted);

@@ -17,8 +17,8 @@ export interface Workload<M> {
   readonly arrivalKey?: number;
   /** Builds request `seq` (0, 1, 2, ... in the order they are sent). */
   next(seq: number): { spec: HttpRequestSpec; memo: M };
-  /** Scenario-specific judgement of a response: records check evidence, returns extra failure codes. */
-  judge(metrics: MetricSet, memo: M, inspection: Inspection): FailureCode[];
+  /** Scenario-specific judgement of a response: records check evidence, returns extra failure codes (read-only: may be shared). */
+  judge(metrics: MetricSet, memo: M, inspection: Inspection): readonly FailureCode[];
   /** Counts what a sent request cost, answered or not (bytes, override share). */
   account?(metrics: MetricSet, memo: M): void;
   /**
@@ -52,8 +52,10 @@ export function recordResponse<M>(
 ): void {
   const names = throughputNames(workload.scenario);
   const inspection = workload.inspect ? workload.inspect(view) : inspectResponse(view);
-  const failures = [...inspection.failures, ...workload.judge(metrics, memo, inspection)];
-  recordProblemEvidence(metrics, inspection, workload.label(memo));
+  const extra = workload.judge(metrics, memo, inspection);
+  const failures = extra.length === 0 ? inspection.failures : [...inspection.failures, ...extra];
+  // Labels are put into words only where one is used: this runs on every answer.
+  if (inspection.problemFailure !== undefined) recordProblemEvidence(metrics, inspection, workload.label(memo));
   metrics.inc(names.requests);
   metrics.inc(names.status(view.status));
   if (failures.length > 0) {

@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import AutocannonClient from 'autocannon/lib/httpClient.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConnections } from '../../../src/drivers/throughput/autocannon-connections.js';
-import { sendSharedBodies, sharedBodiesSupported } from '../../../src/drivers/throughput/autocannon-requests.js';
+import { RequestHeads, sendSharedBodies, sharedBodiesSupported } from '../../../src/drivers/throughput/autocannon-requests.js';
 import { runClosedModel } from '../../../src/drivers/throughput/closed-model.js';
 import type { HttpRequestSpec } from '../../../src/drivers/throughput/http-exchange.js';
 import { buildImageCorpus } from '../../../src/drivers/throughput/images/image-corpus.js';
@@ -90,7 +90,7 @@ describe('autocannon private-API patch (shared request bodies)', () => {
         maxBodyBytes: 1024 * 1024,
         requests: [{}],
         setupClient: (client) => {
-          sendSharedBodies(client, new URL(server.url).host, () => spec);
+          sendSharedBodies(client, new RequestHeads(new URL(server.url).host), () => ({ spec, traceparent: null }));
           // Only the patch gives a connection its own getRequestBuffer; autocannon's is on the prototype.
           ownMethodAfterPatch.push(Object.hasOwn(client, 'getRequestBuffer'));
           const connection = client as unknown as { getRequestBuffer: () => Buffer };

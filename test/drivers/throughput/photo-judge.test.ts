@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { photoUploadScenario, probesScenario } from '../../../src/drivers/throughput/index.js';
-import { photoUrlProblem } from '../../../src/drivers/throughput/photo-judge.js';
+import { photoUrlProblem, urlExtension } from '../../../src/drivers/throughput/photo-judge.js';
 import { buildPhotoUploadSummary } from '../../../src/metrics/throughput-summary.js';
 import { checksOf, GOOD_HEADERS, photoAnswer, readBody, startServer, testProfile, testRun } from '../../support/throughput-helpers.js';
 
@@ -79,5 +79,24 @@ describe('photoUrlProblem', () => {
     [null, 'png', 'JSON body is not an object'],
   ] as const)('%j as %s → %s', (json, format, problem) => {
     expect(photoUrlProblem(json, format)).toBe(problem);
+  });
+});
+
+describe('urlExtension', () => {
+  it.each([
+    ['https://x/p/1.jpg', 'jpg'],
+    ['https://x/p/1.JPEG?v=2.png', 'jpeg'],
+    ['https://x/p/1.webp#a.png', 'webp'],
+    ['https://x/p/1.tar.gz', 'gz'],
+    ['https://x/p/1', null],
+    ['https://x/p/1.', null],
+    ['https://x/p/1.jp-g', null],
+    ['https://x/p.d/1', null],
+    ['?x.jpg', null],
+    ['.png', 'png'],
+  ] as const)('%s → %s (as the path-before-query regular expression reads it)', (url, extension) => {
+    expect(urlExtension(url)).toBe(extension);
+    const path = url.split(/[?#]/, 1)[0] ?? '';
+    expect(/\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? null).toBe(extension);
   });
 });

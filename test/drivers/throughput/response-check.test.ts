@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inspectResponse, normaliseHeaders, type ResponseView } from '../../../src/drivers/throughput/response-check.js';
+import { headersFromRaw, inspectResponse, normaliseHeaders, type ResponseView } from '../../../src/drivers/throughput/response-check.js';
 import { judgeTags, tagIds } from '../../../src/drivers/throughput/tag-workload.js';
 import { evidenceFailures, evidenceRuns } from '../../../src/metrics/checks/evidence.js';
 import { MetricSet } from '../../../src/metrics/metric-set.js';
@@ -36,6 +36,15 @@ describe('inspectResponse', () => {
 
   it('normalises header maps from undici and autocannon', () => {
     expect(normaliseHeaders({ 'Content-Type': 'a', 'set-cookie': ['x', 'y'], gone: undefined })).toEqual({ 'content-type': 'a', 'set-cookie': 'x, y' });
+  });
+
+  it('reads the raw header lines a connection parsed into the same lower-cased record', () => {
+    const raw = ['Content-Type', 'a', 'Set-Cookie', 'x', 'set-cookie', 'y', 'Cache-Control', 'no-store'];
+    expect(headersFromRaw(raw)).toEqual({ 'content-type': 'a', 'set-cookie': 'x, y', 'cache-control': 'no-store' });
+    expect(headersFromRaw(raw)).toEqual(normaliseHeaders({ 'Content-Type': 'a', 'set-cookie': ['x', 'y'], 'cache-control': 'no-store' }));
+    // A name an object inherits is still a header of its own, not joined to the inherited value.
+    expect(headersFromRaw(['Constructor', 'c', 'toString', 't'])).toEqual({ constructor: 'c', tostring: 't' });
+    expect(headersFromRaw([])).toEqual({});
   });
 });
 
