@@ -20,13 +20,14 @@
 //
 //   npm run build && node bench/open-error.js [--rate 2000] [--streams 5000] [--seconds 30] [--ramp-per-sec 1000]
 //     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--out FILE] [--no-pin] [--client-node-options '--max-semi-space-size=4']
-//     [--repeat 1]
+//     [--repeat 1] [--no-floor]
+// `--no-floor` measures coachbench's rows alone (A/B pairs of builds through --bin, when the floor is known).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { DRIVER_SEMI_SPACE_MIB } from '../bin/young-generation.js';
 import { runCoachbench } from './lib/coachbench-run.js';
-import { flag, textFlag } from './lib/flags.js';
+import { flag, hasFlag, textFlag } from './lib/flags.js';
 import { gcSummary } from './lib/gc-trace.js';
 import { lastJsonLine, outFileIn, runMeasured } from './lib/measured-command.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
@@ -43,6 +44,7 @@ const DELAY_MS = flag('delay', 20);
 /** Rounds of every row, one after another (floor and coachbench alternate on the same target). */
 const REPEAT = flag('repeat', 1);
 const RUN_BIN = textFlag('bin', BIN);
+const FLOOR = !hasFlag('no-floor');
 /** NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say. */
 const CLIENT_NODE_OPTIONS = textFlag('client-node-options');
 const clientEnv = CLIENT_NODE_OPTIONS ? { NODE_OPTIONS: CLIENT_NODE_OPTIONS } : {};
@@ -239,8 +241,8 @@ async function measureFloor(streams, threads) {
 const rows = [];
 try {
   for (let repetition = 1; repetition <= REPEAT; repetition++) {
-    rows.push({ repetition, ...(await measureFloor(0, 1)) });
-    if (STREAMS > 0) for (const threads of [1, 2]) rows.push({ repetition, ...(await measureFloor(STREAMS, threads)) });
+    if (FLOOR) rows.push({ repetition, ...(await measureFloor(0, 1)) });
+    if (FLOOR && STREAMS > 0) for (const threads of [1, 2]) rows.push({ repetition, ...(await measureFloor(STREAMS, threads)) });
     for (const streams of new Set([0, STREAMS])) rows.push({ repetition, ...(await measure(streams)) });
   }
 } finally {

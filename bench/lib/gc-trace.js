@@ -16,7 +16,7 @@ function percentile(sorted, p) {
 /**
  * Per isolate (the main thread first, then worker threads in the order they first collected):
  * GCs by kind, pauses (p50, p99, max, and how many reached 10 ms), the share of the isolate's
- * time spent paused and the bytes promoted to the old generation per second. The span is from
+ * time spent paused, the bytes promoted to the old generation per second, and each mark-compact. The span is from
  * the isolate's first GC to its last, by its own clock. `fromMs` drops GCs before that isolate
  * time (start-up).
  */
@@ -25,7 +25,14 @@ export function gcSummary(output, { fromMs = 0 } = {}) {
   for (const [, isolate, atMs, pauseMs, kind, rest] of output.matchAll(LINE)) {
     if (Number(atMs) < fromMs) continue;
     if (!byIsolate.has(isolate)) byIsolate.set(isolate, []);
-    byIsolate.get(isolate).push({ atMs: Number(atMs), pauseMs: Number(pauseMs), kind: KINDS[kind] ?? kind, promoted: field(rest, 'promoted') });
+    byIsolate.get(isolate).push({
+      atMs: Number(atMs),
+      pauseMs: Number(pauseMs),
+      kind: KINDS[kind] ?? kind,
+      promoted: field(rest, 'promoted'),
+      backgroundMarkMs: field(rest, 'background.mark'),
+      liveBytes: field(rest, 'end_object_size'),
+    });
   }
   return [...byIsolate.values()].map((gcs, index) => {
     const pauses = gcs.map((gc) => gc.pauseMs).sort((a, b) => a - b);
@@ -41,6 +48,16 @@ export function gcSummary(output, { fromMs = 0 } = {}) {
       pausesOver10Ms: pauses.filter((ms) => ms >= 10).length,
       pausedShare: round(pauses.reduce((a, b) => a + b, 0) / (spanSec * 1_000), 4),
       promotedMiBPerSec: round(gcs.reduce((a, gc) => a + gc.promoted, 0) / 2 ** 20 / spanSec),
+      // Each mark-compact: when (isolate ms), its pause, the marking its helper threads did meanwhile (CPU the
+      // other threads of a pinned process wait for) and the heap left after it.
+      markCompactList: gcs
+        .filter((gc) => gc.kind === 'markCompact')
+        .map((gc) => ({
+          atMs: Math.round(gc.atMs),
+          pauseMs: gc.pauseMs,
+          backgroundMarkMs: round(gc.backgroundMarkMs, 1),
+          liveMiB: round(gc.liveBytes / 2 ** 20, 1),
+        })),
     };
   });
 }

@@ -200,7 +200,7 @@ export interface StreamClientOptions {
  * merges them), since a composed dispatcher per held stream costs heap on every stream
  * (docs/benchmarks.md, "Figures behind the code").
  */
-export function createStreamClient(origin: string, options: StreamClientOptions): Dispatcher {
+export function createStreamClient(origin: string | URL, options: StreamClientOptions): Dispatcher {
   const transport = options.transport ?? defaultTransport();
   const settings = {
     pipelining: 1,

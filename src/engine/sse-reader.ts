@@ -1,14 +1,16 @@
 /**
  * One SSE connection of a virtual participant: an undici Client of its own (a Pool or Agent
  * scans all its connections on every dispatch, which is quadratic over thousands of held
- * streams), `request()` (not fetch, which costs several times as much per stream),
- * a TextDecoder in streaming mode (undici's setEncoding does not decode) and an
- * eventsource-parser. State is plain numbers; the only per-stream closure is the parser's.
- * A stream object lives for one connection: a reopen creates a new one, so object
- * identity is a connection lifetime (the delivery tracker relies on it).
+ * streams), `dispatch()` with the stream itself as the handler (not `request()`, whose
+ * Readable body, handler and kept raw headers every held stream would carry for its whole
+ * life, nor fetch, which costs several times as much per stream), a TextDecoder in streaming
+ * mode and an eventsource-parser. State is plain numbers; the only per-stream closures are
+ * the parser's. A stream object lives for one connection: a reopen creates a new one, so
+ * object identity is a connection lifetime (the delivery tracker relies on it).
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
+import { TextDecoder } from 'node:util';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError, unexpectedStatus } from '../contract/failure-codes.js';
@@ -98,7 +100,19 @@ function withoutStackTraces(close: () => void): void {
   }
 }
 
-export class SseStream {
+/** One origin URL per origin string, shared by the Clients of every stream to it (undici keeps the URL it is given). */
+const origins = new Map<string, URL>();
+const originUrl = (origin: string): URL => {
+  const known = origins.get(origin);
+  if (known !== undefined) return known;
+  const url = new URL(origin);
+  origins.set(origin, url);
+  return url;
+};
+
+type Controller = Dispatcher.DispatchController;
+
+export class SseStream implements Dispatcher.DispatchHandler {
   readonly id = nextStreamId++;
   state = StreamState.Connecting;
   requestAtMs = 0;
@@ -118,11 +132,20 @@ export class SseStream {
   retryMs: number | null = null;
   /** The `Last-Event-ID` header value this connection was opened with, or null (not a resume). */
   resumedFrom: string | null = null;
-  private body: Readable | null = null;
+  /** The response headers arrived (the stream opened, or its answer was refused). */
+  private answered = false;
+  /** Aborts this stream's request: on a shared connection the request alone, on its own the connection too. */
+  private controller: Controller | null = null;
   private client: Dispatcher | null = null;
-  /** Cancels the request on a shared connection (which must not be destroyed with the stream). */
-  private cancel: AbortController | null = null;
   private closeWhenOpen = false;
+  private host: StreamHost | null = null;
+  private maxFrameBytes = 0;
+  /** Bytes of the SSE line still open after the last chunk (sse-line-bound.ts). */
+  private openLineBytes = 0;
+  private decoder: TextDecoder | null = null;
+  private parser: EventSourceParser | null = null;
+  /** Settles open()'s promise once the stream is open or has failed. */
+  private settleOpen: (() => void) | null = null;
 
   constructor(
     readonly role: StreamRole,
@@ -133,66 +156,112 @@ export class SseStream {
   ) {}
 
   /** Starts the request; resolves once the stream is open or has failed (never rejects). */
-  async open(request: StreamRequest, host: StreamHost): Promise<void> {
+  open(request: StreamRequest, host: StreamHost): Promise<void> {
     this.requestAtMs = performance.now();
     this.resumedFrom = resumeHeader(request.lastEventId ?? null);
+    this.host = host;
+    this.maxFrameBytes = request.maxFrameBytes;
     let dispatcher = request.dispatcher;
     // A connection of the stream's own adds no headers (http-agent.ts): the request carries the transport's.
     // Each open (a reconnect too) is a request of its own, with its own traceparent (docs/design.md §2.12).
     const transport = request.transport ?? defaultTransport();
     const base = dispatcher === undefined ? withTraceparent(withTransportHeaders(request.headers, transport.headers), transport).headers : request.headers;
     const headers = this.resumedFrom === null ? base : { ...base, 'last-event-id': this.resumedFrom };
-    let response: Dispatcher.ResponseData;
     if (dispatcher === undefined) {
       // One connection per stream lifetime: no pipelining, no keep-alive reuse after the stream.
-      dispatcher = createStreamClient(request.origin, {
+      dispatcher = createStreamClient(originUrl(request.origin), {
         headersTimeoutMs: request.headersTimeoutMs,
         localAddress: request.localAddress,
         ...(request.transport ? { transport: request.transport } : {}),
         ...(request.onProtocol ? { onProtocol: request.onProtocol } : {}),
       });
       this.client = dispatcher;
-    } else {
-      this.cancel = new AbortController();
     }
-    try {
-      response = await dispatcher.request({
-        origin: request.origin,
-        path: request.path,
-        method: 'GET',
-        headers,
-        headersTimeout: request.headersTimeoutMs,
-        bodyTimeout: 0,
-        ...(this.cancel ? { signal: this.cancel.signal } : {}),
-      });
-    } catch (error) {
-      if (this.closeWhenOpen) return this.markClosed();
-      const failure = failureOfError(error);
-      this.markClosed();
-      return host.onOpenFailed(this, failure, `${failure}: ${(error as Error).message}`);
-    }
+    const opened = new Promise<void>((resolve) => {
+      this.settleOpen = resolve;
+    });
+    dispatcher.dispatch({ origin: request.origin, path: request.path, method: 'GET', headers, headersTimeout: request.headersTimeoutMs, bodyTimeout: 0 }, this);
+    return opened;
+  }
+
+  /** undici: the request is on a connection. A close that came before is carried out now. */
+  onRequestStart(controller: Controller): void {
+    this.controller = controller;
+    if (this.closeWhenOpen) withoutStackTraces(() => controller.abort(CLOSED_BY_DRIVER));
+  }
+
+  /** undici: the response headers. Only a 200 `text/event-stream` opens the stream. */
+  onResponseStart(controller: Controller, statusCode: number, headers: IncomingHttpHeaders): void {
+    // Informational answers (1xx) precede the answer itself.
+    if (statusCode < 200 || this.state !== StreamState.Connecting) return;
+    // undici keeps the raw header buffers on the controller for the response's life, which for a stream is the run's.
+    controller.rawHeaders = null;
+    this.answered = true;
     const nowMs = performance.now();
-    const contentType = String(response.headers['content-type'] ?? '');
-    if (response.statusCode !== 200 || !contentType.startsWith('text/event-stream')) {
-      response.body.on('error', () => undefined).destroy();
+    const contentType = String(headers['content-type'] ?? '');
+    if (statusCode !== 200 || !contentType.startsWith('text/event-stream')) {
       this.markClosed();
+      this.opened();
       if (this.closeWhenOpen) return;
-      const failure = response.statusCode !== 200 ? unexpectedStatus(response.statusCode, response.headers) : 'content-type';
-      return host.onOpenFailed(this, failure, `HTTP ${response.statusCode} ${contentType || 'no content-type'}`);
+      const failure = statusCode !== 200 ? unexpectedStatus(statusCode, headers) : 'content-type';
+      this.host?.onOpenFailed(this, failure, `HTTP ${statusCode} ${contentType || 'no content-type'}`);
+      return;
     }
-    this.body = response.body;
-    if (this.closeWhenOpen) return this.close();
+    if (this.closeWhenOpen) {
+      this.opened();
+      this.close();
+      return;
+    }
     this.state = StreamState.Open;
     this.openedAtMs = nowMs;
     this.lastFrameAtMs = nowMs;
-    this.listen(response.body, host, request.maxFrameBytes);
-    host.onOpen(this, nowMs - this.requestAtMs);
+    this.decoder = new TextDecoder('utf-8');
+    this.parser = this.createParser();
+    this.opened();
+    this.host?.onOpen(this, nowMs - this.requestAtMs);
   }
 
-  private listen(body: Readable, host: StreamHost, maxFrameBytes: number): void {
-    const decoder = new TextDecoder('utf-8');
-    let openLineBytes = 0;
-    const parser: EventSourceParser = createParser({
+  /** undici: a body chunk, read at once (never paused). */
+  onResponseData(_controller: Controller, chunk: Buffer): void {
+    if (this.state !== StreamState.Open) return;
+    this.sawBody = true;
+    this.openLineBytes = openLineBytesAfter(chunk, this.openLineBytes, this.maxFrameBytes);
+    if (this.openLineBytes < 0) {
+      this.frameTooLarge(`a line grew beyond ${this.maxFrameBytes} bytes`);
+      return;
+    }
+    this.parser!.feed(this.decoder!.decode(chunk, { stream: true }));
+  }
+
+  /** undici: the target ended the stream. */
+  onResponseEnd(): void {
+    this.dropped('end', 'the target ended the stream');
+  }
+
+  /** undici: the request failed before its headers (a failed open), or the body after them (a drop); our own close lands here too. */
+  onResponseError(_controller: Controller | undefined, error: Error): void {
+    if (this.state === StreamState.Open) {
+      const failure = failureOfError(error);
+      this.dropped(failure, `${failure}: ${error.message}`);
+      return;
+    }
+    this.opened();
+    if (this.state === StreamState.Closed || this.answered) return;
+    this.markClosed();
+    if (this.closeWhenOpen) return;
+    const failure = failureOfError(error);
+    this.host?.onOpenFailed(this, failure, `${failure}: ${error.message}`);
+  }
+
+  private opened(): void {
+    const settle = this.settleOpen;
+    this.settleOpen = null;
+    settle?.();
+  }
+
+  private createParser(): EventSourceParser {
+    const maxFrameBytes = this.maxFrameBytes;
+    return createParser({
       // Our byte count bounds one line; the parser's own bound (in decoded characters, never
       // more than the bytes) bounds an event assembled from many short `data:` lines.
       maxBufferSize: maxFrameBytes,
@@ -201,44 +270,32 @@ export class SseStream {
         const nowMs = performance.now();
         this.lastFrameAtMs = nowMs;
         if (event.id !== undefined && event.id !== this.lastEventId) this.lastEventId = keptEventId(event.id);
-        host.onData(this, event.data, nowMs, event.id);
+        this.host!.onData(this, event.data, nowMs, event.id);
       },
       onRetry: (retryMs) => {
         this.retryMs = retryMs;
       },
       onError: (error) => {
-        if (error.type === 'max-buffer-size-exceeded') this.frameTooLarge(host, parser, `an event grew beyond ${maxFrameBytes} bytes`);
+        if (error.type === 'max-buffer-size-exceeded') this.frameTooLarge(`an event grew beyond ${maxFrameBytes} bytes`);
       },
-    });
-    body.on('data', (chunk: Buffer) => {
-      if (this.state !== StreamState.Open) return;
-      this.sawBody = true;
-      openLineBytes = openLineBytesAfter(chunk, openLineBytes, maxFrameBytes);
-      if (openLineBytes < 0) return this.frameTooLarge(host, parser, `a line grew beyond ${maxFrameBytes} bytes`);
-      parser.feed(decoder.decode(chunk, { stream: true }));
-    });
-    body.on('end', () => this.dropped(host, 'end', 'the target ended the stream'));
-    body.on('error', (error: Error) => {
-      const failure = failureOfError(error);
-      this.dropped(host, failure, `${failure}: ${error.message}`);
     });
   }
 
   /** Fails the stream before the parser holds more than the bound, and lets go of what it holds. */
-  private frameTooLarge(host: StreamHost, parser: EventSourceParser, detail: string): void {
-    parser.reset();
-    this.dropped(host, 'frame-too-large', detail);
+  private frameTooLarge(detail: string): void {
+    this.parser?.reset();
+    this.dropped('frame-too-large', detail);
   }
 
-  private dropped(host: StreamHost, failure: FailureCode, detail: string): void {
+  private dropped(failure: FailureCode, detail: string): void {
     if (this.state !== StreamState.Open) return;
     this.markClosed();
-    host.onDropped(this, failure, detail);
+    this.host?.onDropped(this, failure, detail);
   }
 
   /** Still waiting for the response headers (not yet open, closed or given up on). */
   get opening(): boolean {
-    return this.state === StreamState.Connecting && this.body === null && !this.closeWhenOpen;
+    return this.state === StreamState.Connecting && !this.answered && !this.closeWhenOpen;
   }
 
   /**
@@ -255,13 +312,14 @@ export class SseStream {
 
   /** Closes from our side (switch, stall, end of run). Safe in any state. */
   close(): void {
-    if (this.state === StreamState.Connecting && this.body === null) {
-      // Still waiting for headers: destroying the client (or cancelling the request on a
-      // shared connection) rejects the request, whose handler closes.
+    if (this.state === StreamState.Connecting && !this.answered) {
+      // Still waiting for headers: destroying the client (or aborting the request on a shared
+      // connection; one not yet started there is aborted when it starts) fails the request,
+      // whose handler closes.
       this.closeWhenOpen = true;
       withoutStackTraces(() => {
         this.client?.destroy(CLOSED_BY_DRIVER).catch(() => undefined);
-        this.cancel?.abort(CLOSED_BY_DRIVER);
+        this.controller?.abort(CLOSED_BY_DRIVER);
       });
       return;
     }
@@ -274,20 +332,15 @@ export class SseStream {
 
   private release(): void {
     this.state = StreamState.Closed;
-    if (this.body) {
-      const body = this.body;
-      this.body = null;
-      body.removeAllListeners('data');
-      // An 'error' from our own destroy must not crash the process.
-      body.on('error', () => undefined);
-      body.destroy(CLOSED_BY_DRIVER);
-    }
+    // On a shared connection this resets this stream alone; on its own, the connection goes below.
+    this.controller?.abort(CLOSED_BY_DRIVER);
+    this.controller = null;
     if (this.client) {
       const client = this.client;
       this.client = null;
       client.destroy(CLOSED_BY_DRIVER).catch(() => undefined);
     }
-    // On a shared connection, destroying the body above resets this stream alone.
-    this.cancel = null;
+    this.decoder = null;
+    this.parser = null;
   }
 }

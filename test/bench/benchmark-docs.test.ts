@@ -4,7 +4,7 @@
  * docs:benchmarks` rewrites it. bench/results/ holds one file per benchmark, each written by the
  * script of its name.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type PeersResults, renderPeersSummary, splicePeersSummary } from '../../bench/lib/peers-readme.js';
 import { BENCHMARKS, renderResultsTable, spliceResultsTable } from '../../bench/lib/results-table.js';
@@ -20,6 +20,16 @@ const results = (benchmark: string): unknown => {
   }
 };
 const scripts = readdirSync(new URL('bench/', root)).filter((name) => name.endsWith('.js'));
+
+describe('the figures behind the code', () => {
+  it('names only files that exist (a figure for removed code goes with the code)', () => {
+    const doc = text('docs/benchmarks.md');
+    const table = doc.slice(doc.indexOf('## Figures behind the code'), doc.indexOf('## Peers'));
+    const paths = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]!);
+    expect(paths.length).toBeGreaterThan(10);
+    for (const path of paths) expect(existsSync(new URL(path, root)), path).toBe(true);
+  });
+});
 
 describe("the README's quote of the peers measurement", () => {
   it('is the table bench/peers.js renders from bench/results/peers.json (node bench/peers.js --table-only rewrites it)', () => {

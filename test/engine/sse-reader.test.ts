@@ -1,9 +1,13 @@
 /**
  * SseStream against real node:http servers on 127.0.0.1: the frame bound (docs/design.md §6)
  * fails a stream whose line or event outgrows it, lets go of the socket at once, and keeps
- * the process's memory flat while the target keeps offering a 100 MB line.
+ * the process's memory flat while the target keeps offering a 100 MB line; and a held stream
+ * keeps nothing of its answer's headers.
  */
 import type { ServerResponse } from 'node:http';
+import { createServer, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FailureCode } from '../../src/contract/failure-codes.js';
 import { SseStream, type StreamHost, StreamState } from '../../src/engine/sse-reader.js';
@@ -265,4 +269,67 @@ describe('event ids and Last-Event-ID', () => {
     second.close();
     expect(started.lastEventIds).toEqual([undefined, undefined]);
   });
+});
+
+describe('what a held stream keeps', () => {
+  const HEADER_BYTES = 200;
+
+  /**
+   * A raw TCP server answering every request with `headerCount` padding headers, one KEEP_ALIVE,
+   * then nothing: the server holds a socket per stream and no copy of what it wrote, so the
+   * client's heap is what differs between two header counts.
+   */
+  async function rawSseServer(headerCount: number): Promise<{ url: string; close: () => Promise<void> }> {
+    const padding = Array.from({ length: headerCount }, (_, i) => `x-pad-${i}: ${'p'.repeat(HEADER_BYTES)}\r\n`).join('');
+    const answer = `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n${padding}transfer-encoding: chunked\r\n\r\n`;
+    const event = 'data: {"eventType":"KEEP_ALIVE"}\n\n';
+    const chunk = `${Buffer.byteLength(event).toString(16)}\r\n${event}\r\n`;
+    const sockets = new Set<Socket>();
+    const raw = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.write(answer + chunk));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const { port } = raw.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: async () => {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => raw.close(resolve));
+      },
+    };
+  }
+
+  it('keeps nothing of its answer’s headers: streams answered with 60 headers hold no more heap than streams answered with none', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const STREAMS = 300;
+    /** Heap held per open stream, after a full collection on either side. */
+    const heapPerStream = async (headerCount: number): Promise<number> => {
+      const target = await rawSseServer(headerCount);
+      const host = recordingHost();
+      try {
+        gc();
+        const before = process.memoryUsage().heapUsed;
+        const streams = await Promise.all(Array.from({ length: STREAMS }, () => openStream(target.url, host, MiB)));
+        await until(() => host.seen.events.length === STREAMS, 20_000);
+        gc();
+        const held = process.memoryUsage().heapUsed - before;
+        expect(streams.every((stream) => stream.state === StreamState.Open)).toBe(true);
+        for (const stream of streams) stream.close();
+        return held / STREAMS;
+      } finally {
+        await target.close();
+        // The closed connections are let go of on the next turns of the loop, before the next count.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    // A first round loads and compiles what every open runs, which the counts below must not see.
+    await heapPerStream(0);
+    const none = await heapPerStream(0);
+    const many = await heapPerStream(60);
+    // 60 headers are 12 KiB of answer per stream (under undici's 16 KiB bound): a reader that kept them would hold about as much again.
+    expect(many - none).toBeLessThan(3_000);
+  }, 60_000);
 });
