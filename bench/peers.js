@@ -350,6 +350,8 @@ async function streamsWorkload() {
           openFailed: chat.openFailed,
           dropped: chat.dropped,
           verdict: report.verdict,
+          // What a verdict other than pass rests on: a benchmark's run should pass its own checks.
+          notPassed: report.checks.filter((check) => check.status !== 'pass' && check.status !== 'skip').map((check) => `${check.id}: ${check.detail}`),
         };
       },
     ],
