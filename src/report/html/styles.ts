@@ -37,7 +37,9 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", M
 .warnings li { overflow-wrap: anywhere; }
 table { width: 100%; border-collapse: collapse; margin: 8px 0 16px; table-layout: auto; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
-th { background: #f3f3f3; font-weight: 700; }
+/* break-word, unlike anywhere, leaves a header or a check id whole when its column can grow. */
+th { background: #f3f3f3; font-weight: 700; overflow-wrap: break-word; }
+td code { overflow-wrap: break-word; }
 th.num { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.num { white-space: nowrap; }
