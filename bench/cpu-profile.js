@@ -101,7 +101,7 @@ function separated(field, limit, order = 'perRequestUs') {
 const perRequestUs = ((long.cpuSeconds - short.cpuSeconds) / dRequests) * 1e6;
 const sampledPerRequestUs = (long.summary.busyUs - short.summary.busyUs) / dRequests;
 const result = {
-  goal: `find where the CPU goes (issue ${MODEL === 'open' ? 30 : 15}): per request at the margin and fixed per run, by owner`,
+  goal: `find where the CPU goes (issue${MODEL === 'open' ? ' 30' : 's 15 and 30'}): per request at the margin and fixed per run, by owner`,
   method: {
     run: `${RUN_BIN ?? "this checkout's bin/coachbench.js"} run, photoUpload only (${MODEL === 'open' ? `model open, ${RATE} uploads/s against serve --fault latency=${DELAY_MS}ms` : `model closed, ${CONNECTIONS} connections`}, one ${SIZE} B JPEG), ${SHORT} s and ${LONG} s, after one discarded warm-up; NODE_OPTIONS="--cpu-prof" (1 ms sampling)`,
     owners:
