@@ -6,7 +6,7 @@
  * re-read, and is never written to a report or a log.
  */
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { newTraceparent, type TraceSettings } from '../util/traceparent.js';
+import { newTraceparent, type Traceparent, type TraceSettings } from '../util/traceparent.js';
 import { VERSION } from '../util/version.js';
 
 export interface TlsSettings {
@@ -118,6 +118,16 @@ export function withTransportHeaders(headers: Record<string, string>, extra: Rea
 }
 
 /**
+ * The traceparent a request gets of its own: a new one when the transport sends them and the
+ * request carries none, else null (docs/design.md §2.12).
+ */
+export function ownTraceparent(headers: Readonly<Record<string, string>>, transport: Pick<Transport, 'trace'>): Traceparent | null {
+  const trace = transport.trace;
+  if (trace === undefined || trace === null || headers.traceparent !== undefined) return null;
+  return newTraceparent(trace.sampleRate);
+}
+
+/**
  * `headers` with a new traceparent when the transport sends them and the request has none;
  * `traceId` and `spanId` (its parent id) are the ids sent (null when none), kept by callers
  * that report the slowest requests.
@@ -126,8 +136,7 @@ export function withTraceparent(
   headers: Record<string, string>,
   transport: Pick<Transport, 'trace'>,
 ): { headers: Record<string, string>; traceId: string | null; spanId: string | null } {
-  const trace = transport.trace;
-  if (trace === undefined || trace === null || headers.traceparent !== undefined) return { headers, traceId: null, spanId: null };
-  const { traceId, parentId, header } = newTraceparent(trace.sampleRate);
-  return { headers: { ...headers, traceparent: header }, traceId, spanId: parentId };
+  const own = ownTraceparent(headers, transport);
+  if (own === null) return { headers, traceId: null, spanId: null };
+  return { headers: { ...headers, traceparent: own.header }, traceId: own.traceId, spanId: own.parentId };
 }

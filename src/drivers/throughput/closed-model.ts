@@ -20,10 +20,9 @@ import { failureOfError } from '../../contract/failure-codes.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { BodyTooLargeError, MAX_RESPONSE_BODY_BYTES } from '../../engine/bounded-body.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
-import { autocannonTlsOptions, withTraceparent, withTransportHeaders } from '../../engine/transport.js';
+import { autocannonTlsOptions, ownTraceparent, withTraceparent, withTransportHeaders } from '../../engine/transport.js';
 import { connectionsName, throughputNames } from '../../metrics/names.js';
 import { redact } from '../../util/redact.js';
-import { newTraceparent } from '../../util/traceparent.js';
 import { splitApiBase } from '../api-base.js';
 import { runConnections } from './autocannon-connections.js';
 import { type OutgoingRequest, RequestHeads, sendSharedBodies, sharedBodiesSupported, verifyCertificates } from './autocannon-requests.js';
@@ -76,7 +75,6 @@ export async function runClosedModel<M>(
   const shared = (options.sharedBodies ?? true) && sharedBodiesSupported();
   const inFlight = new WeakMap<object, InFlight<M>>();
   const heads = new RequestHeads(new URL(origin).host, extra);
-  const trace = ctx.transport.trace ?? null;
   // The fallback (autocannon's setupRequest) keeps what a request carried in autocannon's
   // context; onResponse (body, headers) and the connection's `response` event (latency) fire
   // back to back, synchronously, for the same answer: this slot carries the first to the second.
@@ -104,14 +102,10 @@ export async function runClosedModel<M>(
     sent.spec = spec;
     sent.memo = memo;
     sent.authorization = spec.headers.authorization;
-    if (trace === null || spec.headers.traceparent !== undefined) {
-      sent.traceparent = sent.traceId = sent.spanId = null;
-    } else {
-      const made = newTraceparent(trace.sampleRate);
-      sent.traceparent = made.header;
-      sent.traceId = made.traceId;
-      sent.spanId = made.parentId;
-    }
+    const own = ownTraceparent(spec.headers, ctx.transport);
+    sent.traceparent = own?.header ?? null;
+    sent.traceId = own?.traceId ?? null;
+    sent.spanId = own?.parentId ?? null;
     return sent;
   };
   const setupClient = (client: object): void => {
