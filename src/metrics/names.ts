@@ -3,6 +3,8 @@
  * from the registry (src/metrics/registry/): `CHAT.opened === 'chat.opened'`. Histograms hold
  * integer microseconds and end in `Us`. To add a metric, declare it in the registry.
  */
+
+import { remembered } from '../util/remembered.js';
 import { CHAT_EVENTS, CHAT_OPENING, MAIN_STREAMS } from './registry/chat-metrics.js';
 import { AUTH_METRICS, GENERATOR_METRICS } from './registry/generator-metrics.js';
 import { group, namesOf, under } from './registry/metric-decl.js';
@@ -10,27 +12,11 @@ import { type ThroughputKey, TRANSPORT, throughputShared } from './registry/thro
 
 export { type RequestKindKey, requestKindKey, type ThroughputKey, type ThroughputScenario } from './registry/throughput-metrics.js';
 
-/**
- * `name` built once per key: these are asked for on every answer, and a name concatenated
- * afresh is also hashed afresh by the MetricSet's map. The keys (statuses, failure codes) are few.
- */
-function remembered(name: (key: number | string) => string): (key: number | string) => string {
-  const built = new Map<number | string, string>();
-  return (key) => {
-    let made = built.get(key);
-    if (made === undefined) {
-      made = name(key);
-      built.set(key, made);
-    }
-    return made;
-  };
-}
-
 function throughputNamesOf(scenario: ThroughputKey) {
   const metrics = group(`${scenario}.`, throughputShared(scenario));
   return {
     ...namesOf(metrics),
-    /** `${scenario}.status.<code>`. */
+    /** `${scenario}.status.<code>`, built once per code: asked for on every answer. */
     status: remembered(under(metrics, 'status.')),
     /** `${scenario}.error.<failure code>` (docs/failure-codes.md). */
     errorKind: remembered(under(metrics, 'error.')),

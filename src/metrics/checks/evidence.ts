@@ -5,19 +5,11 @@
  */
 
 import type { CheckId } from '../../contract/check-ids.js';
+import { remembered } from '../../util/remembered.js';
 import type { MetricSet } from '../metric-set.js';
 
-/** Built once per check: recordEvidence runs on every answer, and a name concatenated afresh is hashed afresh by the MetricSet's map. */
-const runsNames = new Map<CheckId, string>();
-
-export const evidenceRuns = (id: CheckId): string => {
-  let name = runsNames.get(id);
-  if (name === undefined) {
-    name = `check.${id}.runs`;
-    runsNames.set(id, name);
-  }
-  return name;
-};
+/** Built once per check: recordEvidence runs on every answer. */
+export const evidenceRuns = remembered((id: CheckId): string => `check.${id}.runs`);
 export const evidenceFailures = (id: CheckId): string => `check.${id}.failures`;
 export const evidenceSamples = (id: CheckId): string => `check.${id}`;
 
