@@ -5,6 +5,7 @@
 // README and the results disagree. Written in TypeScript so that `npm run typecheck` checks it,
 // loaded by Node's type stripping from bench/lib/peers-table.js.
 import { readFile, writeFile } from 'node:fs/promises';
+import { spliceBetweenMarkers } from './markers.js';
 
 type Value = number | null | undefined;
 interface ToolMedians {
@@ -32,9 +33,6 @@ export interface PeersResults {
     streams?: Workload;
   };
 }
-
-const START = '<!-- peers-summary:start -->';
-const END = '<!-- peers-summary:end -->';
 
 const us = (value: Value): string => (value === null || value === undefined ? '—' : `${Math.round(value)} µs`);
 const ms = (value: Value): string => (value === null || value === undefined ? '—' : `${value > 0 ? '+' : ''}${value} ms`);
@@ -88,8 +86,7 @@ export function renderPeersSummary(results: PeersResults): string {
 
 /** Replaces the README's block between the markers with `block`; throws when a marker is missing. */
 export function splicePeersSummary(readme: string, block: string): string {
-  if (!readme.includes(START) || !readme.includes(END)) throw new Error(`README.md has no ${START} … ${END} markers`);
-  return `${readme.slice(0, readme.indexOf(START) + START.length)}\n${block}\n${readme.slice(readme.indexOf(END))}`;
+  return spliceBetweenMarkers(readme, 'peers-summary', block);
 }
 
 /** Writes the README's quote of `results`. */

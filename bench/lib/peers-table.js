@@ -2,6 +2,7 @@
 // and <!-- peers:end -->, from its results (bench/results/peers.json): the medians per tool,
 // ordered by CPU per request, with the tools that were missing or cannot run a workload.
 import { readFile, writeFile } from 'node:fs/promises';
+import { hasMarkers, spliceBetweenMarkers } from './markers.js';
 import { writePeersSummary } from './peers-readme.ts';
 
 /** The Markdown table of docs/benchmarks.md between the peers markers, from the medians. */
@@ -9,9 +10,7 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
   const { reps, seconds, streamSeconds, streams, connections, closedBytes, openBytes, delayMs } = settings;
   const docs = new URL('../../docs/benchmarks.md', import.meta.url);
   const text = await readFile(docs, 'utf8');
-  const start = '<!-- peers:start -->';
-  const end = '<!-- peers:end -->';
-  if (!text.includes(start) || !text.includes(end)) {
+  if (!hasMarkers(text, 'peers')) {
     console.log('docs/benchmarks.md has no peers markers; table not written');
     return;
   }
@@ -115,7 +114,7 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
     lines.push('');
   }
   const table = lines.join('\n');
-  await writeFile(docs, `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`);
+  await writeFile(docs, spliceBetweenMarkers(text, 'peers', table));
   console.log('wrote the peers table into docs/benchmarks.md');
   await writePeersSummary({ measuredWith: measured, settings, workloads });
 }

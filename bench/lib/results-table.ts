@@ -4,6 +4,8 @@
 // rewrites it; test/bench/benchmark-docs.test.ts fails while the doc says otherwise. Pure: the
 // caller reads the files. Written in TypeScript so that `npm run typecheck` checks it, and loaded
 // by Node's type stripping from the script.
+import { spliceBetweenMarkers } from './markers.js';
+import { median } from './median.js';
 
 /** A results file as JSON.parse gives it: each renderer reads the fields its benchmark writes. */
 // biome-ignore lint/suspicious/noExplicitAny: the shape is each benchmark's own, read field by field below.
@@ -46,17 +48,9 @@ const GOALS: Record<string, string> = {
   soak: 'RSS slope ≤ 0.05 MiB/min over an hour after warm-up',
 };
 
-const START = '<!-- results:start -->';
-const END = '<!-- results:end -->';
-
 const num = (value: number, digits = 1): string => value.toLocaleString('en-US', { maximumFractionDigits: digits });
 const signed = (value: number, digits = 1): string => `${value > 0 ? '+' : value < 0 ? '−' : ''}${num(Math.abs(value), digits)}`;
 const kib = (bytes: number): string => `${num(bytes / 1_024, 0)} KiB`;
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 function startup(r: Json): string {
   const build = r.build === 'this checkout' ? '' : ` (build ${r.build})`;
@@ -219,8 +213,5 @@ export function renderResultsTable(read: ReadResults): string {
 
 /** `doc` with the part between the results markers replaced by `table`. */
 export function spliceResultsTable(doc: string, table: string): string {
-  const from = doc.indexOf(START);
-  const to = doc.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`no ${START} … ${END} markers`);
-  return `${doc.slice(0, from)}${START}\n${table}\n${doc.slice(to)}`;
+  return spliceBetweenMarkers(doc, 'results', table);
 }
