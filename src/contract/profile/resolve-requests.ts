@@ -76,8 +76,14 @@ function expectationOf(file: RequestKindFile, where: string): RequestExpectation
   };
 }
 
+/** A weighted kind's part of the mix's in-flight bound and connections. */
+interface KindBounds {
+  maxInFlight: number;
+  connections: number;
+}
+
 /** A kind's share of the mix: its rate and stages scaled by `share`, its apportioned in-flight bound and connections. */
-function shareOf(mix: ThroughputSettings, share: number, bounds: { maxInFlight: number; connections: number }): ThroughputSettings {
+function shareOf(mix: ThroughputSettings, share: number, bounds: KindBounds): ThroughputSettings {
   return {
     ...mix,
     ratePerSec: mix.ratePerSec * share,
@@ -94,7 +100,7 @@ function shareOf(mix: ThroughputSettings, share: number, bounds: { maxInFlight: 
  * rounding each kind up to one would run more than the profile allows. The bound the model
  * does not use falls back to one per kind.
  */
-function apportionBounds(mix: ThroughputSettings, weights: readonly number[], where: string): { maxInFlight: number; connections: number }[] {
+function apportionBounds(mix: ThroughputSettings, weights: readonly number[], where: string): KindBounds[] {
   const weighted = weights.filter((weight) => weight > 0);
   const inFlight = apportionAtLeastOne(mix.maxInFlight, weighted);
   const connections = apportionAtLeastOne(mix.connections, weighted);
@@ -141,8 +147,7 @@ export function resolveRequests(file: RequestsFile, where: string, throughput: T
       throw new ConfigError(`${at}.weight: remove it: a kind with a load of its own takes no share of the mix`);
     const template = templateOf(kind, at, captured);
     const share = kind.load === undefined ? (totalWeight > 0 ? (weights[i] as number) / totalWeight : 0) : null;
-    const own =
-      kind.load === undefined ? shareOf(mix, share as number, bounds[i] as { maxInFlight: number; connections: number }) : throughput(kind.load, `${at}.load`);
+    const own = kind.load === undefined ? shareOf(mix, share as number, bounds[i] as KindBounds) : throughput(kind.load, `${at}.load`);
     // `requests.enabled: false` switches every kind off, those with a load of their own too.
     const load = mix.enabled ? own : { ...own, enabled: false };
     return { ...load, ...template, name: kind.name, expect: expectationOf(kind, at), share };
