@@ -23,8 +23,11 @@ function percentile(sorted, p) {
 export function gcSummary(output, { fromMs = 0 } = {}) {
   const byIsolate = new Map();
   for (const [, isolate, atMs, pauseMs, kind, rest] of output.matchAll(LINE)) {
-    if (Number(atMs) < fromMs) continue;
+    // Named by the order they first collected at all, before `fromMs` is applied: the main
+    // isolate collects first while the process starts, and would lose its name to a worker
+    // thread that happened to collect first after `fromMs`.
     if (!byIsolate.has(isolate)) byIsolate.set(isolate, []);
+    if (Number(atMs) < fromMs) continue;
     byIsolate.get(isolate).push({
       atMs: Number(atMs),
       pauseMs: Number(pauseMs),
@@ -34,30 +37,33 @@ export function gcSummary(output, { fromMs = 0 } = {}) {
       liveBytes: field(rest, 'end_object_size'),
     });
   }
-  return [...byIsolate.values()].map((gcs, index) => {
-    const pauses = gcs.map((gc) => gc.pauseMs).sort((a, b) => a - b);
-    const spanSec = Math.max(1e-3, (gcs.at(-1).atMs - gcs[0].atMs) / 1_000);
-    const count = (kind) => gcs.filter((gc) => gc.kind === kind).length;
-    return {
-      isolate: index === 0 ? 'main' : `thread ${index}`,
-      spanSec: round(spanSec, 1),
-      scavenges: count('scavenge'),
-      minorMarkSweeps: count('minorMarkSweep'),
-      markCompacts: count('markCompact'),
-      pauseMs: { p50: round(percentile(pauses, 50)), p99: round(percentile(pauses, 99)), max: round(pauses.at(-1)) },
-      pausesOver10Ms: pauses.filter((ms) => ms >= 10).length,
-      pausedShare: round(pauses.reduce((a, b) => a + b, 0) / (spanSec * 1_000), 4),
-      promotedMiBPerSec: round(gcs.reduce((a, gc) => a + gc.promoted, 0) / 2 ** 20 / spanSec),
-      // Each mark-compact: when (isolate ms), its pause, the marking its helper threads did meanwhile (CPU the
-      // other threads of a pinned process wait for) and the heap left after it.
-      markCompactList: gcs
-        .filter((gc) => gc.kind === 'markCompact')
-        .map((gc) => ({
-          atMs: Math.round(gc.atMs),
-          pauseMs: gc.pauseMs,
-          backgroundMarkMs: round(gc.backgroundMarkMs, 1),
-          liveMiB: round(gc.liveBytes / 2 ** 20, 1),
-        })),
-    };
-  });
+  return [...byIsolate.values()].flatMap((gcs, index) => (gcs.length === 0 ? [] : [isolateSummary(gcs, index)]));
+}
+
+/** One isolate's summary; `index` 0 is the main thread. */
+function isolateSummary(gcs, index) {
+  const pauses = gcs.map((gc) => gc.pauseMs).sort((a, b) => a - b);
+  const spanSec = Math.max(1e-3, (gcs.at(-1).atMs - gcs[0].atMs) / 1_000);
+  const count = (kind) => gcs.filter((gc) => gc.kind === kind).length;
+  return {
+    isolate: index === 0 ? 'main' : `thread ${index}`,
+    spanSec: round(spanSec, 1),
+    scavenges: count('scavenge'),
+    minorMarkSweeps: count('minorMarkSweep'),
+    markCompacts: count('markCompact'),
+    pauseMs: { p50: round(percentile(pauses, 50)), p99: round(percentile(pauses, 99)), max: round(pauses.at(-1)) },
+    pausesOver10Ms: pauses.filter((ms) => ms >= 10).length,
+    pausedShare: round(pauses.reduce((a, b) => a + b, 0) / (spanSec * 1_000), 4),
+    promotedMiBPerSec: round(gcs.reduce((a, gc) => a + gc.promoted, 0) / 2 ** 20 / spanSec),
+    // Each mark-compact: when (isolate ms), its pause, the marking its helper threads did meanwhile (CPU the
+    // other threads of a pinned process wait for) and the heap left after it.
+    markCompactList: gcs
+      .filter((gc) => gc.kind === 'markCompact')
+      .map((gc) => ({
+        atMs: Math.round(gc.atMs),
+        pauseMs: gc.pauseMs,
+        backgroundMarkMs: round(gc.backgroundMarkMs, 1),
+        liveMiB: round(gc.liveBytes / 2 ** 20, 1),
+      })),
+  };
 }
