@@ -197,6 +197,11 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   const startAtText = flags.startAt ?? (env.COACHBENCH_START_AT || undefined);
   const startAtMs =
     startAtText === undefined ? null : parseStartAt(startAtText, Date.now(), flags.startAt === undefined ? 'COACHBENCH_START_AT' : '--start-at');
+  // Refused before the fleet starts: `merge` refuses capacity searches, and each shard would
+  // choose its next step from its own share's SLOs, so shards would search apart.
+  if (flags.shard !== undefined && profile.search) {
+    throw new ConfigError('--shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)');
+  }
   if (startAtMs !== null) {
     if (profile.search) throw new ConfigError('--start-at: a capacity search runs many steps one after another; start it without --start-at');
     refuseLateStart(startAtMs, Date.now());

@@ -1,9 +1,9 @@
 /**
  * `--shard I/N` splits what the profile holds and no more (docs/design.md §2.2): past 1,000
- * shards, more shards than participants, or more shards than closed-model connections is exit
- * 2 with one line, before anything starts. In-process (src/, no build).
+ * shards, more shards than participants, more shards than closed-model connections, or shards
+ * of a capacity search is exit 2 with one line, before anything starts. In-process (src/, no build).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,5 +60,16 @@ describe('--shard is bounded by what it splits', () => {
     expect(line).toContain(
       '--shard 0/4: 4 shards but the fixtures file holds 3 participants; each shard holds every N-th participant, so use at most 3 shards',
     );
+  });
+
+  it('refuses to shard a capacity search, whose steps each shard would choose on its own', async () => {
+    const search = { variable: 'chatStreams.participants', start: 10, max: 40, slos: ['chatStreams.opened > 0'] };
+    const { path } = await writeProfile({ name: 'search', chatStreams: { participants: 40 }, photoUpload: { enabled: false }, tagLink: { enabled: false }, search });
+    const out = join(dir, 'never-search');
+    const line = await refused(['run', '--profile', path, '--shard', '0/2', '--out', out]);
+    expect(line).toBe(
+      'coachbench: --shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)',
+    );
+    await expect(stat(out)).rejects.toThrow();
   });
 });
