@@ -200,7 +200,9 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   // Refused before the fleet starts: `merge` refuses capacity searches, and each shard would
   // choose its next step from its own share's SLOs, so shards would search apart.
   if (flags.shard !== undefined && profile.search) {
-    throw new ConfigError('--shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)');
+    throw new ConfigError(
+      '--shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)',
+    );
   }
   if (startAtMs !== null) {
     if (profile.search) throw new ConfigError('--start-at: a capacity search runs many steps one after another; start it without --start-at');

@@ -64,7 +64,13 @@ describe('--shard is bounded by what it splits', () => {
 
   it('refuses to shard a capacity search, whose steps each shard would choose on its own', async () => {
     const search = { variable: 'chatStreams.participants', start: 10, max: 40, slos: ['chatStreams.opened > 0'] };
-    const { path } = await writeProfile({ name: 'search', chatStreams: { participants: 40 }, photoUpload: { enabled: false }, tagLink: { enabled: false }, search });
+    const { path } = await writeProfile({
+      name: 'search',
+      chatStreams: { participants: 40 },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      search,
+    });
     const out = join(dir, 'never-search');
     const line = await refused(['run', '--profile', path, '--shard', '0/2', '--out', out]);
     expect(line).toBe(
