@@ -1,8 +1,11 @@
 /**
  * A capacity search against the reference target (with a latency fault): steps up, refines,
- * reports the knee, and keeps each step's report and each SLO's value per load.
+ * reports the knee, and keeps each step's report and each SLO's value per load; a step whose
+ * report could not be written to its folder is named in the search's own report.
  */
 import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quickProfile } from '../support/profiles.js';
@@ -48,4 +51,31 @@ describe('capacity search', () => {
     expect(report.scenarios.chatStreams!.participants).toBe(80);
     expect(exitCode).toBe(0);
   });
+
+  it("says so when a step's report could not be written to its folder", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'coachbench-capacity-folder-'));
+    const out = join(dir, 'report');
+    // A folder where the first step's report.json goes: that one file cannot be written, while
+    // the step's histogram log and run lock still can, as on a disk that fills mid-search.
+    await mkdir(join(out, 'steps', '01-10', 'report.json'), { recursive: true });
+    let fallback: string | null = null;
+    try {
+      const { report } = await runProfile(
+        quickProfile({
+          chatStreams: { participants: 10, rampPerSec: 400, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+          generator: { maxEventLoopDelayP99: '5s' },
+          search: { variable: 'chatStreams.participants', start: 10, factor: 2, max: 10, stepDuration: '1s', slos: ['chatStreams.peakConcurrent < 100'] },
+        }),
+        { out },
+      );
+      expect(report.capacity!.steps.map((step) => step.reportDir)).toEqual([join('steps', '01-10')]);
+      const warning = report.warnings.find((line) => line.startsWith('step steps/01-10: '));
+      expect(warning, report.warnings.join('\n')).toMatch(/^step steps\/01-10: its report could not be written to .*steps\/01-10; it is in (.+)$/);
+      fallback = /; it is in (.+)$/.exec(warning!)![1]!;
+      expect(existsSync(join(fallback, 'report.json'))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      if (fallback !== null) await rm(fallback, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -36,6 +36,8 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
   const search = parseSearch(config.profile.search ?? {}, config.profile.source);
   const steps: CapacityStep[] = [];
   const outcomes = new Map<number, SessionOutcome>();
+  /** Steps whose report is not where the search's report says (`reportDir`): the final report names them. */
+  const misplaced: string[] = [];
   let stoppedBecause: CapacityResult['stoppedBecause'] = 'max';
   for (let load = nextLoad(search, steps); load !== null; load = nextLoad(search, steps)) {
     const profile = { ...withLoad(config.profile, search.variable, load), durationMs: search.stepDurationMs, search: null };
@@ -51,6 +53,12 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
       stop: stepStop,
     }).finally(() => session.stop.signal.removeEventListener('abort', forward));
     const report = outcome.report;
+    const stepDir = join(session.outDir, reportDir);
+    if (outcome.outDir !== stepDir) {
+      misplaced.push(
+        `step ${reportDir}: its report could not be written to ${stepDir}; ${outcome.outDir === null ? 'it was not written at all' : `it is in ${outcome.outDir}`}`,
+      );
+    }
     const sloResults = report.thresholds.filter((t) => search.slos.includes(t.expression));
     const failedChecks = report.checks.filter((c) => c.status === 'fail').map((c) => c.id);
     steps.push({
@@ -85,7 +93,8 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
   };
   // The search's report is the knee's step (or the first step when none held), plus the curve.
   const base = outcomes.get(best ?? steps[0]!.load)!.built;
-  const inputs = { ...base.inputs, capacity: { result: capacity, profile: config.profile } };
+  // The knee step's own copy carried its folder's warning; the search's report is built again, so it says so itself.
+  const inputs = { ...base.inputs, warnings: [...base.inputs.warnings, ...misplaced], capacity: { result: capacity, profile: config.profile } };
   const saved = await saveReport(session.outDir, buildReport(base.total, inputs), session);
   return { exitCode: exitCodeOf(saved.report, session.stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
 }
