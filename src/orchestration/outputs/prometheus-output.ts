@@ -64,9 +64,10 @@ export class PrometheusOutput implements LiveOutput {
         const child = (this.metrics.get(key) as Histogram).labels(labels);
         for (let i = 0; i < count; i++) child.observe(valueSec);
       },
-      exemplar: (key, labels, valueSec, traceId) => {
+      exemplar: (key, labels, valueSec, traceId, spanId) => {
         // Its bucket was observed just before, in the same interval: the series exists.
-        (this.metrics.get(key) as unknown as ExemplarSetter).updateExemplar(labels, valueSec, { trace_id: traceId });
+        const ids: Labels = spanId === undefined ? { trace_id: traceId } : { trace_id: traceId, span_id: spanId };
+        (this.metrics.get(key) as unknown as ExemplarSetter).updateExemplar(labels, valueSec, ids);
       },
     };
     this.feed = new MetricFeed(writer);

@@ -1,8 +1,8 @@
 /**
  * Exemplars (docs/metrics.md "Exemplars"): `/metrics` answers OpenMetrics, with the trace id
- * of each interval's slowest requests on the histogram buckets they fell in, to a scraper
- * that asks for it, and the Prometheus text format (no exemplars, counters unchanged) to one
- * that does not. Then a real Prometheus (Debian's, `--enable-feature=exemplar-storage`)
+ * (and the span id, where the request's traceparent had one) of each interval's slowest
+ * requests on the histogram buckets they fell in, to a scraper that asks for it, and the
+ * Prometheus text format (no exemplars, counters unchanged) to one that does not. Then a real Prometheus (Debian's, `--enable-feature=exemplar-storage`)
  * scrapes a run and its exemplar API returns trace ids report.json lists among the slowest.
  * The Prometheus part is skipped, saying why, only where no Prometheus is installed.
  */
@@ -20,6 +20,7 @@ import { runProfile } from '../../support/run-helpers.js';
 const OPENMETRICS_ACCEPT =
   'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 const id = (n: number): string => n.toString(16).padStart(32, 'a');
+const spanOf = (n: number): string => n.toString(16).padStart(16, 'b');
 
 let prometheus: RunningPrometheus | null = null;
 
@@ -36,7 +37,7 @@ describe('/metrics exemplars', () => {
       const tags = throughputNames('tagLink');
       for (const ms of [3, 4, 5, 180, 900]) recordMs(interval.histogram(tags.latencyUs), ms);
       interval.inc(tags.requests, 5);
-      interval.slow('tagLink', id(1), 900);
+      interval.slow('tagLink', id(1), 900, spanOf(1));
       interval.slow('tagLink', id(2), 180);
       recordMs(interval.histogram(CHAT.eventLatencyUs), 42);
       interval.slow('chatStreams.delivery', id(3), 42);
@@ -51,7 +52,9 @@ describe('/metrics exemplars', () => {
       expect(open.headers.get('content-type')).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8');
       const openText = await open.text();
       expect(openText.endsWith('# EOF\n')).toBe(true);
-      expect(openText).toMatch(new RegExp(`coachbench_request_duration_seconds_bucket\\{le="1",scenario="tagLink"\\} 5 # \\{trace_id="${id(1)}"\\} 0\\.9 \\d`));
+      expect(openText).toMatch(
+        new RegExp(`coachbench_request_duration_seconds_bucket\\{le="1",scenario="tagLink"\\} 5 # \\{trace_id="${id(1)}",span_id="${spanOf(1)}"\\} 0\\.9 \\d`),
+      );
       expect(openText).toMatch(
         new RegExp(`coachbench_request_duration_seconds_bucket\\{le="0\\.25",scenario="tagLink"\\} 4 # \\{trace_id="${id(2)}"\\} 0\\.18 \\d`),
       );
@@ -93,8 +96,13 @@ describe(`a real Prometheus stores the exemplars of a run${PROMETHEUS_SKIP_NOTE}
       const endSec = Date.now() / 1000 + 5;
 
       const slowest = new Map<string, number>();
+      const spans = new Map<string, string | undefined>();
       for (const point of report.timeseries)
-        for (const list of Object.values(point.slowest ?? {})) for (const slow of list) slowest.set(slow.traceId, slow.latencyMs);
+        for (const list of Object.values(point.slowest ?? {}))
+          for (const slow of list) {
+            slowest.set(slow.traceId, slow.latencyMs);
+            spans.set(slow.traceId, slow.spanId);
+          }
       expect(slowest.size).toBeGreaterThan(10);
 
       const url = `${promUrl}/api/v1/query_exemplars?query=${encodeURIComponent('{__name__=~"coachbench_(request_duration|event_delivery)_seconds_bucket"}')}&start=${startSec}&end=${endSec}`;
@@ -109,6 +117,7 @@ describe(`a real Prometheus stores the exemplars of a run${PROMETHEUS_SKIP_NOTE}
       for (const { exemplar } of exemplars) {
         const traceId = exemplar.labels.trace_id ?? '';
         expect(slowest.has(traceId), traceId).toBe(true);
+        expect(exemplar.labels.span_id, traceId).toBe(spans.get(traceId));
         // report.json rounds to the µs; the exemplar carries the full value in seconds.
         expect(Math.abs(Number(exemplar.value) * 1_000 - slowest.get(traceId)!)).toBeLessThan(0.002);
       }
