@@ -12,7 +12,6 @@ import type { ScenarioContext } from '../../engine/scenario.js';
 import { SseStream, STREAM_ROLES, type StreamHost, type StreamRole, StreamState } from '../../engine/sse-reader.js';
 import { recordMs } from '../../metrics/histogram.js';
 import { CHAT } from '../../metrics/names.js';
-import { redact } from '../../util/redact.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { OpenStreams } from './open-streams.js';
 import type { ParticipantConnections } from './participant-connections.js';
@@ -186,7 +185,7 @@ export class ChatDriver implements StreamHost {
     this.participants[stream.participant]!.roles[stream.role].switchedAtMs = NaN;
     m.inc(ROLE_NAMES[stream.role].openFailed);
     m.inc(CHAT.openFailure(failure));
-    m.sample(CHAT.samples, redact(`${stream.role} stream open failed (${failure}): ${detail}`));
+    m.sample(CHAT.samples, `${stream.role} stream open failed (${failure}): ${detail}`);
     this.scheduleReopen(stream);
   }
 
@@ -194,7 +193,7 @@ export class ChatDriver implements StreamHost {
     const m = this.ctx.metrics;
     m.inc(ROLE_NAMES[stream.role].dropped);
     m.inc(CHAT.drop(failure));
-    m.sample(CHAT.samples, redact(`${stream.role} stream dropped (${failure}): ${detail}`));
+    m.sample(CHAT.samples, `${stream.role} stream dropped (${failure}): ${detail}`);
     this.forget(stream);
     const state = this.participants[stream.participant]!.roles[stream.role];
     state.droppedAtMs = performance.now();

@@ -8,7 +8,6 @@ import type { RequestKindSettings } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { requestKindKey } from '../../metrics/names.js';
-import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { prepareWorkloadModel, runWorkload } from '../throughput/run-workload.js';
 import type { Workload } from '../throughput/workload.js';
@@ -54,7 +53,7 @@ async function runKinds(ctx: ScenarioContext, runTag: string): Promise<void> {
     if (!setup.ok) {
       // Nothing the kinds would send means anything without the setup's values: the check says why.
       recordEvidence(ctx.metrics, 'requests.expectations', `setup failed, no kind ran: ${setup.reason}`);
-      ctx.metrics.sample(REQUESTS_SAMPLES, redact(`setup failed, no kind ran: ${setup.reason}`));
+      ctx.metrics.sample(REQUESTS_SAMPLES, `setup failed, no kind ran: ${setup.reason}`);
       return;
     }
     captured = setup.captured;
@@ -86,7 +85,7 @@ export function requestsScenario(runTag: string): Scenario {
       try {
         await runKinds(ctx, runTag);
       } catch (error) {
-        ctx.metrics.sample(REQUESTS_SAMPLES, redact(`scenario stopped by an internal error: ${(error as Error).message}`));
+        ctx.metrics.sample(REQUESTS_SAMPLES, `scenario stopped by an internal error: ${(error as Error).message}`);
       }
     },
   };

@@ -22,7 +22,6 @@ import { BodyTooLargeError, MAX_RESPONSE_BODY_BYTES } from '../../engine/bounded
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { autocannonTlsOptions, ownTraceparent, withTraceparent, withTransportHeaders } from '../../engine/transport.js';
 import { connectionsName, throughputNames } from '../../metrics/names.js';
-import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { runConnections } from './autocannon-connections.js';
 import { type OutgoingRequest, RequestHeads, sendSharedBodies, sharedBodiesSupported, verifyCertificates } from './autocannon-requests.js';
@@ -159,7 +158,7 @@ export async function runClosedModel<M>(
       ctx.signal,
     );
   } catch (error) {
-    ctx.metrics.sample(workload.scenario, redact(`closed model could not start: ${error instanceof Error ? error.message : String(error)}`));
+    ctx.metrics.sample(workload.scenario, `closed model could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
   // As the open model's: the span load was offered, up to the run's end or stop; a deadline
   // that fired late (a driver behind) or answers read after the end do not stretch it.

@@ -8,7 +8,6 @@ import type { CheckId } from '../../contract/check-ids.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
-import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { exchange, type HttpRequestSpec } from './http-exchange.js';
 import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
@@ -71,7 +70,7 @@ export class ProbeClient {
 
   /** A line in the probe log (samples under `probes`), for findings that are no check's evidence. */
   log(text: string): void {
-    this.metrics.sample(PROBE_NAMES.samples, redact(text));
+    this.metrics.sample(PROBE_NAMES.samples, text);
   }
 
   /** Whether the run is stopping: probes end early rather than delay the stop. */

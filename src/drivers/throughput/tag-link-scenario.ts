@@ -8,7 +8,6 @@
 import type { TagLinkSettings } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
-import { redact } from '../../util/redact.js';
 import { splitApiBase } from '../api-base.js';
 import { prepareWorkloadModel, runWorkload } from './run-workload.js';
 import { runTagPrefix, TagNamePool } from './tag-name-pool.js';
@@ -48,7 +47,7 @@ export const tagLinkScenario: Scenario = {
     try {
       await runTagLink(ctx, settings);
     } catch (error) {
-      ctx.metrics.sample('tagLink', redact(`scenario stopped by an internal error: ${(error as Error).message}`));
+      ctx.metrics.sample('tagLink', `scenario stopped by an internal error: ${(error as Error).message}`);
     }
   },
 };
