@@ -6,6 +6,7 @@
  * included, whose every string the report's builders escape.
  */
 
+import { PLANNED_PARTICIPANTS } from '../../report/html/planned-series.js';
 import { deliveryLatencyChart, latencyBands, openStreamsChart, renderTimeChart, series, type TimeChart } from '../../report/html/section-timeseries.js';
 import type { LineSeries } from '../../report/svg/line-chart.js';
 import type { DashboardSample, Percentiles } from './dashboard-sample.js';
@@ -25,7 +26,7 @@ const bands = (key: PercentileKey): [(s: DashboardSample) => number | null, (s: 
 /** The plan sampled at each interval, as the report names its line; none when the session planned no population. */
 function plannedLine(samples: readonly DashboardSample[]): LineSeries | null {
   if (!samples.some((sample) => sample.plannedParticipants !== null)) return null;
-  return series(samples, 'planned (participants)', (sample) => sample.plannedParticipants);
+  return series(samples, PLANNED_PARTICIPANTS, (sample) => sample.plannedParticipants);
 }
 
 function charts(samples: readonly DashboardSample[]): Record<DashboardChartId, TimeChart> {

@@ -23,9 +23,12 @@ function plannedLine(name: string, plans: readonly ScenarioPlan[], durationMs: n
   return { name, points };
 }
 
+/** The name of the planned population's line, in the report's charts and the live dashboard's. */
+export const PLANNED_PARTICIPANTS = 'planned (participants)';
+
 export function plannedStreams(plan: RunPlan | undefined): LineSeries | null {
   const chat = plan?.scenarios.filter((scenario) => scenario.scenario === 'chatStreams') ?? [];
-  return plannedLine('planned (participants)', chat, plan?.durationMs ?? 0);
+  return plannedLine(PLANNED_PARTICIPANTS, chat, plan?.durationMs ?? 0);
 }
 
 export function plannedRequestRate(plan: RunPlan | undefined): LineSeries | null {
