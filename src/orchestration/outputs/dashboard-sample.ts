@@ -39,22 +39,21 @@ export interface DashboardSample {
 
 const round3 = (value: number): number => Math.round(value * 1_000) / 1_000;
 
-function percentilesMs(histogram: Histogram | null): Percentiles | null {
-  if (!histogram || histogram.totalCount === 0) return null;
+function percentilesMs(histogram: Histogram): Percentiles | null {
+  if (histogram.totalCount === 0) return null;
   const at = (p: number): number => round3(Math.min(histogram.getValueAtPercentile(p), histogram.maxValue) / 1_000);
   return { p50: at(50), p90: at(90), p99: at(99) };
 }
 
-/** The histograms of `names` in `set` added together, or null when none holds a value. */
-function joined(set: MetricSet, names: readonly string[]): Histogram | null {
-  const present = names.filter((name) => set.hasHistogram(name) && set.histogram(name).totalCount > 0).map((name) => set.histogram(name));
-  if (present.length <= 1) return present[0] ?? null;
-  const sum = createHistogram();
-  for (const histogram of present) sum.add(histogram);
-  return sum;
+/**
+ * The interval point's own percentiles, so that the live page and report.html's charts show
+ * the same figures for the same interval: for requests, the slower scenario's at each
+ * percentile (docs/reports.md, "Over time"), not the two scenarios' answers pooled.
+ */
+function pointPercentiles(p50: number | null | undefined, p90: number | null | undefined, p99: number | null): Percentiles | null {
+  if (p50 === null || p50 === undefined || p90 === null || p90 === undefined || p99 === null) return null;
+  return { p50: round3(p50), p90: round3(p90), p99: round3(p99) };
 }
-
-const REQUEST_LATENCIES = [throughputNames('photoUpload').latencyUs, throughputNames('tagLink').latencyUs];
 
 /** Running totals shown as numbers that grow. */
 export interface RunningTotals {
@@ -86,9 +85,9 @@ export function dashboardSample(
     plannedStreams: planned === null ? null : planned * (session?.streamsPerParticipant ?? 1),
     eventsPerSec: point.eventsPerSec,
     requestsPerSec: point.requestsPerSec,
-    eventLatencyMs: percentilesMs(joined(interval, [CHAT.eventLatencyUs])),
-    requestLatencyMs: percentilesMs(joined(interval, REQUEST_LATENCIES)),
-    keepAliveGapMs: percentilesMs(joined(interval, [CHAT.keepAliveGapUs])),
+    eventLatencyMs: pointPercentiles(point.eventLatencyP50Ms, point.eventLatencyP90Ms, point.eventLatencyP99Ms),
+    requestLatencyMs: pointPercentiles(point.requestLatencyP50Ms, point.requestLatencyP90Ms, point.requestLatencyP99Ms),
+    keepAliveGapMs: interval.hasHistogram(CHAT.keepAliveGapUs) ? percentilesMs(interval.histogram(CHAT.keepAliveGapUs)) : null,
     ...(kinds.length > 0 ? { requestKinds: kindPoints(interval, point.intervalSec, kinds) } : {}),
     totals: { ...running, keepAlives: total.count(CHAT.keepAlives) },
     verdict: live.verdict,

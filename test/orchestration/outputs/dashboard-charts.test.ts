@@ -1,12 +1,17 @@
 /**
  * The live dashboard draws with the HTML report's chart code: for the same intervals, its
  * open-streams and delivery-latency charts are the very figures report.html holds, byte for
- * byte, and its other charts are the report's line charts, empty notes and gaps included.
+ * byte, and its other charts are the report's line charts, empty notes and gaps included;
+ * a sample's latency percentiles are the interval point's, as report.json holds them.
  */
 import { describe, expect, it } from 'vitest';
 import type { TimeseriesPoint } from '../../../src/contract/report.js';
+import { recordMs } from '../../../src/metrics/histogram.js';
+import { MetricSet } from '../../../src/metrics/metric-set.js';
+import { CHAT, throughputNames } from '../../../src/metrics/names.js';
+import { pointFromInterval } from '../../../src/metrics/timeseries.js';
 import { DASHBOARD_CHART_IDS, dashboardCharts } from '../../../src/orchestration/outputs/dashboard-charts.js';
-import type { DashboardSample } from '../../../src/orchestration/outputs/dashboard-sample.js';
+import { type DashboardSample, dashboardSample } from '../../../src/orchestration/outputs/dashboard-sample.js';
 import { renderHtml } from '../../../src/report/render-html.js';
 import { makeReport } from '../../support/make-report.js';
 
@@ -79,5 +84,24 @@ describe('the dashboard charts', () => {
     const streams = dashboardCharts(planned)['chart-streams'];
     expect(seriesPaths(streams)).toHaveLength(3);
     expect(streams).toContain('planned (participants)</span>');
+  });
+});
+
+describe('a dashboard sample', () => {
+  it("holds the interval point's latency percentiles: the slower request scenario's, as report.json's time series", () => {
+    const interval = new MetricSet();
+    // Uploads answer in 10 ms, tag links in 100 ms: pooled, their p50 would be an upload's.
+    for (let i = 0; i < 90; i++) recordMs(interval.histogram(throughputNames('photoUpload').latencyUs), 10);
+    for (let i = 0; i < 10; i++) recordMs(interval.histogram(throughputNames('tagLink').latencyUs), 100);
+    for (let i = 0; i < 10; i++) recordMs(interval.histogram(CHAT.eventLatencyUs), 5 + i);
+    const point = pointFromInterval(interval, 1, 1);
+    const sample = dashboardSample(
+      { point, interval, total: interval, verdict: () => ({ verdict: 'pass', checks: [], thresholds: [] }) },
+      { events: 0, requests: 0, errors: 0 },
+    );
+    expect(sample.requestLatencyMs).toEqual({ p50: point.requestLatencyP50Ms, p90: point.requestLatencyP90Ms, p99: point.requestLatencyP99Ms });
+    expect(sample.requestLatencyMs?.p50).toBeCloseTo(100, 0);
+    expect(sample.eventLatencyMs).toEqual({ p50: point.eventLatencyP50Ms, p90: point.eventLatencyP90Ms, p99: point.eventLatencyP99Ms });
+    expect(sample.keepAliveGapMs).toBeNull();
   });
 });
