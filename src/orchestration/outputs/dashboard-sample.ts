@@ -4,9 +4,8 @@
  * live state of every check and threshold. Plain JSON, small, one per second.
  */
 import { valueAt } from '../../contract/profile/stage-plan.js';
-import { createHistogram, type Histogram } from '../../metrics/histogram.js';
-import type { MetricSet } from '../../metrics/metric-set.js';
-import { CHAT, throughputNames } from '../../metrics/names.js';
+import type { Histogram } from '../../metrics/histogram.js';
+import { CHAT } from '../../metrics/names.js';
 import { type KindPoint, kindPoints, shownKinds } from './dashboard-kinds.js';
 import type { IntervalSample, SessionInfo } from './live-output.js';
 
