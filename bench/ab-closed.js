@@ -7,22 +7,27 @@
 // median says more than the medians' ratio on a VM whose speed drifts between runs. Writes
 // bench/results/ab-closed.json.
 //
-//   npm run build && node bench/ab-closed.js --bin path/to/bin/coachbench.js [--pairs 8] [--seconds 8] [--size 16384] [--out FILE] [--no-pin]
+//   node bench/ab-closed.js --help   (its flags, from their declaration below)
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { median } from './lib/median.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const OTHER = textFlag('bin');
-if (OTHER === null) {
-  console.error('ab-closed: --bin path/to/bin/coachbench.js names the build to compare with');
-  process.exit(2);
-}
-const PAIRS = flag('pairs', 8);
-const SECONDS = flag('seconds', 8);
-const SIZE = flag('size', 16_384);
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    bin: { kind: 'text', value: 'PATH', required: true, means: 'the other build to compare with: its bin/coachbench.js' },
+    pairs: { kind: 'number', default: 8, means: 'pairs of runs, one of each build, in alternating order' },
+    seconds: { kind: 'number', default: 8, means: 'duration of each run' },
+    size: { kind: 'number', default: 16_384, means: 'bytes of the uploaded JPEG' },
+  },
+});
+const OTHER = flags.bin;
+const PAIRS = flags.pairs;
+const SECONDS = flags.seconds;
+const SIZE = flags.size;
 
 const begun = beginMeasurement();
 const dir = await benchDir('ab-closed');

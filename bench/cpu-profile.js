@@ -17,30 +17,41 @@
 // open workload, and the results go to cpu-profile.json's variant open-<rate>[-label]. A closed-model
 // run with `--label` goes to the variant closed-<size>-<label> (a build before and after a change, say).
 //
-//   npm run build && node bench/cpu-profile.js [--short 0.2] [--long 4] [--size 16384] [--keep DIR] [--no-pin]
-//     [--model open --rate 500 --delay 20] [--label after] [--bin path/to/bin/coachbench.js]
+//   node bench/cpu-profile.js --help   (its flags, from their declaration below)
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
 import { addSummaries, mainThreadProfiles, summariseProfile } from './lib/cpu-profile-summary.js';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const SHORT = flag('short', 0.2);
-const LONG = flag('long', 4);
-const SIZE = flag('size', 16_384);
-const KEEP = textFlag('keep');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    short: { kind: 'number', default: 0.2, means: 'seconds of the short run' },
+    long: { kind: 'number', default: 4, means: 'seconds of the long run' },
+    size: { kind: 'number', default: 16_384, means: 'bytes of the uploaded JPEG' },
+    keep: { kind: 'text', value: 'DIR', means: 'keeps the .cpuprofile files under DIR (for a flame graph)' },
+    model: { kind: 'text', default: 'closed', choices: ['closed', 'open'], means: 'the workload model' },
+    rate: { kind: 'number', default: 500, means: 'uploads per second, with --model open' },
+    delay: { kind: 'number', default: 20, means: 'ms the target holds each answer (serve --fault latency), with --model open' },
+    label: { kind: 'text', means: 'names the variant of cpu-profile.json (a build before and after a change)' },
+    bin: { kind: 'text', value: 'PATH', means: "another build to profile: its bin/coachbench.js (default this checkout's)" },
+  },
+});
+const SHORT = flags.short;
+const LONG = flags.long;
+const SIZE = flags.size;
+const KEEP = flags.keep;
 const CONNECTIONS = 16;
 const TOP = 30;
-const MODEL = textFlag('model', 'closed');
-const RATE = flag('rate', 500);
-const DELAY_MS = flag('delay', 20);
-const LABEL = textFlag('label');
-/** `--bin path/to/bin/coachbench.js`: another build to profile (a checkout of the commit before, say). */
-const RUN_BIN = textFlag('bin');
-if (MODEL !== 'closed' && MODEL !== 'open') throw new Error(`--model: closed or open, not ${MODEL}`);
+const MODEL = flags.model;
+const RATE = flags.rate;
+const DELAY_MS = flags.delay;
+const LABEL = flags.label;
+const RUN_BIN = flags.bin;
 const workloadOf = () => (MODEL === 'open' ? { model: 'open', ratePerSec: RATE } : { model: 'closed', connections: CONNECTIONS });
 
 const begun = beginMeasurement();

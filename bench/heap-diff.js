@@ -2,21 +2,27 @@
 // v8.writeHeapSnapshot): objects grouped by type and constructor name, counted and their own
 // (shallow) sizes summed, the groups that grew the most first. For bench/soak.js's question
 // "what grows", when the live heap's slope says something does.
-//
-//   node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--save | --out FILE]
-// prints the diff; with --save, also writes it to bench/results/heap-diff.json with its
+// It prints the diff; with --save, it also writes it to bench/results/heap-diff.json with its
 // measuredWith (--out FILE: to FILE instead).
+//
+//   node bench/heap-diff.js --help   (its arguments and flags, from their declaration below)
 import { readFileSync } from 'node:fs';
-import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
+const flags = parseFlags(import.meta.url, {
+  flags: {
+    top: { kind: 'number', default: 25, means: 'groups listed among those that grew the most' },
+    save: { kind: 'switch', means: 'also writes the diff to bench/results/heap-diff.json (with --out FILE: to FILE)' },
+  },
+  positionals: [
+    { name: 'earlierPath', value: 'EARLIER.heapsnapshot', means: 'the earlier snapshot' },
+    { name: 'laterPath', value: 'LATER.heapsnapshot', means: 'the later snapshot of the same process' },
+  ],
+});
 const begun = beginMeasurement();
-const [earlierPath, laterPath] = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
-const TOP = flag('top', 25);
-if (!earlierPath || !laterPath) {
-  console.error('usage: node bench/heap-diff.js EARLIER.heapsnapshot LATER.heapsnapshot [--top 25] [--save | --out FILE]');
-  process.exit(2);
-}
+const { earlierPath, laterPath } = flags;
+const TOP = flags.top;
 
 /** The parsed snapshot, or exit 2 naming the file: a benchmark helper, not a place for stack traces. */
 function readSnapshot(path) {
@@ -71,4 +77,4 @@ const diff = {
   shrankMost: rows.slice(-5).reverse(),
 };
 console.log(JSON.stringify(diff, null, 2));
-if (hasFlag('save') || textFlag('out')) await writeResults('heap-diff', begun, diff);
+if (flags.save || flags.out) await writeResults('heap-diff', begun, diff);

@@ -4,20 +4,28 @@
 // uploads (16 KiB) and then tag create-and-link, at a rate the target keeps, once per
 // protocol: achieved throughput, latency, and the generator's CPU per request from /proc.
 // Writes bench/results/http2-requests.json.
-//
-//   npm run build && node bench/http2-requests.js [--rate 1000] [--seconds 10] [--size 16384]
 // Every process here is started by this script, talks only to 127.0.0.1, and is stopped by PID.
+//
+//   node bench/http2-requests.js --help   (its flags, from their declaration below)
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photoFigures, photoProfile, runCoachbench, scenarioFigures } from './lib/coachbench-run.js';
-import { flag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
 import { benchDir, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const RATE = flag('rate', 1_000);
-const SECONDS = flag('seconds', 10);
-const SIZE = flag('size', 16_384);
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    rate: { kind: 'number', default: 1_000, means: 'requests per second, the same for both protocols' },
+    seconds: { kind: 'number', default: 10, means: 'duration of each run' },
+    size: { kind: 'number', default: 16_384, means: 'bytes of the uploaded JPEG' },
+  },
+});
+const RATE = flags.rate;
+const SECONDS = flags.seconds;
+const SIZE = flags.size;
 const begun = beginMeasurement();
 const dir = await benchDir('http2-requests');
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;

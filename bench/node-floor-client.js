@@ -6,12 +6,23 @@
 // request is what Node itself costs; what coachbench spends above it is its engine and checks.
 // Not a load generator to use: no chunked bodies, no keep-alive handling, no timeouts.
 //
-//   node bench/node-floor-client.js URL PATH CONNECTIONS SECONDS BODY_FILE   (headers as JSON in CB_HEADERS)
-// prints {"requests": N, "non2xx": M}
+// It prints {"requests": N, "non2xx": M}.
+//
+//   node bench/node-floor-client.js --help   (its arguments, from their declaration below)
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { parseFlags } from './lib/flags.js';
 
-const [url, path, connections, seconds, bodyFile] = process.argv.slice(2);
+const { url, path, connections, seconds, bodyFile } = parseFlags(import.meta.url, {
+  positionals: [
+    { name: 'url', value: 'URL', means: "the target's base URL" },
+    { name: 'path', value: 'PATH', means: 'the path every PATCH goes to' },
+    { name: 'connections', value: 'CONNECTIONS', kind: 'number', means: 'connections, one request in flight on each' },
+    { name: 'seconds', value: 'SECONDS', kind: 'number', means: 'how long to send' },
+    { name: 'bodyFile', value: 'BODY_FILE', means: 'the request body (a multipart upload)' },
+  ],
+  environment: { CB_HEADERS: 'the request headers, as JSON' },
+});
 const body = readFileSync(bodyFile);
 const target = new URL(url);
 const headers = { host: target.host, ...JSON.parse(process.env.CB_HEADERS ?? '{}'), 'content-length': String(body.length) };
@@ -19,7 +30,7 @@ const head = `PATCH ${path} HTTP/1.1\r\n${Object.entries(headers)
   .map(([name, value]) => `${name}: ${value}\r\n`)
   .join('')}\r\n`;
 const request = Buffer.concat([Buffer.from(head, 'latin1'), body]);
-const endAt = performance.now() + Number(seconds) * 1_000;
+const endAt = performance.now() + seconds * 1_000;
 let requests = 0;
 let non2xx = 0;
 
@@ -52,5 +63,5 @@ function connection() {
   });
 }
 
-await Promise.all(Array.from({ length: Number(connections) }, connection));
+await Promise.all(Array.from({ length: connections }, connection));
 console.log(JSON.stringify({ requests, non2xx }));

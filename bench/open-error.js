@@ -18,16 +18,13 @@
 // the generator's own stalls that a latency tail can be made of.
 // Writes bench/results/open-error.json (`--out FILE` writes FILE instead, for a build through --bin).
 //
-//   npm run build && node bench/open-error.js [--rate 2000] [--streams 5000] [--seconds 30] [--ramp-per-sec 1000]
-//     [--size 2048] [--delay 20] [--bin path/to/bin/coachbench.js] [--out FILE] [--no-pin] [--client-node-options '--max-semi-space-size=4']
-//     [--repeat 1] [--no-floor]
-// `--no-floor` measures coachbench's rows alone (A/B pairs of builds through --bin, when the floor is known).
+//   node bench/open-error.js --help   (its flags, from their declaration below)
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { DRIVER_SEMI_SPACE_MIB } from '../bin/young-generation.js';
 import { runCoachbench } from './lib/coachbench-run.js';
-import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { gcSummary } from './lib/gc-trace.js';
 import { lastJsonLine, outFileIn, runMeasured } from './lib/measured-command.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
@@ -35,18 +32,35 @@ import { GENERATOR_CPU, photoBody, pinToTargetCpu } from './lib/photo-target.js'
 import { BIN, benchDir, processTree, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const RATE = flag('rate', 2_000);
-const STREAMS = flag('streams', 5_000);
-const SECONDS = flag('seconds', 30);
-const RAMP_PER_SEC = flag('ramp-per-sec', 1_000);
-const SIZE = flag('size', 2_048);
-const DELAY_MS = flag('delay', 20);
-/** Rounds of every row, one after another (floor and coachbench alternate on the same target). */
-const REPEAT = flag('repeat', 1);
-const RUN_BIN = textFlag('bin', BIN);
-const FLOOR = !hasFlag('no-floor');
-/** NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say. */
-const CLIENT_NODE_OPTIONS = textFlag('client-node-options');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    rate: { kind: 'number', default: 2_000, means: 'uploads per second' },
+    streams: { kind: 'number', default: 5_000, means: 'checked streams held in the runs with streams (half main, half chat-session)' },
+    seconds: { kind: 'number', default: 30, means: 'duration of each run' },
+    'ramp-per-sec': { kind: 'number', default: 1_000, means: 'streams opened per second' },
+    size: { kind: 'number', default: 2_048, means: 'bytes of the uploaded JPEG' },
+    delay: { kind: 'number', default: 20, means: 'ms the ruler holds each upload before it answers' },
+    repeat: { kind: 'number', default: 1, means: 'rounds of every row, one after another (floor and coachbench alternate on the same target)' },
+    bin: { kind: 'text', value: 'PATH', default: BIN, means: 'the build measured: its bin/coachbench.js' },
+    'no-floor': { kind: 'switch', means: "measures coachbench's rows alone (A/B pairs of builds through --bin, when the floor is known)" },
+    'client-node-options': {
+      kind: 'text',
+      value: 'OPTIONS',
+      means: "NODE_OPTIONS for both clients alone (the target, ruler and nginx keep theirs): a V8 setting to try, say '--max-semi-space-size=4'",
+    },
+  },
+});
+const RATE = flags.rate;
+const STREAMS = flags.streams;
+const SECONDS = flags.seconds;
+const RAMP_PER_SEC = flags['ramp-per-sec'];
+const SIZE = flags.size;
+const DELAY_MS = flags.delay;
+const REPEAT = flags.repeat;
+const RUN_BIN = flags.bin;
+const FLOOR = !flags['no-floor'];
+const CLIENT_NODE_OPTIONS = flags['client-node-options'];
 const clientEnv = CLIENT_NODE_OPTIONS ? { NODE_OPTIONS: CLIENT_NODE_OPTIONS } : {};
 /** The floor client runs with the young generation `coachbench run` gives itself (bin/young-generation.js), unless both are told otherwise. */
 const floorYoungGeneration = CLIENT_NODE_OPTIONS ? [] : [`--max-semi-space-size=${DRIVER_SEMI_SPACE_MIB}`];

@@ -10,17 +10,37 @@
 // uploads' first slot, the fixtures in CB_FIXTURES): on the one thread, or with CB_THREADS=2
 // the uploads on a worker thread of their own, as `coachbench run` puts its requests beside
 // streams. That is the floor for the same run with streams held.
-//
-//   node bench/open-floor-client.js URL PATH RATE SECONDS BODY_FILE SAMPLES_OUT   (headers as JSON in CB_HEADERS)
-// writes [[intended start epoch ms, latency ms], ...] to SAMPLES_OUT; prints
+// It writes [[intended start epoch ms, latency ms], ...] to SAMPLES_OUT and prints
 // {"requests": N, "errors": M, "late": L, "startEpochMs": T, "streamsOpen": S, "streamsFailed": F, "frames": E}
+//
+//   node bench/open-floor-client.js --help   (its arguments, from their declaration below)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Agent, Pool } from 'undici';
 import { holdStreams } from './lib/bare-streams.js';
+import { parseFlags } from './lib/flags.js';
 
-const args = isMainThread ? process.argv.slice(2) : workerData.args;
-const [url, path, rateText, secondsText, bodyFile, samplesOut] = args;
+/** The command line's arguments, read on the main thread and handed to the upload thread. */
+const args = isMainThread
+  ? parseFlags(import.meta.url, {
+      positionals: [
+        { name: 'url', value: 'URL', means: "the target's base URL" },
+        { name: 'path', value: 'PATH', means: 'the path every PATCH goes to' },
+        { name: 'rate', value: 'RATE', kind: 'number', means: 'uploads per second' },
+        { name: 'seconds', value: 'SECONDS', kind: 'number', means: 'how long to send' },
+        { name: 'bodyFile', value: 'BODY_FILE', means: 'the request body (a multipart upload)' },
+        { name: 'samplesOut', value: 'SAMPLES_OUT', means: 'where the samples go' },
+      ],
+      environment: {
+        CB_HEADERS: 'the request headers, as JSON',
+        CB_STREAMS: 'streams to hold while sending (default 0)',
+        CB_STREAM_RAMP: 'streams opened per second (default 1000)',
+        CB_FIXTURES: "the fixtures file the streams' participants come from",
+        CB_THREADS: '2: the uploads on a worker thread of their own',
+      },
+    })
+  : workerData.args;
+const { url, path, rate, seconds, bodyFile, samplesOut } = args;
 const STREAMS = Number(process.env.CB_STREAMS ?? 0);
 const TWO_THREADS = STREAMS > 0 && process.env.CB_THREADS === '2';
 /** Time for a worker thread to start before the first slot (the clock starts after it, as coachbench's does). */
@@ -28,8 +48,7 @@ const LEAD_MS = TWO_THREADS ? 300 : 50;
 
 /** Sends the uploads from `startEpochMs` on; resolves with the counts once the last answer is in. */
 async function sendUploads(startEpochMs) {
-  const rate = Number(rateText);
-  const totalSlots = Math.floor(rate * Number(secondsText));
+  const totalSlots = Math.floor(rate * seconds);
   const body = readFileSync(bodyFile);
   const headers = JSON.parse(process.env.CB_HEADERS ?? '{}');
   const pool = new Pool(url, { connections: 512, pipelining: 1 });

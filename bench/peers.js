@@ -33,17 +33,14 @@
 // peers.json's `goals` judges issue 30's goals from the medians, each with its ratio and, where
 // one applies, the floor beside it.
 //
-//   npm run build && node bench/peers.js [--reps 3] [--seconds 10] [--stream-seconds 30] [--streams 2000]
-//     [--rates 500,2000] [--base-rate 50] [--only closed,open,latency,streams] [--tools coachbench,autocannon,...]
-//     [--rate-error 500] [--error-streams 5000] [--error-seconds 15] [--no-pin] [--note 'machine shared with ...']
-//   node bench/peers.js --table-only     (rewrites the docs table from bench/results/peers.json)
+//   node bench/peers.js --help   (its flags, from their declaration below)
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DRIVER_SEMI_SPACE_MIB } from '../bin/young-generation.js';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
 import { findNginx, startNginxRouter } from './lib/nginx-router.js';
 import { artillery, autocannon, findPeers, floorClient, h2load, hey, locust, percentiles, uploadRequest } from './lib/peer-tools.js';
@@ -54,7 +51,32 @@ import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/proce
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 import { wrk } from './lib/rulers.js';
 
-if (hasFlag('table-only')) {
+const TOOL_NAMES = ['coachbench', 'floor', 'wrk', 'h2load', 'hey', 'autocannon', 'autocannonC', 'locust', 'artillery'];
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    reps: { kind: 'number', default: 3, means: 'repetitions; the tools take turns in a rotating order within each' },
+    seconds: { kind: 'number', default: 10, means: 'duration of each closed and open run' },
+    'stream-seconds': { kind: 'number', default: 30, means: 'seconds the streams are held after the ramp' },
+    streams: { kind: 'number', default: 2_000, means: 'SSE streams held in the streams workload' },
+    rates: { kind: 'numbers', default: [500, 2_000], means: 'uploads per second of the open workload' },
+    'base-rate': { kind: 'number', default: 50, means: 'the low rate every open-model tool also runs at, for its marginal CPU per request' },
+    only: {
+      kind: 'texts',
+      default: ['closed', 'open', 'latency', 'streams'],
+      choices: ['closed', 'open', 'latency', 'streams'],
+      means: 'the workloads measured',
+    },
+    tools: { kind: 'texts', choices: TOOL_NAMES, means: 'only these tools run, the others listed as not run; every installed one when not given' },
+    'rate-error': { kind: 'number', default: 500, means: 'uploads per second of the latency workload (bench/open-error.js)' },
+    'error-streams': { kind: 'number', default: 5_000, means: 'checked streams held in the latency workload' },
+    'error-seconds': { kind: 'number', default: 15, means: 'duration of each latency run' },
+    note: { kind: 'text', means: "the conditions the numbers cannot show ('machine shared with ...'), kept in measuredWith" },
+    'table-only': { kind: 'switch', means: 'rewrites the docs table from bench/results/peers.json; nothing is measured' },
+  },
+});
+
+if (flags['table-only']) {
   // Derives the medians, marginals and goals again from the last results' rows and rewrites the
   // JSON (its measuredWith kept) and the table; nothing is measured.
   const file = new URL('./results/peers.json', import.meta.url);
@@ -64,18 +86,17 @@ if (hasFlag('table-only')) {
   process.exit(0);
 }
 
-const REPS = flag('reps', 3);
-const SECONDS = flag('seconds', 10);
-const STREAM_SECONDS = flag('stream-seconds', 30);
-const STREAMS = flag('streams', 2_000);
-const RATES = flag('rates', [500, 2_000]);
-const BASE_RATE = flag('base-rate', 50);
-const ERROR_RATE = flag('rate-error', 500);
-const ERROR_STREAMS = flag('error-streams', 5_000);
-const ERROR_SECONDS = flag('error-seconds', 15);
-const ONLY = (textFlag('only') ?? 'closed,open,latency,streams').split(',');
-/** `--tools a,b`: only these tools run (coachbench, floor, wrk, h2load, hey, autocannon, autocannonC, locust, artillery); the others are listed as not run. */
-const TOOLS = textFlag('tools')?.split(',') ?? null;
+const REPS = flags.reps;
+const SECONDS = flags.seconds;
+const STREAM_SECONDS = flags['stream-seconds'];
+const STREAMS = flags.streams;
+const RATES = flags.rates;
+const BASE_RATE = flags['base-rate'];
+const ERROR_RATE = flags['rate-error'];
+const ERROR_STREAMS = flags['error-streams'];
+const ERROR_SECONDS = flags['error-seconds'];
+const ONLY = flags.only;
+const TOOLS = flags.tools;
 const chosen = (tool) => TOOLS === null || TOOLS.includes(tool);
 const notRun = (tools) => Object.fromEntries(tools.filter((tool) => !chosen(tool)).map((tool) => [tool, 'not run in this measurement (--tools)']));
 const CONNECTIONS = 16;
@@ -94,8 +115,7 @@ const GENERATOR_CPU = PINNED && cpus().length > 1 ? '0' : null;
 const TARGET_CPU = '1';
 
 const begun = beginMeasurement();
-/** `--note TEXT`: the conditions the numbers cannot show (a machine shared with other work), kept in measuredWith. */
-begun.note = textFlag('note');
+begun.note = flags.note;
 const dir = await benchDir('peers');
 const round = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
 

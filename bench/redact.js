@@ -7,14 +7,21 @@
 // tokens, to show the scan does not grow with the number of tokens. Tokens are JWT-shaped
 // (one issuer: every token shares its first 37 characters) and hold `/`, `+`, `=` and `.`.
 //
-//   npm run build && node bench/redact.js [--participants 5000] [--reps 7]
+//   node bench/redact.js --help   (its flags, from their declaration below)
 import { randomBytes } from 'node:crypto';
-import { flag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { median } from './lib/median.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const PARTICIPANTS = flag('participants', 5_000);
-const REPS = flag('reps', 7);
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    participants: { kind: 'number', default: 5_000, means: "participants' tokens registered, as a run registers its fixtures" },
+    reps: { kind: 'number', default: 7, means: 'repetitions of each timing; the median is kept' },
+  },
+});
+const PARTICIPANTS = flags.participants;
+const REPS = flags.reps;
 const begun = beginMeasurement();
 
 const { redact, registerParticipantTokens } = await import('../dist/util/redact.js');

@@ -6,12 +6,15 @@
 // target's. GET /ruler/samples returns the samples kept so far.
 // Prints "ruler: http://127.0.0.1:PORT" when listening.
 //
-//   node bench/ruler-sink.js [--delay 20]
+//   node bench/ruler-sink.js --help   (its flags, from their declaration below)
 import { createServer } from 'node:http';
-import { flag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { photoAnswerer } from './lib/photo-answer.js';
 
-const DELAY_MS = flag('delay', 20);
+const flags = parseFlags(import.meta.url, {
+  flags: { delay: { kind: 'number', default: 20, means: 'ms each upload is held before its answer' } },
+});
+const DELAY_MS = flags.delay;
 const answerPhoto = photoAnswerer('ruler');
 const samples = [];
 

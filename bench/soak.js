@@ -10,24 +10,38 @@
 // runs the driver with glibc's MALLOC_ARENA_MAX=N, to tell allocator arenas from the rest.
 // Writes bench/results/soak.json.
 //
-//   npm run build && node bench/soak.js [--minutes 70] [--from-minute 10] [--profile nightly-soak] [--out FILE] [--malloc-arena-max N]
-//   node bench/soak.js --recompute [--out FILE]   (the statistics again from the results file's own samples)
+//   node bench/soak.js --help   (its flags, from their declaration below)
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { rssSplit, smapsByKind } from './lib/memory-map.js';
 import { BIN, benchDir, cpuSeconds, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, resultsFile, writeResults } from './lib/results.js';
 import { fullGcHeaps, soakStats } from './lib/soak-stats.js';
 
-const MINUTES = flag('minutes', 70);
-const FROM_MINUTE = flag('from-minute', 10);
-const ARENA_MAX = textFlag('malloc-arena-max');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    minutes: { kind: 'number', default: 70, means: "the run's duration (the profile's own is cut to it)" },
+    'from-minute': { kind: 'number', default: 10, means: 'the end of the warm-up: slopes are fitted from here' },
+    profile: { kind: 'text', default: 'nightly-soak', means: 'a profile under profiles/ by name, or a .json file' },
+    'malloc-arena-max': {
+      kind: 'text',
+      value: 'N',
+      check: (value) => (/^\d+$/.test(value) ? null : 'wants a whole number'),
+      means: "runs the driver with glibc's MALLOC_ARENA_MAX=N, to tell allocator arenas from the rest",
+    },
+    recompute: { kind: 'switch', means: "derives the statistics again from the results file's own samples; nothing is measured" },
+  },
+});
+const MINUTES = flags.minutes;
+const FROM_MINUTE = flags['from-minute'];
+const ARENA_MAX = flags['malloc-arena-max'];
 const driverEnv = ARENA_MAX ? { MALLOC_ARENA_MAX: ARENA_MAX } : {};
 /** smaps is read every this many samples (once a minute). */
 const SMAPS_EVERY = 6;
 
-if (hasFlag('recompute')) {
+if (flags.recompute) {
   // A results file keeps its samples: its statistics can be derived again as soak-stats.js now does.
   const file = resultsFile('soak');
   const saved = JSON.parse(await readFile(file, 'utf8'));
@@ -50,7 +64,7 @@ if (hasFlag('recompute')) {
   console.log(JSON.stringify(stats, null, 2));
   process.exit(0);
 }
-const PROFILE = textFlag('profile', 'nightly-soak');
+const PROFILE = flags.profile;
 const profilePath = PROFILE.endsWith('.json') ? PROFILE : new URL(`../profiles/${PROFILE}.json`, import.meta.url).pathname;
 const profile = JSON.parse(await readFile(profilePath, 'utf8'));
 const participants = profile.chatStreams.participants;

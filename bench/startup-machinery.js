@@ -26,34 +26,43 @@
 // difference within a repetition. One discarded warm-up per variant and command; a build whose
 // bin/ enabled Node's compile cache gets a cache of its own per variant, which that fills.
 //
-//   npm run build && node bench/startup-machinery.js [--reps 9] [--duration 2s] [--build before=/path/to/built/checkout]
+//   node bench/startup-machinery.js --help   (its flags, from their declaration below)
 //
 // A build of an older commit: git archive COMMIT | tar -x -C DIR; ln -s $PWD/node_modules DIR/;
 // (cd DIR && npm run build). Results: bench/results/startup-machinery.json (overwritten).
 
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
 import { median } from './lib/median.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const REPS = flag('reps', 9);
-const DURATION = textFlag('duration', '2s');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    reps: { kind: 'number', default: 9, means: 'repetitions; within each, every command takes its turn with every variant' },
+    duration: { kind: 'text', default: '2s', means: 'duration of the short `coachbench run` of the smoke profile' },
+    build: {
+      kind: 'text',
+      value: 'LABEL=DIR',
+      repeatable: true,
+      check: (value) => (/^[^=]+=.+/.test(value) ? null : 'wants LABEL=DIR'),
+      means: 'another built checkout, measured beside this one',
+    },
+  },
+});
+const REPS = flags.reps;
+const DURATION = flags.duration;
 const REPO = new URL('../', import.meta.url).pathname;
 
 /** `--build label=DIR`, repeatable: other built checkouts, measured beside this one. */
 function otherBuilds() {
-  const builds = [];
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] !== '--build') continue;
-    const [label, dir] = (args[i + 1] ?? '').split('=');
-    if (!label || !dir) throw new Error('--build wants LABEL=DIR');
-    builds.push({ label, root: resolve(dir) });
-  }
-  return builds;
+  return flags.build.map((given) => {
+    const [label, dir] = given.split('=');
+    return { label, root: resolve(dir) };
+  });
 }
 
 const begun = beginMeasurement();

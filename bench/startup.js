@@ -9,7 +9,7 @@
 // CPU of `coachbench --version` (loading the CLI and nothing else), with Node's compile cache
 // and without it.
 //
-//   npm run build && node bench/startup.js [--short 0.2] [--long 4] [--reps 5] [--bin path/to/bin/coachbench.js] [--out FILE] [--no-pin]
+//   node bench/startup.js --help   (its flags, from their declaration below)
 //
 // --bin measures another build (a worktree of an older commit, say) against the same target;
 // give it --out FILE so that bench/results/startup.json keeps this checkout's latest figures.
@@ -17,17 +17,26 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { outFileIn, runMeasured } from './lib/measured-command.js';
 import { median } from './lib/median.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const SHORT = flag('short', 0.2);
-const LONG = flag('long', 4);
-const REPS = flag('reps', 5);
-const bin = textFlag('bin', BIN);
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    short: { kind: 'number', default: 0.2, means: 'seconds of the short run of each pair' },
+    long: { kind: 'number', default: 4, means: 'seconds of the long run of each pair' },
+    reps: { kind: 'number', default: 5, means: 'pairs of runs; the medians over them are reported' },
+    bin: { kind: 'text', value: 'PATH', default: BIN, means: 'the build measured: its bin/coachbench.js; for another build, give --out FILE too' },
+  },
+});
+const SHORT = flags.short;
+const LONG = flags.long;
+const REPS = flags.reps;
+const bin = flags.bin;
 const CONNECTIONS = 16;
 const SIZE = 16_384;
 

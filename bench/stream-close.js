@@ -5,20 +5,28 @@
 // the same way (SseStream.close, src/engine/sse-reader.ts). `--bin` measures another build
 // against the same target, one run of each in turn. Writes bench/results/stream-close.json.
 //
-//   npm run build && node bench/stream-close.js [--streams 4000] [--reps 3] [--bin path/to/bin/coachbench.js] [--no-pin]
+//   node bench/stream-close.js --help   (its flags, from their declaration below)
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCoachbench } from './lib/coachbench-run.js';
 import { mainThreadProfiles } from './lib/cpu-profile-summary.js';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { median } from './lib/median.js';
 import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
 import { BIN, benchDir, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const STREAMS = flag('streams', 4_000);
-const REPS = flag('reps', 3);
-const OTHER_BIN = textFlag('bin');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    streams: { kind: 'number', default: 4_000, means: 'checked streams each run holds and closes' },
+    reps: { kind: 'number', default: 3, means: 'runs of each build' },
+    bin: { kind: 'text', value: 'PATH', means: 'another build measured against the same target, one run of each in turn: its bin/coachbench.js' },
+  },
+});
+const STREAMS = flags.streams;
+const REPS = flags.reps;
+const OTHER_BIN = flags.bin;
 const FUNCTION = 'closeAll';
 
 const begun = beginMeasurement();

@@ -3,7 +3,7 @@
 // bench/bare-client.js holding the same streams, and the driver's own measurement error against
 // a known injected delay. Writes bench/results/streams.json (`--out FILE` writes FILE instead).
 //
-//   npm run build && node bench/streams.js [--full] [--tls] [--streams 5000] [--hold 30] [--accuracy-streams 2000] [--accuracy-hold 20] [--only capacity|accuracy]
+//   node bench/streams.js --help   (its flags, from their declaration below)
 //
 // `--h2` measures the capacity part over h2c instead (38,000 streams, 19,000 participants,
 // unless --streams says otherwise): `serve --http2`, the driver with `--http 2` (one connection
@@ -21,22 +21,43 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
-import { flag, hasFlag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { BIN, benchDir, exited, rssBytes, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, readResults, writeResults } from './lib/results.js';
 
-const FULL = hasFlag('full');
-const TLS = hasFlag('tls');
-const H2 = hasFlag('h2');
-const STREAMS = flag('streams', H2 ? 38_000 : TLS ? 10_000 : FULL ? 19_000 : 5_000);
-const ACCURACY_STREAMS = flag('accuracy-streams', FULL ? 5_000 : 2_000);
-const RAMP_PER_SEC = flag('ramp', 1_000);
-// The capacity hold gives the first streams two 15 s KEEP_ALIVE gaps (cadence evidence); the
-// accuracy runs need only enough messages after the ramp.
-const HOLD_SEC = flag('hold', FULL ? 45 : 30);
-const ACCURACY_HOLD_SEC = flag('accuracy-hold', FULL ? 45 : 20);
-/** `--only capacity|accuracy` re-measures one part and carries the other over from the last results. */
-const ONLY = TLS || H2 ? 'capacity' : textFlag('only');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    full: { kind: 'switch', means: 'the sizing run: 19,000 streams held 45 s, 5,000 in the accuracy runs (the `full` variant)' },
+    tls: { kind: 'switch', means: 'the capacity part over HTTPS/1.1 (the `tls` variant)' },
+    h2: { kind: 'switch', means: 'the capacity part over h2c (the `h2` variant)' },
+    streams: {
+      kind: 'number',
+      default: ({ h2, tls, full }) => (h2 ? 38_000 : tls ? 10_000 : full ? 19_000 : 5_000),
+      means: 'streams held in the capacity part',
+    },
+    'accuracy-streams': { kind: 'number', default: ({ full }) => (full ? 5_000 : 2_000), means: 'streams held in the accuracy runs' },
+    ramp: { kind: 'number', default: 1_000, means: 'streams opened per second' },
+    // The capacity hold gives the first streams two 15 s KEEP_ALIVE gaps (cadence evidence); the
+    // accuracy runs need only enough messages after the ramp.
+    hold: { kind: 'number', default: ({ full }) => (full ? 45 : 30), means: 'seconds the capacity part holds its streams after the ramp' },
+    'accuracy-hold': { kind: 'number', default: ({ full }) => (full ? 45 : 20), means: 'seconds the accuracy runs hold theirs' },
+    only: {
+      kind: 'text',
+      choices: ['capacity', 'accuracy'],
+      means: 're-measures one part and carries the other over from the last results; --tls and --h2 measure capacity alone',
+    },
+  },
+});
+const FULL = flags.full;
+const TLS = flags.tls;
+const H2 = flags.h2;
+const STREAMS = flags.streams;
+const ACCURACY_STREAMS = flags['accuracy-streams'];
+const RAMP_PER_SEC = flags.ramp;
+const HOLD_SEC = flags.hold;
+const ACCURACY_HOLD_SEC = flags['accuracy-hold'];
+const ONLY = TLS || H2 ? 'capacity' : flags.only;
 // Each sizing is its own variant of the one results file, so the quick default of `npm run bench`
 // never overwrites the full sizing's figures.
 const VARIANT = H2 ? 'h2' : TLS ? 'tls' : FULL ? 'full' : null;

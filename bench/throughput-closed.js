@@ -8,7 +8,7 @@
 // coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is the bound on that.
 // Writes bench/results/throughput-closed.json.
 //
-//   npm run build && node bench/throughput-closed.js [--connections 16] [--seconds 5] [--reps 3] [--sizes 1024,16384,262144] [--no-pin] [--out FILE] [--compare-bin path/to/bin/coachbench.js]
+//   node bench/throughput-closed.js --help   (its flags, from their declaration below)
 //
 // --compare-bin runs another build of coachbench (a worktree of an older commit, say) in the same
 // rotation, as the row `coachbenchCompared`: before and after side by side, the rulers between them.
@@ -17,18 +17,28 @@
 // each repetition, and the comparison is the median of the paired ratios (coachbench / tool in
 // the same repetition).
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { median } from './lib/median.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 import { AUTOCANNON_CLI, autocannonCli, nodeClient, wrk, wrkStatus } from './lib/rulers.js';
 
-const CONNECTIONS = flag('connections', 16);
-const SECONDS = flag('seconds', 5);
-const REPS = flag('reps', 3);
-const SIZES = flag('sizes', [1_024, 16_384, 262_144]);
-const COMPARE_BIN = textFlag('compare-bin');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    connections: { kind: 'number', default: 16, means: 'connections of every tool' },
+    seconds: { kind: 'number', default: 5, means: 'duration of each run' },
+    reps: { kind: 'number', default: 3, means: 'repetitions; the tools take turns in a rotating order within each' },
+    sizes: { kind: 'numbers', default: [1_024, 16_384, 262_144], means: 'bytes of the uploaded JPEG, one series each' },
+    'compare-bin': { kind: 'text', value: 'PATH', means: 'another build in the same rotation, as the row coachbenchCompared: its bin/coachbench.js' },
+  },
+});
+const CONNECTIONS = flags.connections;
+const SECONDS = flags.seconds;
+const REPS = flags.reps;
+const SIZES = flags.sizes;
+const COMPARE_BIN = flags['compare-bin'];
 
 const begun = beginMeasurement();
 const dir = await benchDir('closed');

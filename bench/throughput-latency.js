@@ -5,19 +5,28 @@
 // own time. In the closed model autocannon's CLI and wrk read the same delayed target with
 // the same connections, as rulers. Writes bench/results/throughput-latency.json.
 //
-//   npm run build && node bench/throughput-latency.js [--seconds 8] [--rate 200] [--connections 16] [--size 2048] [--no-pin]
+//   node bench/throughput-latency.js --help   (its flags, from their declaration below)
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { flag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 import { autocannonCli, wrk, wrkStatus } from './lib/rulers.js';
 
-const SECONDS = flag('seconds', 8);
-const RATE = flag('rate', 200);
-const CONNECTIONS = flag('connections', 16);
-// Small uploads: the target's own upload handling is part of every reading, the fault is what is measured.
-const SIZE = flag('size', 2_048);
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    seconds: { kind: 'number', default: 8, means: 'duration of each run' },
+    rate: { kind: 'number', default: 200, means: 'uploads per second of the open-model runs' },
+    connections: { kind: 'number', default: 16, means: 'connections of the closed-model runs' },
+    // Small uploads: the target's own upload handling is part of every reading, the fault is what is measured.
+    size: { kind: 'number', default: 2_048, means: 'bytes of the uploaded JPEG' },
+  },
+});
+const SECONDS = flags.seconds;
+const RATE = flags.rate;
+const CONNECTIONS = flags.connections;
+const SIZE = flags.size;
 const DELAY_MS = 50;
 
 const begun = beginMeasurement();

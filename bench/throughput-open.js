@@ -9,19 +9,30 @@
 // the driver's own ceiling; there the sink's count of uploads answered is the ruler the report's
 // count is held to. Writes bench/results/throughput-open.json.
 //
-//   npm run build && node bench/throughput-open.js [--rates 500,...,8000] [--sink-rates 6000,...] [--seconds 8] [--size 16384] [--only referenceTarget|sink] [--no-pin]
+//   node bench/throughput-open.js --help   (its flags, from their declaration below)
 import { photoFigures, photoProfile, runCoachbench } from './lib/coachbench-run.js';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, PINNED, startPhotoTarget, startSink } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 
-const RATES = flag('rates', [500, 1_000, 2_000, 4_000, 6_000, 8_000]);
-const SINK_RATES = flag('sink-rates', [6_000, 8_000, 10_000, 12_000]);
-const SECONDS = flag('seconds', 8);
-const SIZE = flag('size', 16_384);
-const MAX_IN_FLIGHT = flag('max-in-flight', 512);
-const ONLY = textFlag('only');
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    rates: { kind: 'numbers', default: [500, 1_000, 2_000, 4_000, 6_000, 8_000], means: 'requested rates against the reference target, in turn' },
+    'sink-rates': { kind: 'numbers', default: [6_000, 8_000, 10_000, 12_000], means: 'requested rates against bench/throughput-sink.js, in turn' },
+    seconds: { kind: 'number', default: 8, means: 'duration of each run' },
+    size: { kind: 'number', default: 16_384, means: 'bytes of the uploaded JPEG' },
+    'max-in-flight': { kind: 'number', default: 512, means: "the open model's bound on requests in flight" },
+    only: { kind: 'text', choices: ['referenceTarget', 'sink'], means: 'measures one series alone' },
+  },
+});
+const RATES = flags.rates;
+const SINK_RATES = flags['sink-rates'];
+const SECONDS = flags.seconds;
+const SIZE = flags.size;
+const MAX_IN_FLIGHT = flags['max-in-flight'];
+const ONLY = flags.only;
 
 const begun = beginMeasurement();
 const dir = await benchDir('open');

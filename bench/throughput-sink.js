@@ -4,10 +4,12 @@
 // the benchmark can hold the report's request count against the target's own.
 // Prints "sink: http://127.0.0.1:PORT" when listening.
 //
-//   node bench/throughput-sink.js
+//   node bench/throughput-sink.js   (no flags but --help)
 import { createServer } from 'node:http';
+import { parseFlags } from './lib/flags.js';
 import { photoAnswerer } from './lib/photo-answer.js';
 
+parseFlags(import.meta.url, {});
 const answerPhoto = photoAnswerer('sink');
 let answered = 0;
 

@@ -3,16 +3,27 @@
 // answer's body as text. It shows what the engine of coachbench's open model costs per request
 // on the closed model's job, and why the closed model stays on autocannon.
 //
-//   node bench/undici-pool-client.js URL PATH CONNECTIONS SECONDS BODY_FILE   (headers as JSON in CB_HEADERS)
-// prints {"requests": N, "non2xx": M}
+// It prints {"requests": N, "non2xx": M}.
+//
+//   node bench/undici-pool-client.js --help   (its arguments, from their declaration below)
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
+import { parseFlags } from './lib/flags.js';
 
-const [url, path, connections, seconds, bodyFile] = process.argv.slice(2);
+const { url, path, connections, seconds, bodyFile } = parseFlags(import.meta.url, {
+  positionals: [
+    { name: 'url', value: 'URL', means: "the target's base URL" },
+    { name: 'path', value: 'PATH', means: 'the path every PATCH goes to' },
+    { name: 'connections', value: 'CONNECTIONS', kind: 'number', means: "the Pool's connections, one loop each" },
+    { name: 'seconds', value: 'SECONDS', kind: 'number', means: 'how long to send' },
+    { name: 'bodyFile', value: 'BODY_FILE', means: 'the request body (a multipart upload)' },
+  ],
+  environment: { CB_HEADERS: 'the request headers, as JSON' },
+});
 const body = readFileSync(bodyFile);
 const headers = JSON.parse(process.env.CB_HEADERS ?? '{}');
-const pool = new Pool(url, { connections: Number(connections), pipelining: 1 });
-const endAt = performance.now() + Number(seconds) * 1_000;
+const pool = new Pool(url, { connections, pipelining: 1 });
+const endAt = performance.now() + seconds * 1_000;
 let requests = 0;
 let non2xx = 0;
 
@@ -25,6 +36,6 @@ async function loop() {
   }
 }
 
-await Promise.all(Array.from({ length: Number(connections) }, loop));
+await Promise.all(Array.from({ length: connections }, loop));
 await pool.close();
 console.log(JSON.stringify({ requests, non2xx }));

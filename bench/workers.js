@@ -3,7 +3,7 @@
 // every event parsed and checked, with the CPU and peak RSS of every process. Writes
 // bench/results/workers.json.
 //
-//   npm run build && node bench/workers.js [--full] [--h2] [--streams 8000] [--driver-workers 1,2] [--target-workers 2] [--hold 32]
+//   node bench/workers.js --help   (its flags, from their declaration below)
 //
 // `--h2`: `serve --http2` (h2c) and `run --http 2`, one connection per participant, so a
 // process holds twice the streams under the same descriptor limit; 100,000 streams on 3 driver
@@ -15,17 +15,32 @@
 // need three driver workers; the 1- and 2-worker rows show what fewer processes hold.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { flag, hasFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { BIN, benchDir, exited, startProcess, startServe, stopProcess, treeSampler } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
 
-const FULL = hasFlag('full');
-const H2 = hasFlag('h2');
-const STREAMS = flag('streams', H2 ? 100_000 : FULL ? 40_000 : 8_000);
-const DRIVER_WORKERS = flag('driver-workers', H2 ? [3] : FULL ? [1, 2, 3] : [1, 2]);
-const TARGET_WORKERS = flag('target-workers', H2 || FULL ? 3 : 2);
-// At least 2 × the 15 s KEEP_ALIVE after the last stream opens, so every run has cadence evidence.
-const HOLD_SEC = flag('hold', FULL ? 45 : 32);
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    full: { kind: 'switch', means: 'the sizing run: 40,000 streams, 1, 2 and 3 driver workers, 3 target workers, 45 s (the `full` variant)' },
+    h2: { kind: 'switch', means: 'h2c, one connection per participant: 100,000 streams on 3 and 3 workers (the `h2` variant)' },
+    streams: { kind: 'number', default: ({ h2, full }) => (h2 ? 100_000 : full ? 40_000 : 8_000), means: 'streams held, at most ~19,000 per driver process' },
+    'driver-workers': {
+      kind: 'numbers',
+      default: ({ h2, full }) => (h2 ? [3] : full ? [1, 2, 3] : [1, 2]),
+      means: 'driver workers (`run --workers`), one run each',
+    },
+    'target-workers': { kind: 'number', default: ({ h2, full }) => (h2 || full ? 3 : 2), means: 'target workers (`serve --workers`)' },
+    // At least 2 × the 15 s KEEP_ALIVE after the last stream opens, so every run has cadence evidence.
+    hold: { kind: 'number', default: ({ full }) => (full ? 45 : 32), means: 'seconds the streams are held after the ramp' },
+  },
+});
+const FULL = flags.full;
+const H2 = flags.h2;
+const STREAMS = flags.streams;
+const DRIVER_WORKERS = flags['driver-workers'];
+const TARGET_WORKERS = flags['target-workers'];
+const HOLD_SEC = flags.hold;
 // Descriptors bound a process: one per stream over HTTP/1.1, one per participant (two streams) over h2.
 const PER_PROCESS = H2 ? 38_000 : 19_000;
 const RAMP_PER_SEC = 1_000;

@@ -12,10 +12,13 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { buildImageCorpus } from '../../dist/drivers/throughput/images/image-corpus.js';
 import { defaultPhotoBody } from '../../dist/drivers/throughput/multipart-body.js';
-import { hasFlag } from './flags.js';
+import { libraryFlags } from './flags.js';
 import { startProcess, startServe, stopProcess } from './processes.js';
 
-export const PINNED = !hasFlag('no-pin');
+const flags = libraryFlags(import.meta.url, {
+  'no-pin': { kind: 'switch', means: 'leaves CPU placement to the scheduler instead of the target on one CPU and the generator on the other (taskset)' },
+});
+export const PINNED = !flags['no-pin'];
 export const TARGET_CPU = '0';
 /** The CPU every load generator runs on, or null when nothing is pinned. */
 export const GENERATOR_CPU = PINNED ? (cpus().length > 1 ? '1' : '0') : null;

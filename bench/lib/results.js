@@ -6,8 +6,11 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, release, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
-import { textFlag } from './flags.js';
+import { libraryFlags } from './flags.js';
 
+const flags = libraryFlags(import.meta.url, {
+  out: { kind: 'text', value: 'FILE', means: 'writes the results to FILE instead of bench/results/<benchmark>.json (an A/B run, another build)' },
+});
 const CLOCK_TICKS_PER_SEC = 100;
 const REPO = new URL('../../', import.meta.url).pathname;
 
@@ -92,8 +95,7 @@ export function endMeasurement(begun) {
  * experiment, or another build measured through `--bin`, that is not the benchmark's latest result.
  */
 export function resultsFile(name) {
-  const out = textFlag('out');
-  return out ? resolve(out) : new URL(`../results/${name}.json`, import.meta.url).pathname;
+  return flags.out ? resolve(flags.out) : new URL(`../results/${name}.json`, import.meta.url).pathname;
 }
 
 /**
