@@ -3,7 +3,8 @@
 // bin/coachbench.js run) against the same target with the same path, token and image:
 //
 //   closed: 16 connections, 16 KiB multipart uploads, --seconds (10) against `coachbench serve`:
-//           coachbench (closed model), wrk, h2load, hey, autocannon's CLI, Locust, Artillery;
+//           coachbench (closed model), wrk, h2load, hey, autocannon's CLI, Locust, Artillery,
+//           and the floor: bench/node-floor-client.js, raw sockets with no HTTP parser;
 //   open:   --rates (500,2000) uploads/s of 2 KiB for --seconds against `serve --fault latency=20ms`
 //           behind nginx, whose $request_time per upload is the ruler: each tool's p50/p99
 //           minus nginx's over the same run: coachbench (open model), h2load (--rps),
@@ -49,7 +50,7 @@ import { writePeersTable } from './lib/peers-table.js';
 import { PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
-import { wrk } from './lib/rulers.js';
+import { nodeClient, wrk } from './lib/rulers.js';
 
 const TOOL_NAMES = ['coachbench', 'floor', 'wrk', 'h2load', 'hey', 'autocannon', 'autocannonC', 'locust', 'artillery'];
 const flags = parseFlags(import.meta.url, {
@@ -200,10 +201,30 @@ async function closedWorkload() {
           : RUNNERS[name](common),
     ),
     ['autocannon', () => autocannon(common)],
+    // The least a Node.js closed loop does per request (a write, a read, a Content-Length found):
+    // what stands between it and autocannon's CLI is an HTTP parser and a client around it.
+    [
+      'floor',
+      () =>
+        nodeClient('node-floor-client.js', {
+          dir,
+          url: target.url,
+          fixtures: target.fixtures,
+          body,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+          cpu: GENERATOR_CPU,
+        }),
+    ],
   ];
   try {
     const rows = await rotate(tools, (run) => run());
-    return { rows, medians: medians(rows), missing: missing(names.filter((name) => name !== 'autocannon')), notRun: notRun(['coachbench', ...names]) };
+    return {
+      rows,
+      medians: medians(rows),
+      missing: missing(names.filter((name) => name !== 'autocannon')),
+      notRun: notRun(['coachbench', ...names, 'floor']),
+    };
   } finally {
     await target.stop();
   }
@@ -437,9 +458,9 @@ const settings = {
   pinned: GENERATOR_CPU === null ? 'no' : `generator on CPU ${GENERATOR_CPU}, target and nginx on CPU ${TARGET_CPU} (taskset, every thread)`,
 };
 const results = {
-  goal: 'issue 30: coachbench beside wrk, h2load, hey, autocannon, Locust and Artillery on the closed model, the open model (CPU per request, marginal CPU, latency error against nginx) and held streams, with the floor of a bare undici open loop',
+  goal: 'issue 30: coachbench beside wrk, h2load, hey, autocannon, Locust and Artillery on the closed model, the open model (CPU per request, marginal CPU, latency error against nginx) and held streams, with the floors of a bare undici open loop and of raw sockets with no HTTP parser (closed)',
   method: {
-    closed: `${CONNECTIONS} connections (users, workers), ${CLOSED_BYTES}-byte JPEG multipart uploads, ${SECONDS} s, against coachbench serve; coachbench's closed model through bin/coachbench.js run`,
+    closed: `${CONNECTIONS} connections (users, workers), ${CLOSED_BYTES}-byte JPEG multipart uploads, ${SECONDS} s, against coachbench serve; coachbench's closed model through bin/coachbench.js run; floor: bench/node-floor-client.js (raw net sockets, one prebuilt request per write, each answer's end found by its Content-Length, no HTTP parser, nothing checked, no latency recorded)`,
     open: `${RATES.join(' and ')} uploads/s (and ${BASE_RATE}/s, for the marginal CPU per request) of a ${OPEN_BYTES}-byte JPEG for ${SECONDS} s against coachbench serve --fault latency=${DELAY_MS}ms behind nginx (1 worker); error = the tool's p50/p99 minus nginx's $request_time p50/p99 over the same run (ms resolution). coachbench: open model, latency from each slot's intended start. Paced peers use max(${OPEN_CLIENTS}, rate / ${PER_CLIENT_RATE}) connections (users): h2load --rps and hey -q per connection, Locust constant_throughput per user (latency from each actual send); autocannon -R over as many connections (its own coordinated-omission correction; autocannonC adds -C, which turns it off); Artillery arrivalRate (one upload per virtual user); floor: bench/open-floor-client.js (undici request() on a Pool, one timer per due slot, nothing checked, latency from the intended start, young generation as coachbench run's). Marginal CPU per request = (CPU at the rate − CPU at ${BASE_RATE}/s) / (requests at the rate − requests at ${BASE_RATE}/s), medians`,
     latency: `bench/open-error.js --rate ${ERROR_RATE} --streams ${ERROR_STREAMS} --seconds ${ERROR_SECONDS}: coachbench and the floor client behind nginx (a sink that times itself behind it for the uploads, coachbench serve for the streams); steady-state window; error = client minus nginx's $request_time (ms resolution) and minus the sink's own time`,
     streams: `${STREAMS} streams (half main, half chat-session) opened at ${STREAM_RAMP_PER_SEC}/s and held ${STREAM_SECONDS} s after the ramp, KEEP_ALIVE 15 s, no messages; peak RSS = VmHWM (GNU time %M) / streams open; CPU per stream-second = process CPU / (streams × hold seconds), start-up and ramp included`,

@@ -3,9 +3,11 @@
 // against the reference target in its own process, with the same connections, path, token and
 // image. Goal: coachbench within 5 % of both. For each tool: requests/s, and generator CPU per
 // request (utime+stime of the generator process from /proc, start to exit, bench/lib/measured-command.js).
-// Two more rows say where the floor is: Node's own (node-floor-client.js, raw sockets, no
-// checks) and a bare loop on undici's Pool (undici-pool-client.js). Issue 15 asks for
-// coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is the bound on that.
+// Three more rows say where the floor is: Node's own (node-floor-client.js, raw sockets, no
+// checks, no HTTP parser), a bare loop on undici's Pool (undici-pool-client.js) and on its
+// lowest public layer (undici-dispatch-client.js: the other maintained parser, llhttp).
+// Issue 15 asks for coachbench's CPU per request <= 1.5x wrk's; Node's floor against wrk's is
+// the bound on that.
 // Writes bench/results/throughput-closed.json.
 //
 //   node bench/throughput-closed.js --help   (its flags, from their declaration below)
@@ -65,6 +67,7 @@ try {
       ...(wrkTool.version ? [['wrk', () => wrk(ruler)]] : []),
       ['nodeFloor', () => nodeClient('node-floor-client.js', ruler)],
       ['undiciPool', () => nodeClient('undici-pool-client.js', ruler)],
+      ['undiciDispatch', () => nodeClient('undici-dispatch-client.js', ruler)],
     ];
     // Warm-up (discarded): the target's JIT and buffers settle before anything is measured.
     await coachbench(target, size);
@@ -109,6 +112,8 @@ await writeResults('throughput-closed', begun, {
     nodeFloor:
       'bench/node-floor-client.js: raw net sockets, one prebuilt request Buffer per write, answers delimited by Content-Length, nothing checked (the floor of a Node.js generator)',
     undiciPool: 'bench/undici-pool-client.js: undici Pool, pipelining 1, await request() and body.text() per request',
+    undiciDispatch:
+      "bench/undici-dispatch-client.js: one undici Client per connection, pipelining 1, dispatch() with a handler that keeps the body as text (undici's llhttp parser with the least of its client around it)",
     target: 'coachbench serve in its own process, one participant path and token for every tool',
     pinning: PINNED ? 'target on CPU 0, every generator on CPU 1 (taskset)' : 'none (--no-pin)',
     cpuUsPerRequest:

@@ -135,10 +135,17 @@ const judged = (goal, value, limit, beside = null) => ({
 export function judgeGoals(workloads) {
   const goals = [];
   const closed = workloads.closed?.medians;
-  if (closed)
+  if (closed) {
+    const floor = ratio(closed.floor?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest);
     goals.push(
-      judged("closed model: coachbench CPU per request / autocannon's", ratio(closed.coachbench?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest), 1),
+      judged(
+        "closed model: coachbench CPU per request / autocannon's",
+        ratio(closed.coachbench?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest),
+        1,
+        floor === null ? null : `floor (raw sockets, no HTTP parser): ${floor} × autocannon's`,
+      ),
     );
+  }
   const open = workloads.open;
   if (open?.byRate) {
     for (const rate of open.rates) {
