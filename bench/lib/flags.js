@@ -15,7 +15,7 @@
 // switch (--no-pin). `--name=value` is `--name value`. A value may begin with `--`
 // (--client-node-options '--max-semi-space-size=4') unless it is a flag the script knows:
 // `--bin --no-pin` is --bin missing its value, not a path named --no-pin.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderUsage } from './flag-usage.js';
@@ -253,6 +253,10 @@ export function parseFlags(scriptUrl, script) {
       const { help: _help, 'dry-run': _dryRun, ...flags } = values;
       process.stdout.write(`${JSON.stringify({ script: path, values: flags }, null, 2)}\n`);
       process.exit(0);
+    }
+    // Checked once the flags are read, so that --help and --dry-run answer on a checkout not built yet.
+    if (script.build === true && !existsSync(new URL('../../dist/bundle/main.js', import.meta.url))) {
+      throw new FlagProblem("measures this checkout's build, and dist/ has none: run npm run build first");
     }
     return values;
   } catch (error) {

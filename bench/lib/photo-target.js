@@ -10,8 +10,6 @@ import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { buildImageCorpus } from '../../dist/drivers/throughput/images/image-corpus.js';
-import { defaultPhotoBody } from '../../dist/drivers/throughput/multipart-body.js';
 import { libraryFlags } from './flags.js';
 import { startProcess, startServe, stopProcess } from './processes.js';
 
@@ -66,6 +64,8 @@ export async function startSink(dir) {
  * that a profile with `formats: ['jpeg'], imageSizes: [sizeBytes], overrideShare: 0` uploads.
  */
 export async function photoBody(dir, sizeBytes) {
+  const { buildImageCorpus } = await fromBuild('drivers/throughput/images/image-corpus.js');
+  const { defaultPhotoBody } = await fromBuild('drivers/throughput/multipart-body.js');
   const [image] = buildImageCorpus(['jpeg'], [sizeBytes]);
   const body = defaultPhotoBody(image);
   const imagePath = join(dir, `photo-${sizeBytes}.jpg`);
@@ -74,3 +74,10 @@ export async function photoBody(dir, sizeBytes) {
   await writeFile(bodyPath, body.body);
   return { sizeBytes, image, body, imagePath, bodyPath };
 }
+
+/**
+ * A module of this checkout's build, imported when a measurement needs it rather than when the
+ * script loads, so that `--help` and bad flags answer on a checkout not built yet (parseFlags
+ * refuses to measure without a build: bench/lib/flags.js).
+ */
+const fromBuild = (path) => import(new URL(`../../dist/${path}`, import.meta.url).href);

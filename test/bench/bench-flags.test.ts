@@ -50,10 +50,10 @@ interface Run {
   stderr: string;
 }
 
-/** `node bench/<script> ...args` in the copy; a run past `withinMs` is stopped (its process group, by PID) and fails. */
-function runBench(script: string, args: string[], withinMs = EXIT_WITHIN_MS): Promise<Run> {
+/** `node bench/<script> ...args` in the copy (or `root`); a run past `withinMs` is stopped (its process group, by PID) and fails. */
+function runBench(script: string, args: string[], withinMs = EXIT_WITHIN_MS, root = copy): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(copy, 'bench', script), ...args], { cwd: copy, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bench', script), ...args], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -298,4 +298,24 @@ describe('the command lines the docs quote', () => {
       copyResultsAreEmpty();
     },
   );
+});
+
+describe('a checkout not built yet', () => {
+  it('answers --help and --dry-run, and a script that measures the build says to build it, in one line', async () => {
+    const unbuilt = mkdtempSync(join(tmpdir(), 'bench-flags-unbuilt-'));
+    cpSync(join(copy, 'bench'), join(unbuilt, 'bench'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(unbuilt, 'package.json'));
+    for (const linked of ['bin', 'node_modules', 'profiles', 'schemas']) symlinkSync(join(ROOT, linked), join(unbuilt, linked));
+    const run = (script: string, args: string[]): Promise<Run> => runBench(script, args, EXIT_WITHIN_MS, unbuilt);
+    for (const script of ['peers.js', 'throughput-closed.js', 'cpu-profile.js']) {
+      expect((await run(script, ['--help'])).code, `${script} --help`).toBe(0);
+      expect((await run(script, ['--dry-run'])).code, `${script} --dry-run`).toBe(0);
+    }
+    const measured = await run('throughput-closed.js', ['--reps', '1']);
+    expect({ code: measured.code, stderr: measured.stderr }).toEqual({
+      code: 2,
+      stderr: "bench/throughput-closed.js: measures this checkout's build, and dist/ has none: run npm run build first\n",
+    });
+    expect(readdirSync(join(unbuilt, 'bench', 'results'))).toEqual([]);
+  }, 60_000);
 });
