@@ -9,23 +9,12 @@
 // It prints {"requests": N, "non2xx": M}.
 //
 //   node bench/node-floor-client.js --help   (its arguments, from their declaration below)
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { parseFlags } from './lib/flags.js';
+import { closedClientArguments } from './lib/closed-client.js';
 
-const { url, path, connections, seconds, bodyFile } = parseFlags(import.meta.url, {
-  positionals: [
-    { name: 'url', value: 'URL', means: "the target's base URL" },
-    { name: 'path', value: 'PATH', means: 'the path every PATCH goes to' },
-    { name: 'connections', value: 'CONNECTIONS', kind: 'number', means: 'connections, one request in flight on each' },
-    { name: 'seconds', value: 'SECONDS', kind: 'number', means: 'how long to send' },
-    { name: 'bodyFile', value: 'BODY_FILE', means: 'the request body (a multipart upload)' },
-  ],
-  environment: { CB_HEADERS: 'the request headers, as JSON' },
-});
-const body = readFileSync(bodyFile);
+const { url, path, connections, seconds, body, headers: given } = closedClientArguments(import.meta.url, 'connections, one request in flight on each');
 const target = new URL(url);
-const headers = { host: target.host, ...JSON.parse(process.env.CB_HEADERS ?? '{}'), 'content-length': String(body.length) };
+const headers = { host: target.host, ...given, 'content-length': String(body.length) };
 const head = `PATCH ${path} HTTP/1.1\r\n${Object.entries(headers)
   .map(([name, value]) => `${name}: ${value}\r\n`)
   .join('')}\r\n`;

@@ -8,22 +8,10 @@
 // It prints {"requests": N, "non2xx": M, "bodyChars": C}.
 //
 //   node bench/undici-dispatch-client.js --help   (its arguments, from their declaration below)
-import { readFileSync } from 'node:fs';
 import { Client } from 'undici';
-import { parseFlags } from './lib/flags.js';
+import { closedClientArguments } from './lib/closed-client.js';
 
-const { url, path, connections, seconds, bodyFile } = parseFlags(import.meta.url, {
-  positionals: [
-    { name: 'url', value: 'URL', means: "the target's base URL" },
-    { name: 'path', value: 'PATH', means: 'the path every PATCH goes to' },
-    { name: 'connections', value: 'CONNECTIONS', kind: 'number', means: 'undici Clients, one loop each' },
-    { name: 'seconds', value: 'SECONDS', kind: 'number', means: 'how long to send' },
-    { name: 'bodyFile', value: 'BODY_FILE', means: 'the request body (a multipart upload)' },
-  ],
-  environment: { CB_HEADERS: 'the request headers, as JSON' },
-});
-const body = readFileSync(bodyFile);
-const headers = JSON.parse(process.env.CB_HEADERS ?? '{}');
+const { url, path, connections, seconds, body, headers } = closedClientArguments(import.meta.url, 'undici Clients, one loop each');
 const endAt = performance.now() + seconds * 1_000;
 let requests = 0;
 let non2xx = 0;
