@@ -14,7 +14,8 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseLiveOutputFlags } from '../../src/orchestration/outputs/output-config.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
+import { profileFile } from '../support/profiles.js';
+import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 const K8S = new URL('../../deploy/k8s/', import.meta.url).pathname;
 
@@ -458,15 +459,14 @@ describe('deploy/k8s shard Job under SIGTERM, as PID 1 (unshare --pid --fork --m
     const cli = new URL('../../bin/coachbench.js', import.meta.url).pathname;
     await writeFile(join(bin, 'coachbench'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
     await chmod(join(bin, 'coachbench'), 0o755);
-    const target = await startTarget({ participants: 20, sessionsPerParticipant: 2, keepAliveMs: 500 });
+    const { target, fixtures } = await startTargetWithFixtures({ dir }, { participants: 20 });
     try {
-      const fixtures = join(dir, 'fixtures.json');
-      await writeFile(fixtures, JSON.stringify(target.fixtures));
-      const profile = join(dir, 'profile.json');
-      await writeFile(
-        profile,
-        JSON.stringify({ name: 'k8s-sigterm', duration: '60s', expectKeepAlive: '500ms', chatStreams: { participants: 20, rampPerSec: 100 } }),
-      );
+      const profile = await profileFile(dir, 'profile', {
+        name: 'k8s-sigterm',
+        duration: '60s',
+        expectKeepAlive: '500ms',
+        chatStreams: { participants: 20, rampPerSec: 100 },
+      });
       // The pod's /metrics on all addresses becomes a free loopback port here: nothing listens beyond 127.0.0.1.
       const script = scriptOf(job)
         .replaceAll('/reports', join(dir, 'reports'))

@@ -6,14 +6,14 @@
  * loaded beside the bundle (a require() that a bundle cannot follow, a worker entry not in the
  * bundle) is one more module to load on every start.
  */
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { runBin } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 const RECORDER = new URL('../support/record-loads.mjs', import.meta.url).pathname;
 
@@ -37,17 +37,15 @@ describe('the bundle', () => {
     // Open-model uploads run on each worker's request thread. What this run is held to is the
     // files it loads, so it gets the timing slack other runs not about timing get: three
     // processes and the load recorder on two cores once read a 730 ms KEEP_ALIVE gap in CI.
-    const profile = join(dir, 'profile.json');
-    await writeFile(
-      profile,
-      JSON.stringify(
-        quickProfile({
-          duration: '2s',
-          keepAliveTolerance: '60%',
-          generator: { maxEventLoopDelayP99: '2s' },
-          photoUpload: { enabled: true, model: 'open', ratePerSec: 10, imageSizes: ['4KiB'] },
-        }),
-      ),
+    const profile = await profileFile(
+      dir,
+      'profile',
+      quickProfile({
+        duration: '2s',
+        keepAliveTolerance: '60%',
+        generator: { maxEventLoopDelayP99: '2s' },
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 10, imageSizes: ['4KiB'] },
+      }),
     );
     const result = await runBin(['run', '--profile', profile, '--workers', '2', '--out', join(dir, 'report')], {
       env: { NODE_OPTIONS: `--import ${RECORDER}`, COACHBENCH_RECORD_LOADS: log },

@@ -12,7 +12,7 @@ import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { makeReport } from '../support/make-report.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
@@ -50,8 +50,7 @@ let profilePath: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-e2e-'));
-  profilePath = join(dir, 'quick.json');
-  await writeFile(profilePath, JSON.stringify(quickProfile({ duration: '2s' })));
+  profilePath = await profileFile(dir, 'quick', quickProfile({ duration: '2s' }));
 });
 
 const readReport = async (folder: string): Promise<Report> => JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
@@ -132,8 +131,7 @@ describe('coachbench run (e2e)', () => {
 
   it('on SIGINT writes the partial report marked interrupted and exits 130', async () => {
     const out = join(dir, 'interrupted');
-    const longProfile = join(dir, 'long.json');
-    await writeFile(longProfile, JSON.stringify(quickProfile({ duration: '60s' })));
+    const longProfile = await profileFile(dir, 'long', quickProfile({ duration: '60s' }));
     const result = await coachbench(['run', '--profile', longProfile, '--out', out], {
       onStart: (pid) => setTimeout(() => process.kill(pid, 'SIGINT'), 1_500),
     });

@@ -5,7 +5,7 @@
  * target logged, with the span id kept beside it as the parent id, on the request it names: PATCH profile_photo, POST tags, and for the worst
  * deliveries the POST chat_messages of the message behind them.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import type { SlowRequest } from '../../src/contract/encoded-metrics.js';
 import type { Report } from '../../src/contract/report.js';
 import type { TraceLogLine } from '../../src/reference-service/http/trace-log.js';
 import { runBin } from '../support/bin-helpers.js';
+import { profileFile } from '../support/profiles.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 const PROFILE = {
@@ -40,8 +41,7 @@ async function serve(fixtures: string, traceLog: string): Promise<string> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-trace-join-'));
-  const profile = join(dir, 'profile.json');
-  await writeFile(profile, JSON.stringify(PROFILE));
+  const profile = await profileFile(dir, 'profile', PROFILE);
   const fixtures = join(dir, 'fixtures.json');
   const traceLog = join(dir, 'traces.jsonl');
   const url = await serve(fixtures, traceLog);

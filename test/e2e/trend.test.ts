@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import type { Trend } from '../../src/report/trend/trend-model.js';
 import { runBin } from '../support/bin-helpers.js';
+import { profileFile } from '../support/profiles.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 const THRESHOLD = 'tagLink.latencyMs.p50 < 2000';
@@ -49,8 +50,7 @@ const files: string[] = [];
 describe('coachbench trend over real nightly runs (e2e)', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'coachbench-trend-e2e-'));
-    const profile = join(dir, 'profile.json');
-    await writeFile(profile, JSON.stringify(PROFILE));
+    const profile = await profileFile(dir, 'profile', PROFILE);
     const fixtures = join(dir, 'fixtures.json');
     const plain = await serve(fixtures, []);
     for (let n = 1; n <= 6; n += 1) files.push(await night(n, plain, fixtures, profile));

@@ -6,7 +6,7 @@
  * the verdict's. Each child gets its own TMPDIR, so its fallback folder is found and removed.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,15 +33,16 @@ afterAll(async () => {
  * counts whole pages, so the log's last page absorbs ~4 KiB after the disk is full: at about
  * 1 KiB per interval, the log fails 3-5 s after the fill.
  */
-async function busyProfile(): Promise<string> {
-  const path = join(work, 'busy.json');
-  const profile = quickProfile({
-    duration: '8s',
-    photoUpload: { enabled: true, ratePerSec: 5 },
-    tagLink: { enabled: true, ratePerSec: 5 },
-  });
-  await writeFile(path, JSON.stringify(profile));
-  return path;
+function busyProfile(): Promise<string> {
+  return profileFile(
+    work,
+    'busy',
+    quickProfile({
+      duration: '8s',
+      photoUpload: { enabled: true, ratePerSec: 5 },
+      tagLink: { enabled: true, ratePerSec: 5 },
+    }),
+  );
 }
 
 async function fallbackReport(tmp: string): Promise<{ dir: string; report: Report }> {

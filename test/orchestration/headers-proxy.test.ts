@@ -5,20 +5,19 @@
  * and a real CONNECT proxy started here counts the tunnels a run opens through it.
  */
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
-import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
 import { runBin } from '../support/bin-helpers.js';
-import { startForwardedRuns } from '../support/forwarded-runs.js';
+import { type ForwardedRuns, startForwardedRuns } from '../support/forwarded-runs.js';
 import { startRecordingForwarder } from '../support/forwarder.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 
 /**
@@ -63,22 +62,18 @@ async function connectProxy(): Promise<{ url: string; tunnels: string[]; forward
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, forwarded, server };
 }
 
-let dir: string;
-let target: RunningTarget;
-let fixtures: string;
-let profile: string;
-let closedProfile: string;
+let runs: ForwardedRuns;
 
 beforeAll(async () => {
-  ({ dir, target, fixtures, profile, closedProfile } = await startForwardedRuns('coachbench-transport-', 30));
+  runs = await startForwardedRuns('coachbench-transport-', 30);
 });
-afterAll(() => target.close());
+afterAll(() => runs.target.close());
 
 /** Runs `run` with `flags` through a fresh recording forwarder; resolves with what it saw and the run. */
 async function throughForwarder(runProfilePath: string, out: string, flags: string[], env: Record<string, string> = {}) {
-  const forwarder = await startRecordingForwarder(target.url);
+  const forwarder = await startRecordingForwarder(runs.target.url);
   try {
-    const args = ['run', '-p', runProfilePath, '-t', forwarder.url, '-f', fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags];
+    const args = ['run', '-p', runProfilePath, '-t', forwarder.url, '-f', runs.fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags];
     const result = await runBin(args, { env });
     return { seen: forwarder.seen, result };
   } finally {
@@ -88,8 +83,10 @@ async function throughForwarder(runProfilePath: string, out: string, flags: stri
 
 describe('--header and the User-Agent', () => {
   it('reach the target on every stream open and every request of every driver', async () => {
-    const out = join(dir, 'headers');
-    const { seen, result } = await throughForwarder(profile, out, ['-H', 'X-Tenant: acme', '-H', 'X-Waf-Bypass: ${WAF_TOKEN}'], { WAF_TOKEN: 'waf-secret-7' });
+    const out = join(runs.dir, 'headers');
+    const { seen, result } = await throughForwarder(runs.profile, out, ['-H', 'X-Tenant: acme', '-H', 'X-Waf-Bypass: ${WAF_TOKEN}'], {
+      WAF_TOKEN: 'waf-secret-7',
+    });
     // The subject is what reached the target. The forwarder shares this test process's loop,
     // which can deliver a stream's headers together with its first KEEP_ALIVE, and hold a
     // switch's open past the time load.achieved forgives on a busy machine: cadence and the load
@@ -113,7 +110,7 @@ describe('--header and the User-Agent', () => {
   }, 60_000);
 
   it('reach the target on every request of the closed model (autocannon)', async () => {
-    const { seen } = await throughForwarder(closedProfile, join(dir, 'closed'), ['-H', 'X-Tenant: acme']);
+    const { seen } = await throughForwarder(runs.closedProfile, join(runs.dir, 'closed'), ['-H', 'X-Tenant: acme']);
     const patches = seen.filter((s) => s.method === 'PATCH');
     expect(patches.length).toBeGreaterThan(20);
     for (const request of patches) {
@@ -123,7 +120,7 @@ describe('--header and the User-Agent', () => {
   }, 60_000);
 
   it('lets --header override the User-Agent', async () => {
-    const { seen, result } = await throughForwarder(profile, join(dir, 'ua'), ['-H', 'User-Agent: release-gate/1']);
+    const { seen, result } = await throughForwarder(runs.profile, join(runs.dir, 'ua'), ['-H', 'User-Agent: release-gate/1']);
     expect(result.stderr).toBe('');
     expect(seen.length).toBeGreaterThan(50);
     expect(new Set(seen.map((s) => s.headers['user-agent']))).toEqual(new Set(['release-gate/1']));
@@ -142,15 +139,13 @@ describe('proxies', () => {
   });
 
   // The open model and streams go through undici's proxy agents; the closed model (autocannon) cannot.
-  const openProfile = async (): Promise<string> => {
-    const path = join(dir, 'open.json');
-    await writeFile(
-      path,
-      JSON.stringify(quickProfile({ duration: '2s', tagLink: { enabled: true, model: 'open', ratePerSec: 10 }, generator: { maxEventLoopDelayP99: '2s' } })),
+  const openProfile = (): Promise<string> =>
+    profileFile(
+      runs.dir,
+      'open',
+      quickProfile({ duration: '2s', tagLink: { enabled: true, model: 'open', ratePerSec: 10 }, generator: { maxEventLoopDelayP99: '2s' } }),
     );
-    return path;
-  };
-  const host = (): string => new URL(target.url).host;
+  const host = (): string => new URL(runs.target.url).host;
 
   it.each([
     ['HTTP_PROXY from the environment', [], { HTTP_PROXY: 'PROXY' }, true],
@@ -163,9 +158,9 @@ describe('proxies', () => {
       const before = proxy.forwarded.length;
       const tunnelsBefore = proxy.tunnels.length;
       const withUrl = (value: string): string => value.replace('PROXY', proxy.url);
-      const out = join(dir, `proxy-${Math.random()}`);
+      const out = join(runs.dir, `proxy-${Math.random()}`);
       const result = await runBin(
-        ['run', '-p', await openProfile(), '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags.map(withUrl)],
+        ['run', '-p', await openProfile(), '-t', runs.target.url, '-f', runs.fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags.map(withUrl)],
         { env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, withUrl(v)])) },
       );
       expect(result.stderr).toBe('');
@@ -191,7 +186,7 @@ describe('proxies', () => {
   );
 
   it('refuses --proxy with the closed model, which cannot use one', async () => {
-    const result = await runBin(['run', '-p', closedProfile, '-t', target.url, '-f', fixtures, '--proxy', proxy.url, '-q']);
+    const result = await runBin(['run', '-p', runs.closedProfile, '-t', runs.target.url, '-f', runs.fixtures, '--proxy', proxy.url, '-q']);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(
       'coachbench: --proxy: the closed model (autocannon) cannot go through a proxy; use the open model, or run it without --proxy',

@@ -4,23 +4,20 @@
  * each upload arrives, and each logged interval's upload count matches the arrivals inside it.
  * The run holds streams beside its uploads, so a request thread starts before the clock does.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { startForwarder } from '../support/forwarder.js';
 import { runProfile } from '../support/run-helpers.js';
+import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 let target: RunningTarget;
 let fixtures: string;
 
 beforeAll(async () => {
-  target = await startTarget({ participants: 10, keepAliveMs: 500 });
-  fixtures = join(await mkdtemp(join(tmpdir(), 'coachbench-hlog-start-')), 'fixtures.json');
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
+  ({ target, fixtures } = await startTargetWithFixtures({ prefix: 'coachbench-hlog-start-' }, { participants: 10, sessionsPerParticipant: 3 }));
 });
 afterAll(() => target.close());
 

@@ -4,17 +4,17 @@
  * --ca) and h2c in plain text: every check passes over HTTP/2, each participant holds one
  * connection for its streams, and report.json says which protocol each driver negotiated.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget, TargetOptions } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type Pem, testPki } from '../support/certificates.js';
-import { quickProfile, writeProfile } from '../support/profiles.js';
+import { profileFile, quickProfile, writeProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
+import { startTargetWithFixtures, type TargetWithFixtures } from '../support/target-helpers.js';
 
 let dir: string;
 let server: Pem;
@@ -31,12 +31,10 @@ afterAll(async () => {
   for (const target of targets) await target.close();
 });
 
-async function target(options: TargetOptions): Promise<{ target: RunningTarget; fixtures: string }> {
-  const running = await startTarget({ participants: 300, sessionsPerParticipant: 3, keepAliveMs: 1_000, ...options });
-  targets.push(running);
-  const fixtures = join(dir, `fixtures-${targets.length}.json`);
-  await writeFile(fixtures, JSON.stringify(running.fixtures));
-  return { target: running, fixtures };
+async function target(options: TargetOptions): Promise<TargetWithFixtures> {
+  const started = await startTargetWithFixtures({ dir }, { participants: 300, sessionsPerParticipant: 3, keepAliveMs: 1_000, ...options });
+  targets.push(started.target);
+  return started;
 }
 
 async function run(args: string[]): Promise<{ code: number | null; stderr: string; report: Report | null }> {
@@ -70,8 +68,7 @@ describe('--http 2', () => {
         .replace('openLatencyMs.p99 < 2000', 'openLatencyMs.p99 < 9000'),
     );
     expect(thresholds).not.toEqual(smoke.thresholds);
-    const profile = join(dir, 'smoke.json');
-    await writeFile(profile, JSON.stringify({ ...smoke, $schema: undefined, thresholds, generator: { maxEventLoopDelayP99: '250ms' } }));
+    const profile = await profileFile(dir, 'smoke', { ...smoke, $schema: undefined, thresholds, generator: { maxEventLoopDelayP99: '250ms' } });
     const flags = ['--duration', '6s', '-t', https.url, '-f', fixtures, '--ca', caFile, '--http', '2', '--expect-keepalive', '1s'];
     const { code, stderr, report } = await run(['run', '-p', profile, ...flags]);
     expect(code, `${stderr}\n${report ? failures(report).join('\n') : ''}`).toBe(0);

@@ -13,7 +13,7 @@ import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 describe('load.achieved, open model', () => {
@@ -73,18 +73,16 @@ describe('a fixtures file with fewer participants than the profile', () => {
   it('caps the run: said once on the console, and report.json, its plan and the views say the capped number', async () => {
     const fixtures = join(dir, 'fixtures.json');
     await writeFile(fixtures, JSON.stringify({ ...target.fixtures, participants: target.fixtures.participants.slice(0, 16) }));
-    const profile = join(dir, 'profile.json');
-    await writeFile(
-      profile,
-      JSON.stringify(
-        quickProfile({
-          duration: '3s',
-          chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 },
-          // Thresholds read the participants too: after a warm-up (the totals after it), and over a sliding window (judged live).
-          warmup: '500ms',
-          thresholds: ['chatStreams.participants == 16', 'chatStreams.participants[1s] == 16'],
-        }),
-      ),
+    const profile = await profileFile(
+      dir,
+      'profile',
+      quickProfile({
+        duration: '3s',
+        chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1500ms', messageRatePerSec: 10, churnRatePerSec: 0 },
+        // Thresholds read the participants too: after a warm-up (the totals after it), and over a sliding window (judged live).
+        warmup: '500ms',
+        thresholds: ['chatStreams.participants == 16', 'chatStreams.participants[1s] == 16'],
+      }),
     );
     const out = join(dir, 'report');
     const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '--out', out], {

@@ -5,16 +5,13 @@
  * reference target holds every message's answer 400 ms, so several are in flight at the end;
  * each must be answered in full, none reset by the client.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { startForwarder } from '../support/forwarder.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
+import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 const HOLD_MS = 400;
 
@@ -22,9 +19,7 @@ let target: RunningTarget;
 let fixtures: string;
 
 beforeAll(async () => {
-  target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
-  fixtures = join(await mkdtemp(join(tmpdir(), 'coachbench-message-drain-')), 'fixtures.json');
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
+  ({ target, fixtures } = await startTargetWithFixtures({ prefix: 'coachbench-message-drain-' }));
 });
 afterAll(() => target.close());
 

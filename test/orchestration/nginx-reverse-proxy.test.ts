@@ -7,7 +7,7 @@
  * nginx buffering at its defaults in front of a target that sends no `X-Accel-Buffering: no`,
  * the run fails and its failure names buffering.
  */
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import type { Report } from '../../src/contract/report.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
 import { DEFAULT_BUFFERING_LOCATION, HAS_NGINX, NGINX_SKIP_NOTE, type RunningNginx, SSE_LOCATION, startNginx } from '../support/nginx.js';
+import { profileFile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
@@ -71,9 +72,7 @@ async function shortSmoke(name: string, chatStreams: Record<string, unknown> = {
     generator: { maxEventLoopDelayP99: '500ms' },
     thresholds,
   };
-  const path = join(dir, `${name}.json`);
-  await writeFile(path, JSON.stringify(profile));
-  return path;
+  return profileFile(dir, name, profile);
 }
 
 /** `serve` and an nginx in front of it, both stopped after the test. */

@@ -14,31 +14,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../src/contract/fixtures.js';
 import { type Refusal, refusedCredential } from '../../src/orchestration/preflight-credentials.js';
 import { runBin } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 let dir: string;
 let serve: ServeProcess;
 let expiring: ServeProcess;
-let fixturesFile: string;
-let expiringFixtures: string;
 let fixtures: Fixtures;
 let profile: string;
 let tagProfile: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-preflight-'));
-  fixturesFile = join(dir, 'fixtures.json');
-  expiringFixtures = join(dir, 'expiring.json');
   const common = ['--participants', '10', '--sessions', '2', '--keepalive', '500ms'];
-  [serve, expiring] = await Promise.all([startServe(fixturesFile, common), startServe(expiringFixtures, [...common, '--token-ttl', '1s'])]);
-  fixtures = JSON.parse(await readFile(fixturesFile, 'utf8')) as Fixtures;
-  profile = join(dir, 'profile.json');
-  await writeFile(profile, JSON.stringify(quickProfile({ duration: '1s', chatStreams: { participants: 4, rampPerSec: 100, churnRatePerSec: 0 } })));
-  tagProfile = join(dir, 'tags.json');
-  await writeFile(
-    tagProfile,
-    JSON.stringify(quickProfile({ duration: '1s', chatStreams: { enabled: false }, tagLink: { enabled: true, model: 'open', ratePerSec: 5 } })),
+  [serve, expiring] = await Promise.all([
+    startServe(join(dir, 'fixtures.json'), common),
+    startServe(join(dir, 'expiring.json'), [...common, '--token-ttl', '1s']),
+  ]);
+  fixtures = JSON.parse(await readFile(serve.fixtures, 'utf8')) as Fixtures;
+  profile = await profileFile(dir, 'profile', quickProfile({ duration: '1s', chatStreams: { participants: 4, rampPerSec: 100, churnRatePerSec: 0 } }));
+  tagProfile = await profileFile(
+    dir,
+    'tags',
+    quickProfile({ duration: '1s', chatStreams: { enabled: false }, tagLink: { enabled: true, model: 'open', ratePerSec: 5 } }),
   );
   // Every token of the expiring target is past its second by the time the tests run.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -89,9 +87,9 @@ describe('a refused API key', () => {
   }, 60_000);
 
   it('when the environment and the fixtures file both give one, says which is used, never the key', async () => {
-    const result = await run(serve.url, fixturesFile, join(dir, 'both-keys-out'), [], { COACHBENCH_API_KEY: 'ak_not_this_one' });
+    const result = await run(serve.url, serve.fixtures, join(dir, 'both-keys-out'), [], { COACHBENCH_API_KEY: 'ak_not_this_one' });
     expect(result.stderr.trim().split('\n')[0]).toBe(
-      `coachbench: API key: the one in ${fixturesFile} ("apiKey"); COACHBENCH_API_KEY is set too and is not used`,
+      `coachbench: API key: the one in ${serve.fixtures} ("apiKey"); COACHBENCH_API_KEY is set too and is not used`,
     );
     expect(result.stderr).not.toContain('ak_not_this_one');
     expect(result.stderr).not.toContain(fixtures.apiKey!);
@@ -102,17 +100,17 @@ describe('a refused API key', () => {
 describe('a refused token', () => {
   it('an expired participant token without --token-command: exit 3 naming the participant and the fixes', async () => {
     const out = join(dir, 'expired-out');
-    const result = await run(expiring.url, expiringFixtures, out);
+    const result = await run(expiring.url, expiring.fixtures, out);
     expect(result.code).toBe(3);
     expect(result.stderr.trim()).toBe(
-      `coachbench: the target refused participant p-000001's token (from ${expiringFixtures}): 401 Unauthorized, title "Unauthorized", ` +
-        `detail "the bearer token expired"; renew the tokens: give --token-command CMD (docs/design.md §2.13), or refresh ${expiringFixtures}`,
+      `coachbench: the target refused participant p-000001's token (from ${expiring.fixtures}): 401 Unauthorized, title "Unauthorized", ` +
+        `detail "the bearer token expired"; renew the tokens: give --token-command CMD (docs/design.md §2.13), or refresh ${expiring.fixtures}`,
     );
     expect(existsSync(join(out, 'report.json'))).toBe(false);
   }, 60_000);
 
   it("tests the token command's tokens: a command printing a refused token is named", async () => {
-    const result = await run(expiring.url, expiringFixtures, join(dir, 'command-out'), ['--token-command', 'echo pt_not_issued']);
+    const result = await run(expiring.url, expiring.fixtures, join(dir, 'command-out'), ['--token-command', 'echo pt_not_issued']);
     expect(result.code).toBe(3);
     expect(result.stderr.trim()).toBe(
       `coachbench: the target refused participant p-000001's token (from --token-command): 401 Unauthorized, title "Unauthorized", ` +
@@ -149,7 +147,7 @@ describe("the target's words", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('are quoted with control characters made visible and cut to length', async () => {
-    const result = await run(url, fixturesFile, join(dir, 'escape-out'));
+    const result = await run(url, serve.fixtures, join(dir, 'escape-out'));
     expect(result.code).toBe(3);
     const line = result.stderr.trim();
     expect(line).not.toMatch(/\p{Cc}/u);

@@ -5,7 +5,7 @@
  * requests; an https target on a port other than 443 is refused CONNECT, and the run says
  * that the proxy refused, with its status, before any load.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,8 +28,6 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
   let squid: Squid;
   let plain: ServeProcess;
   let secure: ServeProcess;
-  let plainFixtures: string;
-  let secureFixtures: string;
   let certificate: string;
   let openProfile: string;
   let closedProfile: string;
@@ -37,24 +35,20 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'coachbench-squid-test-'));
     squid = await startSquid(dir);
-    plainFixtures = join(dir, 'plain-fixtures.json');
-    secureFixtures = join(dir, 'secure-fixtures.json');
     certificate = join(dir, 'serve.pem');
     // A 1 s KEEP_ALIVE: cadence is judged through squid on a loaded machine, one more hop than direct runs.
     const common = ['--participants', '30', '--sessions', '2', '--keepalive', '1s'];
-    plain = await startServe(plainFixtures, common);
-    secure = await startServe(secureFixtures, [...common, '--tls', 'self-signed', '--tls-cert-out', certificate]);
-    openProfile = join(dir, 'open.json');
-    await writeFile(
-      openProfile,
-      JSON.stringify(
-        quickProfile({
-          duration: '4s',
-          keepAliveTolerance: '60%',
-          tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
-          generator: { maxEventLoopDelayP99: '2s' },
-        }),
-      ),
+    plain = await startServe(join(dir, 'plain-fixtures.json'), common);
+    secure = await startServe(join(dir, 'secure-fixtures.json'), [...common, '--tls', 'self-signed', '--tls-cert-out', certificate]);
+    openProfile = await profileFile(
+      dir,
+      'open',
+      quickProfile({
+        duration: '4s',
+        keepAliveTolerance: '60%',
+        tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
+        generator: { maxEventLoopDelayP99: '2s' },
+      }),
     );
     closedProfile = await profileFile(dir, 'closed', closedOnlyProfile());
   }, 60_000);
@@ -87,7 +81,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     async (_how, flags, env) => {
       const before = (await squid.accessLog()).length;
       const out = join(dir, `plain-${Math.random()}`);
-      const result = await runBin(runArgs(plain.url, plainFixtures, out, flags()), { env: env() });
+      const result = await runBin(runArgs(plain.url, plain.fixtures, out, flags()), { env: env() });
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
       expect(result.code, `${result.stderr}\n${failures(report).join('\n')}`).toBe(0);
       const lines = (await squid.accessLog()).slice(before);
@@ -110,7 +104,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     'an https target on a port other than 443 through squid as %s: exit 3 before any load, naming the proxy and its 403',
     async (_how, flags, env) => {
       const out = join(dir, `secure-${Math.random()}`);
-      const result = await runBin(runArgs(secure.url, secureFixtures, out, ['--ca', certificate, ...flags()]), { env: env() });
+      const result = await runBin(runArgs(secure.url, secure.fixtures, out, ['--ca', certificate, ...flags()]), { env: env() });
       expect(result.code).toBe(3);
       const host = new URL(secure.url).host;
       expect(result.stderr.trim()).toBe(`coachbench: proxy ${squid.url} refused CONNECT to ${host}: 403 Forbidden`);
@@ -125,7 +119,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const deadUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const result = await runBin(runArgs(deadUrl, plainFixtures, join(dir, 'dead'), ['--proxy', squid.url]));
+    const result = await runBin(runArgs(deadUrl, plain.fixtures, join(dir, 'dead'), ['--proxy', squid.url]));
     expect(result.code).toBe(3);
     expect(result.stderr.trim()).toMatch(
       new RegExp(`^coachbench: proxy ${squid.url} answered OPTIONS ${deadUrl}/api/v1/participants: 503 Service Unavailable \\(ERR_CONNECT_FAIL \\d+\\)$`),
@@ -154,7 +148,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     const strict = await startSquid(dir, { denyUrlPath: '/stream$' });
     try {
       const out = join(dir, 'denied-streams');
-      const result = await runBin(runArgs(plain.url, plainFixtures, out, ['--proxy', strict.url]));
+      const result = await runBin(runArgs(plain.url, plain.fixtures, out, ['--proxy', strict.url]));
       expect(result.code).toBe(1);
       const chat = (JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report).scenarios.chatStreams!;
       expect(chat.openFailures['proxy:403']).toBe(chat.openFailed + chat.mainStreams.openFailed);
@@ -168,7 +162,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
   it('names the proxy, not a credential, when the proxy refuses the credential check', async () => {
     const strict = await startSquid(dir, { denyUrlPath: '/chat_sessions/[^/]+$' });
     try {
-      const result = await runBin(runArgs(plain.url, plainFixtures, join(dir, 'denied-check'), ['--proxy', strict.url]));
+      const result = await runBin(runArgs(plain.url, plain.fixtures, join(dir, 'denied-check'), ['--proxy', strict.url]));
       expect(result.code).toBe(3);
       expect(result.stderr.trim()).toBe(
         `coachbench: proxy ${strict.url} refused GET ${plain.url}/api/v1/participants/p-000001/chat_sessions/cs-000001-1: 403 Forbidden (ERR_ACCESS_DENIED 0)`,
@@ -179,7 +173,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
   }, 60_000);
 
   it('refuses the closed model (exit 2, one line) while HTTP_PROXY applies to its target, and runs it directly when NO_PROXY names the target', async () => {
-    const args = (out: string): string[] => ['run', '-p', closedProfile, '-t', plain.url, '-f', plainFixtures, '-q', '-o', out];
+    const args = (out: string): string[] => ['run', '-p', closedProfile, '-t', plain.url, '-f', plain.fixtures, '-q', '-o', out];
     const refused = await runBin(args(join(dir, 'closed-refused')), { env: { HTTP_PROXY: squid.url } });
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim()).toBe(

@@ -5,44 +5,23 @@
  * holds the streams, against `coachbench serve` in a process of its own: the uploads,
  * paced and timed on the request thread, neither fall behind nor read the stalls.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../support/bin-helpers.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
+import { type ServeProcess, startServe } from '../support/serve-process.js';
 
-let serve: ChildProcess;
-let targetUrl: string;
-let fixtures: string;
+let serve: ServeProcess;
 
 beforeAll(async () => {
   // `coachbench serve` in a process of its own: the target must not share the loop this test stalls.
-  fixtures = join(await mkdtemp(join(tmpdir(), 'coachbench-request-thread-')), 'fixtures.json');
-  serve = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--participants', '30', '--sessions', '2', '--keepalive', '500ms', '--fixtures-out', fixtures],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let stdout = '';
-  serve.stdout!.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  while (!/http:\/\/127\.0\.0\.1:\d+/.test(stdout)) await once(serve.stdout!, 'data');
-  targetUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+  const dir = await mkdtemp(join(tmpdir(), 'coachbench-request-thread-'));
+  serve = await startServe(join(dir, 'fixtures.json'), ['--participants', '30', '--sessions', '2', '--keepalive', '500ms']);
 });
-afterAll(async () => {
-  if (serve.exitCode !== null) return;
-  const exited = once(serve, 'exit');
-  serve.kill('SIGTERM');
-  await exited;
-});
+afterAll(() => serve?.stop());
 
 const STALL_MS = 80;
 
@@ -63,7 +42,7 @@ describe('requests on their own thread beside streams', () => {
           photoUpload: { enabled: true, model: 'open', ratePerSec: 40, maxInFlight: 64, imageSizes: ['2KiB'], overrideShare: 0 },
           tagLink: { enabled: true, model: 'open', ratePerSec: 20, maxInFlight: 64 },
         }),
-        { target: targetUrl, fixtures, expectKeepalive: '500ms' },
+        { target: serve.url, fixtures: serve.fixtures, expectKeepalive: '500ms' },
       );
       const { generator } = report;
       // The stream loop read its stalls, and generator.healthy says the streams measured them.
@@ -103,7 +82,7 @@ describe('requests on their own thread beside streams', () => {
           duration: '3s',
           photoUpload: { enabled: true, model: 'open', ratePerSec: 40, imageSizes: ['2KiB'], overrideShare: 0 },
         }),
-        { target: targetUrl, fixtures, expectKeepalive: '500ms' },
+        { target: serve.url, fixtures: serve.fixtures, expectKeepalive: '500ms' },
       );
       expect(exitCode).toBe(1);
       expect(report.verdict).toBe('fail');
@@ -127,7 +106,7 @@ describe('requests on their own thread beside streams', () => {
         chatStreams: { enabled: false },
         photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] },
       }),
-      { target: targetUrl, fixtures, expectKeepalive: '500ms' },
+      { target: serve.url, fixtures: serve.fixtures, expectKeepalive: '500ms' },
     );
     expect(report.scenarios.photoUpload!.requests).toBeGreaterThan(20);
     expect(report.generator.requestLoopDelayMs).toBeUndefined();

@@ -14,7 +14,7 @@ import type { Report } from '../../src/contract/report.js';
 import { lockRunFolder, RUN_LOCK_FILE } from '../../src/orchestration/run-folder-lock.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runBin } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 let work = '';
 beforeAll(async () => {
@@ -86,8 +86,7 @@ describe('lockRunFolder', () => {
 describe('two runs at once with the same --out', () => {
   it('one runs and writes its report; the other is exit 2 before its target starts; no lock is left', async () => {
     // A loaded machine may fail generator.healthy: the verdict is not what this test is about.
-    const profile = join(work, 'two-at-once.json');
-    await writeFile(profile, JSON.stringify(quickProfile({ duration: '3s', generator: { maxEventLoopDelayP99: '2s' } })));
+    const profile = await profileFile(work, 'two-at-once', quickProfile({ duration: '3s', generator: { maxEventLoopDelayP99: '2s' } }));
     const out = join(work, 'shared-out');
     const [first, second] = await Promise.all([
       runBin(['run', '--profile', profile, '--out', out], { deadlineMs: 45_000 }),

@@ -12,13 +12,13 @@
  * three at a time.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { type BinResult, runBin, runIsUnderWay } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 
 type Signal = 'SIGINT' | 'SIGTERM';
 const EXIT_CODE: Record<Signal, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -159,9 +159,8 @@ let profile: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'coachbench-signal-property-'));
-  profile = join(work, 'profile.json');
   const requests = { enabled: true, ratePerSec: 10, maxInFlight: 8 };
-  await writeFile(profile, JSON.stringify(quickProfile({ duration: '2s', photoUpload: requests, tagLink: requests })));
+  profile = await profileFile(work, 'profile', quickProfile({ duration: '2s', photoUpload: requests, tagLink: requests }));
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });

@@ -57,18 +57,16 @@ describe('a stop signal while the run waits on a slow target', () => {
   it('cuts the drain short: answers 4 s late do not hold the exit past 2 s of the signal', async () => {
     // Every event delivery and non-stream answer waits 4 s: at the stop, uploads and tag links
     // are in flight, which a run's own end gives a 2 s grace.
-    const slow = join(work, 'slow.json');
     const requests = { enabled: true, ratePerSec: 10, maxInFlight: 8 };
-    await writeFile(
-      slow,
-      JSON.stringify(
-        quickProfile({
-          duration: '60s',
-          target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=4000'] },
-          photoUpload: requests,
-          tagLink: requests,
-        }),
-      ),
+    const slow = await profileFile(
+      work,
+      'slow',
+      quickProfile({
+        duration: '60s',
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=4000'] },
+        photoUpload: requests,
+        tagLink: requests,
+      }),
     );
     const out = join(work, 'slow');
     let signalledAt = 0;

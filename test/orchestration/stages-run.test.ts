@@ -3,7 +3,6 @@
  * open streams and request rate match the plan at each stage's end, a ramp-down closes
  * streams as clients leave (never as failures), and two shards together apply the plan.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPlanOf } from '../../src/contract/profile/run-plan.js';
@@ -11,12 +10,12 @@ import { valueAt } from '../../src/contract/profile/stage-plan.js';
 import type { Report, TimeseriesPoint } from '../../src/contract/report.js';
 import { executeRun } from '../../src/orchestration/execute-run.js';
 import { resolveRunConfig } from '../../src/orchestration/run-config.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { mergeReports } from '../../src/report/merge/merge-reports.js';
 import { loadProfileText } from '../support/profile-text.js';
-import { quickProfile, writeProfile } from '../support/profiles.js';
+import { profileFile, quickProfile, writeProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
+import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 /** Up to 300 participants over 3 s, hold 3 s, a step down to 100 held 3 s; photos follow the same shape at 200/s. */
 function threeStageProfile(): Record<string, unknown> {
@@ -156,10 +155,10 @@ describe('two shards with the same staged profile', () => {
     return { ...rest, name: 'staged-shards', thresholds: ['chatStreams.peakConcurrent{stage:peak} >= 294'] };
   };
   beforeAll(async () => {
-    target = await startTarget({ participants: 300, sessionsPerParticipant: 2, keepAliveMs: 500 });
-    const { path, dir } = await writeProfile(profile());
-    const fixtures = join(dir, 'fixtures.json');
-    await writeFile(fixtures, JSON.stringify(target.fixtures));
+    const started = await startTargetWithFixtures({ prefix: 'coachbench-staged-shards-' }, { participants: 300 });
+    target = started.target;
+    const { dir, fixtures } = started;
+    const path = await profileFile(dir, 'profile', profile());
     const shards = await Promise.all(
       [0, 1].map(async (index) => {
         const out = join(dir, `shard-${index}`);

@@ -3,18 +3,17 @@
  * load within 100 ms of each other, whenever each was launched; a late one refuses.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { parseStartAt } from '../../src/orchestration/start-at.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { mergeReports } from '../../src/report/merge/merge-reports.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { once, runBin } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
+import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 let dir: string;
 let target: RunningTarget;
@@ -22,12 +21,8 @@ let profile: string;
 let fixtures: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'coachbench-start-at-'));
-  target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 });
-  profile = join(dir, 'profile.json');
-  fixtures = join(dir, 'fixtures.json');
-  await writeFile(profile, JSON.stringify(quickProfile({ duration: '2s', generator: { maxEventLoopDelayP99: '2s' } })));
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
+  ({ dir, target, fixtures } = await startTargetWithFixtures({ prefix: 'coachbench-start-at-' }));
+  profile = await profileFile(dir, 'profile', quickProfile({ duration: '2s', generator: { maxEventLoopDelayP99: '2s' } }));
 });
 afterAll(() => target.close());
 

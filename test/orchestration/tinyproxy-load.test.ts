@@ -19,8 +19,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { BIN, runBin } from '../support/bin-helpers.js';
+import { runBin } from '../support/bin-helpers.js';
 import { freePort } from '../support/free-port.js';
+import { profileFile } from '../support/profiles.js';
+import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 const TINYPROXY = '/usr/bin/tinyproxy';
 const PARTICIPANTS = 200;
@@ -28,9 +30,8 @@ const DURATION_MS = 10_000;
 const OPEN_TIMEOUT_MS = 2_000;
 
 let dir: string;
-let serve: ChildProcess | undefined;
+let serve: ServeProcess;
 let proxy: ChildProcess | undefined;
-let targetUrl: string;
 let proxyUrl: string;
 
 /** Resolves once `port` on 127.0.0.1 accepts connections (tinyproxy prints nothing when ready). */
@@ -61,18 +62,7 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 describe.skipIf(!existsSync(TINYPROXY))('tinyproxy (MaxClients 100) in front of a 200-participant run', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'coachbench-tinyproxy-'));
-    const fixtures = join(dir, 'fixtures.json');
-    serve = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--participants', String(PARTICIPANTS + 20), '--sessions', '2', '--keepalive', '1s', '--fixtures-out', fixtures],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let stdout = '';
-    serve.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    while (!/http:\/\/127\.0\.0\.1:\d+/.test(stdout)) await once(serve.stdout!, 'data');
-    targetUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+    serve = await startServe(join(dir, 'fixtures.json'), ['--participants', String(PARTICIPANTS + 20), '--sessions', '2', '--keepalive', '1s']);
 
     const port = await freePort();
     const config = join(dir, 'tinyproxy.conf');
@@ -98,35 +88,31 @@ describe.skipIf(!existsSync(TINYPROXY))('tinyproxy (MaxClients 100) in front of 
 
   afterAll(async () => {
     await stop(proxy);
-    await stop(serve);
+    await serve?.stop();
   });
 
   it('fails on load.achieved with planned and achieved, and bounds every queued open by its timeout', async () => {
-    const profile = join(dir, 'profile.json');
-    await writeFile(
-      profile,
-      JSON.stringify({
-        name: 'tinyproxy-load',
-        duration: `${DURATION_MS}ms`,
-        keepAliveTolerance: '50%',
-        chatStreams: {
-          participants: PARTICIPANTS,
-          rampPerSec: 100,
-          switchEvery: '0s',
-          messageRatePerSec: 0,
-          churnRatePerSec: 0,
-          openTimeout: `${OPEN_TIMEOUT_MS}ms`,
-          reopenBase: '200ms',
-          reopenMax: '1s',
-        },
-        photoUpload: { enabled: false },
-        tagLink: { enabled: false },
-        generator: { maxEventLoopDelayP99: '500ms' },
-      }),
-    );
+    const profile = await profileFile(dir, 'profile', {
+      name: 'tinyproxy-load',
+      duration: `${DURATION_MS}ms`,
+      keepAliveTolerance: '50%',
+      chatStreams: {
+        participants: PARTICIPANTS,
+        rampPerSec: 100,
+        switchEvery: '0s',
+        messageRatePerSec: 0,
+        churnRatePerSec: 0,
+        openTimeout: `${OPEN_TIMEOUT_MS}ms`,
+        reopenBase: '200ms',
+        reopenMax: '1s',
+      },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '500ms' },
+    });
     const out = join(dir, 'report');
     const env = { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: '', no_proxy: '' };
-    const result = await runBin(['run', '-p', profile, '-t', targetUrl, '-f', join(dir, 'fixtures.json'), '--expect-keepalive', '1s', '--out', out], {
+    const result = await runBin(['run', '-p', profile, '-t', serve.url, '-f', serve.fixtures, '--expect-keepalive', '1s', '--out', out], {
       env,
       deadlineMs: 50_000,
     });

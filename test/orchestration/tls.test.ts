@@ -5,16 +5,16 @@
  * driver (streams, open model, the closed model through autocannon, probes) goes over TLS.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
-import { quickProfile, TIMING_SLACK } from '../support/profiles.js';
+import { profileFile, quickProfile, TIMING_SLACK } from '../support/profiles.js';
+import { startTargetWithFixtures, type TargetWithFixtures } from '../support/target-helpers.js';
 
 let dir: string;
 let pki: TestPki;
@@ -22,12 +22,10 @@ let profile: string;
 const targets: RunningTarget[] = [];
 
 /** A reference target over HTTPS with `cert`, its fixtures file written. */
-async function httpsTarget(identity: { cert: string; key: string; clientCa?: string }): Promise<{ target: RunningTarget; fixtures: string }> {
-  const target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500, tls: identity });
-  targets.push(target);
-  const fixtures = join(dir, `fixtures-${targets.length}.json`);
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
-  return { target, fixtures };
+async function httpsTarget(identity: { cert: string; key: string; clientCa?: string }): Promise<TargetWithFixtures> {
+  const started = await startTargetWithFixtures({ dir }, { tls: identity });
+  targets.push(started.target);
+  return started;
 }
 
 const run = (target: RunningTarget, fixtures: string, flags: string[], out = join(dir, `out-${Math.random().toString(36).slice(2)}`)) =>
@@ -41,20 +39,15 @@ const reportIn = async (out: string): Promise<Report> => JSON.parse(await readFi
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-tls-'));
   pki = await testPki(dir);
-  profile = join(dir, 'profile.json');
   // Every driver at once: streams, open-model tags, closed-model photos (autocannon), probes.
-  await writeFile(
-    profile,
-    JSON.stringify(
-      // What is judged is the transport, so the cadence gets the slack of runs not about timing.
-      quickProfile({
-        duration: '3s',
-        photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
-        tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
-        ...TIMING_SLACK,
-      }),
-    ),
-  );
+  // What is judged is the transport, so the cadence gets the slack of runs not about timing.
+  const everyDriver = quickProfile({
+    duration: '3s',
+    photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
+    tagLink: { enabled: true, model: 'open', ratePerSec: 10 },
+    ...TIMING_SLACK,
+  });
+  profile = await profileFile(dir, 'profile', everyDriver);
 });
 afterAll(() => Promise.all(targets.map((target) => target.close())));
 

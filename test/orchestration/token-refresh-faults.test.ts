@@ -5,13 +5,12 @@
  * token in it, and never as a retry loop.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 import { expiringTarget, issuedTokens, NODE, tokenCommand } from '../support/token-helpers.js';
 
 let dir: string;
@@ -20,20 +19,17 @@ let fixtures: string;
 let profile: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'coachbench-token-faults-'));
-  ({ target, fixtures } = await expiringTarget(dir, 1_500));
-  profile = join(dir, 'profile.json');
-  await writeFile(
-    profile,
-    JSON.stringify(
-      quickProfile({
-        duration: '4s',
-        keepAliveTolerance: '100%',
-        chatStreams: { participants: 12, rampPerSec: 200, switchEvery: '1s', messageRatePerSec: 10, churnRatePerSec: 0 },
-        photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] },
-        generator: { maxEventLoopDelayP99: '2s' },
-      }),
-    ),
+  ({ dir, target, fixtures } = await expiringTarget({ prefix: 'coachbench-token-faults-' }, 1_500));
+  profile = await profileFile(
+    dir,
+    'profile',
+    quickProfile({
+      duration: '4s',
+      keepAliveTolerance: '100%',
+      chatStreams: { participants: 12, rampPerSec: 200, switchEvery: '1s', messageRatePerSec: 10, churnRatePerSec: 0 },
+      photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'] },
+      generator: { maxEventLoopDelayP99: '2s' },
+    }),
   );
 });
 afterAll(() => target.close());

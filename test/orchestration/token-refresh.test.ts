@@ -5,7 +5,6 @@
  * single request, stream open or message failing, and without a token in anything it wrote.
  */
 import { mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import type { Report } from '../../src/contract/report.js';
 import type { IssuedTokens } from '../../src/reference-service/http/token-issuer.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 import { expiringTarget, issuedTokens, tokenCommand } from '../support/token-helpers.js';
 
 let dir: string;
@@ -21,16 +20,13 @@ let target: RunningTarget;
 let fixtures: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'coachbench-tokens-'));
-  ({ target, fixtures } = await expiringTarget(dir, 2_000));
+  ({ dir, target, fixtures } = await expiringTarget({ prefix: 'coachbench-tokens-' }, 2_000));
 });
 afterAll(() => target.close());
 
-async function profileFile(name: string, overrides: Record<string, unknown>): Promise<string> {
-  const path = join(dir, `${name}.json`);
-  await writeFile(path, JSON.stringify(quickProfile({ generator: { maxEventLoopDelayP99: '2s' }, ...overrides })));
-  return path;
-}
+/** A quickProfile with the loop-delay slack of a run about tokens, written into the test's folder. */
+const tokenProfile = (name: string, overrides: Record<string, unknown>): Promise<string> =>
+  profileFile(dir, name, quickProfile({ generator: { maxEventLoopDelayP99: '2s' }, ...overrides }));
 
 async function runAgainstTarget(profile: string, out: string, flags: string[] = []) {
   const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '-o', out, ...flags], {
@@ -45,7 +41,7 @@ const statusOf = (report: Report, id: string) => report.checks.find((check) => c
 describe('--token-command against a target whose tokens expire every 2 s', () => {
   it('renews every kind of request and stream open, and no token reaches the report', async () => {
     const { command, issuedLog } = await tokenCommand(join(dir), target);
-    const profile = await profileFile('mixed', {
+    const profile = await tokenProfile('mixed', {
       duration: '6500ms',
       keepAliveTolerance: '100%',
       chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1200ms', messageRatePerSec: 20, churnRatePerSec: 4 },
@@ -80,7 +76,7 @@ describe('--token-command against a target whose tokens expire every 2 s', () =>
 
   it('the closed model drops the answers to tokens being replaced and keeps its requests clean', async () => {
     const { command } = await tokenCommand(await mkdtemp(join(dir, 'closed-')), target);
-    const profile = await profileFile('closed', {
+    const profile = await tokenProfile('closed', {
       duration: '5s',
       chatStreams: { enabled: false },
       photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
@@ -98,12 +94,12 @@ describe('--token-command against a target whose tokens expire every 2 s', () =>
 describe('--token-command over HTTPS and HTTP/2', () => {
   it('renews tokens of a TLS target speaking h2, the command trusting its CA as the run does', async () => {
     const own = await mkdtemp(join(dir, 'h2-'));
-    const tls = await expiringTarget(own, 2_000, { tls: 'self-signed', http2: true });
+    const tls = await expiringTarget({ dir: own }, 2_000, { tls: 'self-signed', http2: true });
     try {
       const ca = join(own, 'ca.pem');
       await writeFile(ca, tls.target.certificate!);
       const { command } = await tokenCommand(own, tls.target);
-      const profile = await profileFile('h2-tokens', {
+      const profile = await tokenProfile('h2-tokens', {
         duration: '5s',
         keepAliveTolerance: '100%',
         chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '1s', messageRatePerSec: 20, churnRatePerSec: 0 },
@@ -166,7 +162,7 @@ describe('the fixtures file rewritten during the run', () => {
         await new Promise((resolve) => setTimeout(resolve, 700));
       }
     })();
-    const profile = await profileFile('reread', {
+    const profile = await tokenProfile('reread', {
       duration: '5s',
       keepAliveTolerance: '100%',
       chatStreams: { participants: 12, rampPerSec: 200, switchEvery: '1s', messageRatePerSec: 10, churnRatePerSec: 0 },

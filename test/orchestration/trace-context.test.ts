@@ -8,29 +8,24 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
-import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runBin } from '../support/bin-helpers.js';
-import { startForwardedRuns } from '../support/forwarded-runs.js';
+import { type ForwardedRuns, startForwardedRuns } from '../support/forwarded-runs.js';
 import { type SeenRequest, startRecordingForwarder } from '../support/forwarder.js';
 
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-(01|00)$/;
 
-let dir: string;
-let target: RunningTarget;
-let fixtures: string;
-let profile: string;
-let closedProfile: string;
+let runs: ForwardedRuns;
 
 beforeAll(async () => {
-  ({ dir, target, fixtures, profile, closedProfile } = await startForwardedRuns('coachbench-trace-', 20));
+  runs = await startForwardedRuns('coachbench-trace-', 20);
 });
-afterAll(() => target.close());
+afterAll(() => runs.target.close());
 
 async function throughForwarder(runProfile: string, name: string, flags: string[]): Promise<SeenRequest[]> {
-  const forwarder = await startRecordingForwarder(target.url);
+  const forwarder = await startRecordingForwarder(runs.target.url);
   try {
-    const args = ['run', '-p', runProfile, '-t', forwarder.url, '-f', fixtures, '--expect-keepalive', '500ms', '-q', '-o', join(dir, name), ...flags];
+    const args = ['run', '-p', runProfile, '-t', forwarder.url, '-f', runs.fixtures, '--expect-keepalive', '500ms', '-q', '-o', join(runs.dir, name), ...flags];
     const result = await runBin(args);
     expect(result.code, result.stderr).toBeLessThanOrEqual(1);
   } finally {
@@ -43,7 +38,7 @@ const kindOf = (s: SeenRequest): string => (s.path.endsWith('/stream') ? 'stream
 
 describe('traceparent', () => {
   it('is on every request and stream open of a run, each with its own trace id, sampled', async () => {
-    const seen = await throughForwarder(profile, 'default', []);
+    const seen = await throughForwarder(runs.profile, 'default', []);
     expect([...new Set(seen.map(kindOf))]).toEqual(expect.arrayContaining(['stream', 'PATCH', 'POST']));
     const traceIds = new Set<string>();
     for (const request of seen) {
@@ -56,13 +51,13 @@ describe('traceparent', () => {
   }, 60_000);
 
   it('is on every request of the closed model (autocannon), one per request, its ids kept among the slowest', async () => {
-    const seen = await throughForwarder(closedProfile, 'closed', []);
+    const seen = await throughForwarder(runs.closedProfile, 'closed', []);
     const patches = seen.filter((s) => s.method === 'PATCH');
     expect(patches.length).toBeGreaterThan(20);
     for (const request of patches) expect(String(request.headers.traceparent ?? '')).toMatch(TRACEPARENT);
     expect(new Set(patches.map((s) => s.headers.traceparent)).size).toBe(patches.length);
     // The slowest keep the trace id and the parent id (as spanId) of the traceparent sent.
-    const report = JSON.parse(await readFile(join(dir, 'closed', 'report.json'), 'utf8')) as Report;
+    const report = JSON.parse(await readFile(join(runs.dir, 'closed', 'report.json'), 'utf8')) as Report;
     const sent = new Map(patches.map((s) => String(s.headers.traceparent)).map((value) => [value.slice(3, 35), value.slice(36, 52)]));
     const slowest = report.metrics.slowest?.photoUpload ?? [];
     expect(slowest).toHaveLength(5);
@@ -70,10 +65,10 @@ describe('traceparent', () => {
   }, 60_000);
 
   it('carries flag 00 under --trace-sample 0, and is absent under --no-trace', async () => {
-    const unsampled = await throughForwarder(profile, 'sample0', ['--trace-sample', '0']);
+    const unsampled = await throughForwarder(runs.profile, 'sample0', ['--trace-sample', '0']);
     expect(unsampled.length).toBeGreaterThan(20);
     for (const request of unsampled) expect(String(request.headers.traceparent ?? '')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
-    const none = await throughForwarder(profile, 'none', ['--no-trace']);
+    const none = await throughForwarder(runs.profile, 'none', ['--no-trace']);
     expect(none.length).toBeGreaterThan(20);
     expect(none.filter((s) => s.headers.traceparent !== undefined)).toEqual([]);
   }, 90_000);

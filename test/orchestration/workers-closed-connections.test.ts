@@ -4,20 +4,19 @@
  * none. A forwarder in front of the reference target counts the sockets that carry the closed
  * model's uploads at once; the run goes through bin/ (dist/: `npm run build` first).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { checkInFlightSplits, profileShare } from '../../src/orchestration/profile-share.js';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { dealtShare } from '../../src/util/dealt-share.js';
 import { runBin } from '../support/bin-helpers.js';
 import { startForwarder } from '../support/forwarder.js';
 import { loadProfileText } from '../support/profile-text.js';
 import { closedOnlyProfile, profileFile } from '../support/profiles.js';
+import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 describe('dealtShare', () => {
   it('deals every count out exactly, and a shard’s workers hold the shard’s share', () => {
@@ -91,10 +90,7 @@ let target: RunningTarget;
 let fixtures: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'coachbench-workers-closed-'));
-  target = await startTarget({ participants: 6, sessionsPerParticipant: 1, keepAliveMs: 500 });
-  fixtures = join(dir, 'fixtures.json');
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
+  ({ dir, target, fixtures } = await startTargetWithFixtures({ prefix: 'coachbench-workers-closed-' }, { participants: 6, sessionsPerParticipant: 1 }));
 });
 afterAll(async () => {
   await target.close();

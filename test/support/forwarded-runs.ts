@@ -3,17 +3,10 @@
  * recording forwarder, a proxy): the target and its fixtures file, a short open-model profile
  * with uploads and tags beside the streams, and a closed-model-only profile.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTarget } from '../../src/reference-service/start-target.js';
-import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { closedOnlyProfile, profileFile, quickProfile } from './profiles.js';
+import { startTargetWithFixtures, type TargetWithFixtures } from './target-helpers.js';
 
-export interface ForwardedRuns {
-  dir: string;
-  target: RunningTarget;
-  fixtures: string;
+export interface ForwardedRuns extends TargetWithFixtures {
   /** 2.5 s of streams with open-model uploads and tags at 10/s each. */
   profile: string;
   /**
@@ -25,10 +18,7 @@ export interface ForwardedRuns {
 
 /** Starts the target (`participants`, 2 sessions each, KEEP_ALIVE every 500 ms) and writes the files in a new temp folder. */
 export async function startForwardedRuns(prefix: string, participants: number): Promise<ForwardedRuns> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  const target = await startTarget({ participants, sessionsPerParticipant: 2, keepAliveMs: 500 });
-  const fixtures = join(dir, 'fixtures.json');
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
+  const { dir, target, fixtures } = await startTargetWithFixtures({ prefix }, { participants });
   const profile = await profileFile(
     dir,
     'profile',

@@ -1,7 +1,11 @@
 /**
- * Test helpers for the reference target: start it on 127.0.0.1:0, call its API with undici,
- * and read SSE streams frame by frame with arrival times (performance.now()).
+ * Test helpers for the reference target: start it on 127.0.0.1:0 (alone, or with its fixtures
+ * file for a run against `--target`), call its API with undici, and read SSE streams frame by
+ * frame with arrival times (performance.now()).
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { type FormData, request } from 'undici';
@@ -41,6 +45,36 @@ export function expectCadence(gapsMs: readonly number[], expectedMs: number): vo
 /** Starts a small target with a short keep-alive interval unless told otherwise. */
 export function startTestTarget(options: TargetOptions = {}): Promise<RunningTarget> {
   return startTarget({ participants: 6, keepAliveMs: 200, ...options });
+}
+
+/** A reference target in this process and the fixtures file `run --target URL --fixtures FILE` reads for it. */
+export interface TargetWithFixtures {
+  target: RunningTarget;
+  /** The fixtures file's path. */
+  fixtures: string;
+  /** The folder holding it, where a test writes its profiles and report folders too. */
+  dir: string;
+}
+
+/**
+ * Where a fixtures file goes: `fixtures.json` in a new temporary folder named from `prefix`,
+ * or `fixtures-PORT.json` in an existing `dir` that may hold other targets' files.
+ */
+export type FixturesFolder = { prefix: string } | { dir: string };
+
+/** The target quickProfile (profiles.ts) describes: 30 participants, 2 sessions each, a KEEP_ALIVE every 500 ms. */
+const RUN_TARGET: TargetOptions = { participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500 };
+
+/**
+ * Starts the reference target a run drives from outside, as `coachbench serve --fixtures-out`
+ * would: quickProfile's target unless `options` say otherwise, its fixtures file written in `folder`.
+ */
+export async function startTargetWithFixtures(folder: FixturesFolder, options: TargetOptions = {}): Promise<TargetWithFixtures> {
+  const dir = 'dir' in folder ? folder.dir : await mkdtemp(join(tmpdir(), folder.prefix));
+  const target = await startTarget({ ...RUN_TARGET, ...options });
+  const fixtures = join(dir, 'dir' in folder ? `fixtures-${target.port}.json` : 'fixtures.json');
+  await writeFile(fixtures, JSON.stringify(target.fixtures));
+  return { target, fixtures, dir };
 }
 
 export interface CallOptions {

@@ -5,17 +5,14 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget, TargetOptions } from '../../src/reference-service/target-types.js';
+import { type FixturesFolder, startTargetWithFixtures, type TargetWithFixtures } from './target-helpers.js';
 
 export const NODE = JSON.stringify(process.execPath);
 
 /** A target (in this process) whose tokens live `ttlMs`, and its fixtures file; `options` may add TLS or HTTP/2. */
-export async function expiringTarget(dir: string, ttlMs: number, options: TargetOptions = {}): Promise<{ target: RunningTarget; fixtures: string }> {
-  const target = await startTarget({ participants: 30, sessionsPerParticipant: 2, keepAliveMs: 500, tokenTtlMs: ttlMs, ...options });
-  const fixtures = join(dir, `fixtures-${target.port}.json`);
-  await writeFile(fixtures, JSON.stringify(target.fixtures));
-  return { target, fixtures };
+export function expiringTarget(folder: FixturesFolder, ttlMs: number, options: TargetOptions = {}): Promise<TargetWithFixtures> {
+  return startTargetWithFixtures(folder, { tokenTtlMs: ttlMs, ...options });
 }
 
 /**
