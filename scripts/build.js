@@ -79,6 +79,49 @@ const builtinsThroughRequire = {
   },
 };
 
+/**
+ * string-width (yargs', cliui's and wrap-ansi's copies) builds an `Intl.Segmenter`, and with it
+ * ICU's start, and Unicode-property regular expressions when it loads, in every command,
+ * though it measures text only when help or a usage error is printed (docs/benchmarks.md, "A
+ * run's fixed cost"). Each copy is bundled behind a function that requires it on its first
+ * call: esbuild evaluates a module that the bundle reaches through require() when it is first
+ * required, not when the bundle loads. The copy and its answers are the package's own.
+ */
+const STRING_WIDTH_ON_FIRST_USE = 'string-width-on-first-use';
+const stringWidthOnFirstUse = {
+  name: STRING_WIDTH_ON_FIRST_USE,
+  setup(bundle) {
+    bundle.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData === STRING_WIDTH_ON_FIRST_USE) return undefined;
+      const real = await bundle.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: STRING_WIDTH_ON_FIRST_USE,
+      });
+      return real.errors.length > 0 ? { errors: real.errors } : { path: relative(root, real.path), namespace: STRING_WIDTH_ON_FIRST_USE };
+    });
+    bundle.onLoad({ filter: /.*/, namespace: STRING_WIDTH_ON_FIRST_USE }, (args) => ({
+      contents: `export default function stringWidth(...args) { return require('./index.js').default(...args); }`,
+      resolveDir: dirname(`${root}${args.path}`),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * undici's index loads the whole of undici when it loads (fetch, WebSocket, EventSource, the
+ * caches, the mocks, the interceptors), where coachbench uses its dispatchers and their request
+ * API (docs/benchmarks.md, "A run's fixed cost"): the bundle's `undici` is those modules alone,
+ * scripts/undici-subset.js. A name the code imports and the subset lacks fails the build.
+ */
+const undiciSubset = {
+  name: 'undici-subset',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^undici$/ }, () => ({ path: `${root}scripts/undici-subset.js` }));
+  },
+};
+
 await rm(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, `${root}${path}`])),
@@ -97,7 +140,7 @@ const result = await build({
   banner: { js: "import { createRequire as __coachbenchRequire } from 'node:module'; const require = __coachbenchRequire(import.meta.url);" },
   // Linked maps for `node --enable-source-maps` and bench/cpu-profile.js; a run does not read them.
   sourcemap: 'linked',
-  plugins: [builtinsThroughRequire],
+  plugins: [builtinsThroughRequire, stringWidthOnFirstUse, undiciSubset],
   metafile: true,
   logLevel: 'warning',
 });

@@ -8,7 +8,8 @@
  * percentile (with its ulp guard), its bucket edges and its order of summation
  * (test/metrics/histogram-scan.test.ts compares them on random histograms).
  */
-import { type Histogram, JsHistogram } from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
+import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
 
 export interface HistogramScan {
   /** getValueAtPercentile(p) for each requested p, in the order asked. */

@@ -1,5 +1,7 @@
 import type { Histogram } from 'hdr-histogram-js';
-import * as hdr from 'hdr-histogram-js';
+// By module, not through the package's index, which also loads its log writer (hlog-writer.ts says why not).
+import { decodeFromCompressedBase64, encodeIntoCompressedBase64 } from 'hdr-histogram-js/dist/encoding.js';
+import { build } from 'hdr-histogram-js/dist/HistogramBuilder.js';
 import type { HistogramSummary } from '../contract/report.js';
 import { scanHistogram } from './histogram-scan.js';
 
@@ -15,7 +17,7 @@ const SIGNIFICANT_DIGITS = 3;
 
 /** A fresh histogram recording integer microseconds. */
 export function createHistogram(): Histogram {
-  return hdr.build({
+  return build({
     bitBucketSize: BIT_BUCKET_SIZE,
     lowestDiscernibleValue: 1,
     highestTrackableValue: 2,
@@ -35,12 +37,12 @@ export function msToUs(ms: number): number {
 }
 
 export function encodeHistogram(histogram: Histogram): string {
-  return hdr.encodeIntoCompressedBase64(histogram);
+  return encodeIntoCompressedBase64(histogram);
 }
 
 export function decodeHistogram(base64: string): Histogram {
   if (base64 === '') return createHistogram();
-  const decoded = hdr.decodeFromCompressedBase64(base64, BIT_BUCKET_SIZE, false);
+  const decoded = decodeFromCompressedBase64(base64, BIT_BUCKET_SIZE, false);
   // Re-home into our standard configuration so that later `add`s never fail on range.
   const fresh = createHistogram();
   fresh.add(decoded);

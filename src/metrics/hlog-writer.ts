@@ -7,7 +7,8 @@
  * full disk, a folder gone read-only) stops the log and is reported once, and the run goes on.
  */
 import { constants, createWriteStream, openSync, type WriteStream } from 'node:fs';
-import * as hdr from 'hdr-histogram-js';
+import { formatNumber, type NumberStyle } from '../util/en-us-number.js';
+import { encodeHistogram, type Histogram } from './histogram.js';
 import type { MetricSet } from './metric-set.js';
 import { CHAT, GENERATOR, throughputNames } from './names.js';
 
@@ -28,11 +29,17 @@ export const HLOG_TAGS: Record<string, string> = {
 /** A request kind's latency histogram, `requests.<kind>.latencyUs`. */
 const KIND_LATENCY_HISTOGRAM = /^requests\.([^.]+)\.latencyUs$/;
 
+/** The interval log format hdr-histogram-js writes, and the width it pads its time columns to. */
+const LOG_FORMAT_VERSION = '1.3';
+const TIME_WIDTH = 5;
+/** The writer's number format: `Intl.NumberFormat('en-US')`, three decimals, no grouping. */
+const TIME_STYLE: NumberStyle = { maxFractionDigits: 3, minFractionDigits: 3, grouping: false };
+const time = (value: number): string => formatNumber(value, TIME_STYLE).padStart(TIME_WIDTH, ' ');
+
 const LOG_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
 
 export class HlogWriter {
   private readonly stream: WriteStream | null = null;
-  private readonly writer: hdr.HistogramLogWriter;
   private failure: NodeJS.ErrnoException | null = null;
 
   private started = false;
@@ -51,11 +58,20 @@ export class HlogWriter {
     } catch (error) {
       fail(error as NodeJS.ErrnoException);
     }
-    this.writer = new hdr.HistogramLogWriter((text) => {
-      if (this.failure === null) this.stream?.write(text);
-    });
-    this.writer.outputComment('coachbench interval histograms: values in microseconds, max column in milliseconds');
-    this.writer.outputLogFormatVersion();
+    this.log('#coachbench interval histograms: values in microseconds, max column in milliseconds\n');
+    this.log(`#[Histogram log format version ${LOG_FORMAT_VERSION}]\n`);
+  }
+
+  private log(text: string): void {
+    if (this.failure === null) this.stream?.write(text);
+  }
+
+  /** One interval's line: start and length in seconds, the max in ms, the compressed histogram. */
+  private logInterval(tag: string, histogram: Histogram, startSec: number, endSec: number): void {
+    const start = time(startSec);
+    const length = time(endSec - startSec);
+    const max = time(histogram.maxValue / 1_000);
+    this.log(`Tag=${tag},${start},${length},${max},${encodeHistogram(histogram)}\n`);
   }
 
   /**
@@ -67,8 +83,8 @@ export class HlogWriter {
     if (this.failure !== null) return;
     if (!this.started) {
       this.started = true;
-      this.writer.outputStartTime(zeroEpochMs);
-      this.writer.outputLegend();
+      this.log(`#[StartTime: ${time(zeroEpochMs / 1_000)} (seconds since epoch), ${new Date(zeroEpochMs)}]\n\n`);
+      this.log('"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n');
     }
     // Each request kind's latency too (docs/design.md §2.15), tagged `requests.<kind>`.
     const kinds = set.histogramNames().flatMap((name) => {
@@ -79,9 +95,7 @@ export class HlogWriter {
       if (!set.hasHistogram(name)) continue;
       const histogram = set.histogram(name);
       if (histogram.totalCount === 0) continue;
-      histogram.tag = tag;
-      this.writer.outputIntervalHistogram(histogram, startSec, endSec, 1_000);
-      histogram.tag = '';
+      this.logInterval(tag, histogram, startSec, endSec);
     }
   }
 

@@ -2,7 +2,7 @@
  * Walks the recorded values of an HDR histogram (µs) bucket by bucket: live outputs turn an
  * interval's histogram into their own buckets without touching each sample again.
  */
-import { JsHistogram } from 'hdr-histogram-js';
+import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
 import type { Histogram } from './histogram.js';
 
 /**

@@ -11,6 +11,7 @@ import type { TimeseriesPoint } from '../contract/report.js';
 import type { MetricSet } from '../metrics/metric-set.js';
 import { CHAT, throughputNames } from '../metrics/names.js';
 import { formatDuration } from '../util/duration.js';
+import { formatNumber, type NumberStyle } from '../util/en-us-number.js';
 import { terminalText } from '../util/printable.js';
 
 const PLAIN_EVERY_SEC = 5;
@@ -27,7 +28,9 @@ export interface ProgressOptions {
   plainEveryMs?: number | null;
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+const ONE_DECIMAL: NumberStyle = { maxFractionDigits: 1, minFractionDigits: 0, grouping: true };
+/** As `toLocaleString('en-US', { maximumFractionDigits: 1 })` writes it, without starting ICU (util/en-us-number.ts). */
+const fmt = (n: number): string => formatNumber(n, ONE_DECIMAL);
 
 /** Errors of the request kinds (docs/design.md §2.15), counted under `requests.<kind>.errors`. */
 function kindErrors(total: MetricSet): number {

@@ -3,7 +3,7 @@
  * and the recorded value/count pairs (for distributions). Always from the exact HDR data,
  * never from the rounded summary fields.
  */
-import { JsHistogram } from 'hdr-histogram-js';
+import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
 import { decodeHistogram } from '../metrics/histogram.js';
 import { scanHistogram } from '../metrics/histogram-scan.js';
 

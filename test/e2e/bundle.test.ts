@@ -6,10 +6,12 @@
  * loaded beside the bundle (a require() that a bundle cannot follow, a worker entry not in the
  * bundle) is one more module to load on every start.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { runBin } from '../support/bin-helpers.js';
@@ -85,5 +87,20 @@ describe('the bundle', () => {
     // The banner's createRequire is the one ES import of a built-in each file keeps: it is what require() is.
     expect(imported.filter((line) => !line.endsWith(': node:module'))).toEqual([]);
     expect(imported.length).toBeGreaterThan(0);
+  });
+
+  it('loads without building an Intl service, whose first one starts ICU', async () => {
+    // string-width's copies are required on their first call and histograms.hlog's numbers are
+    // written without hdr-histogram-js's log writer (scripts/build.js, src/metrics/hlog-number.ts).
+    const counting = `
+      const built = [];
+      for (const name of ['Segmenter', 'NumberFormat', 'Collator', 'DateTimeFormat', 'PluralRules', 'ListFormat']) {
+        const Real = Intl[name];
+        Intl[name] = class extends Real { constructor(...args) { super(...args); built.push(name); } };
+      }
+      await import(${JSON.stringify(new URL('dist/bundle/main.js', PACKAGE_ROOT).href)});
+      process.stdout.write(JSON.stringify(built));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', counting]);
+    expect(JSON.parse(stdout)).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@
 import { integrateStages } from '../../contract/profile/driven-plan.js';
 import { type PlannedStage, type RunPlan, valueAt } from '../../contract/profile/stage-plan.js';
 import type { CheckResult, TimeseriesPoint } from '../../contract/report.js';
+import { formatNumber, type NumberStyle } from '../../util/en-us-number.js';
 import { fail, passOnEvidence, skip } from './check-result.js';
 
 /** The least share of the plan a healthy run achieves: reopen backoff, switches and open latency cost a little. */
@@ -154,7 +155,9 @@ export function judgeStreamSeconds(
 }
 
 const pct = (share: number): string => `${Math.round(share * 1_000) / 10} %`;
-const whole = (n: number): string => Math.round(n).toLocaleString('en-US');
+const WHOLE: NumberStyle = { maxFractionDigits: 0, minFractionDigits: 0, grouping: true };
+/** As `toLocaleString('en-US')` writes it, without starting ICU (util/en-us-number.ts). */
+const whole = (n: number): string => formatNumber(Math.round(n), WHOLE);
 const sec = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 interface Part {
