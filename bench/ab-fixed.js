@@ -7,25 +7,30 @@
 // closed model's margin) is taken off, so what is left is the fixed part, and the pairs' median
 // difference is what the change saves. Writes bench/results/ab-fixed.json.
 //
-//   npm run build && node bench/ab-fixed.js --bin path/to/bin/coachbench.js [--pairs 12] [--seconds 0.2] [--per-request 50] [--no-pin]
+//   node bench/ab-fixed.js --help   (its flags, from their declaration below)
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photoProfile } from './lib/coachbench-run.js';
-import { flag, textFlag } from './lib/flags.js';
+import { parseFlags } from './lib/flags.js';
 import { median } from './lib/median.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 
-const OTHER = textFlag('bin');
-if (OTHER === null) {
-  console.error('ab-fixed: --bin path/to/bin/coachbench.js names the build to compare with');
-  process.exit(2);
-}
-const PAIRS = flag('pairs', 12);
-const SECONDS = flag('seconds', 0.2);
-const PER_REQUEST_US = flag('per-request', 50);
+const flags = parseFlags(import.meta.url, {
+  build: true,
+  flags: {
+    bin: { kind: 'text', value: 'PATH', required: true, means: 'the other build to compare with: its bin/coachbench.js' },
+    pairs: { kind: 'number', default: 12, means: 'pairs of runs, one of each build, in alternating order' },
+    seconds: { kind: 'number', default: 0.2, means: 'duration of each run' },
+    'per-request': { kind: 'number', default: 50, means: "µs of CPU taken off per answered request (about the closed model's margin)" },
+  },
+});
+const OTHER = flags.bin;
+const PAIRS = flags.pairs;
+const SECONDS = flags.seconds;
+const PER_REQUEST_US = flags['per-request'];
 
 const begun = beginMeasurement();
 const dir = await benchDir('ab-fixed');
