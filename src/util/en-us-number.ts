@@ -7,6 +7,7 @@
  * (1.2345 to three decimals) — and groups the integer part by thousands with commas.
  * test/util/en-us-number.test.ts holds the two to the same text.
  */
+import { remembered } from './remembered.js';
 
 export interface NumberStyle {
   /** Decimals written at most (`maximumFractionDigits`). */
@@ -20,25 +21,19 @@ export interface NumberStyle {
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** Intl's formatter per style, for what the plain path does not cover (exponent forms, NaN, ±Infinity). */
-const intlFormats = new Map<NumberStyle, Intl.NumberFormat>();
-
-function intlFormat(value: number, style: NumberStyle): string {
-  let format = intlFormats.get(style);
-  if (format === undefined) {
-    format = new Intl.NumberFormat('en-US', {
+const intlFormat = remembered(
+  (style: NumberStyle) =>
+    new Intl.NumberFormat('en-US', {
       maximumFractionDigits: style.maxFractionDigits,
       minimumFractionDigits: style.minFractionDigits,
       useGrouping: style.grouping,
-    });
-    intlFormats.set(style, format);
-  }
-  return format.format(value);
-}
+    }),
+);
 
 /** `value` as `Intl.NumberFormat('en-US', style)` writes it. */
 export function formatNumber(value: number, style: NumberStyle): string {
   const shortest = String(value);
-  if (!PLAIN_DECIMAL.test(shortest)) return intlFormat(value, style);
+  if (!PLAIN_DECIMAL.test(shortest)) return intlFormat(style).format(value);
   const digitsAfter = style.maxFractionDigits;
   const negative = shortest.startsWith('-');
   const [whole = '0', fraction = ''] = (negative ? shortest.slice(1) : shortest).split('.');
