@@ -15,8 +15,9 @@
 //           of requests between a rate and the base rate (start-up cancels out);
 //   latency: bench/open-error.js at --rate-error (500) uploads/s for --error-seconds (15), with
 //           0 and --error-streams (5,000) checked streams, coachbench and its floor (the bare
-//           undici loop, also holding the same streams) behind nginx: steady-state p50/p99
-//           minus nginx's $request_time, folded into peers.json;
+//           undici loop, also holding the same streams) behind nginx, --reps rounds (one 15 s
+//           window is one draw of where the garbage collector falls): steady-state p50/p99
+//           minus nginx's $request_time, folded into peers.json, medians per client;
 //   streams: --streams (2,000) SSE streams held --stream-seconds (30) after the ramp:
 //           coachbench (every frame parsed and checked) against bench/bare-client.js (undici +
 //           eventsource-parser, nothing else); peak RSS (VmHWM, GNU time) and CPU per stream-second.
@@ -315,15 +316,18 @@ async function latencyWorkload() {
     String(ERROR_STREAMS),
     '--seconds',
     String(ERROR_SECONDS),
+    '--repeat',
+    String(REPS),
     '--out',
     outFile,
     ...(PINNED ? [] : ['--no-pin']),
   ];
-  const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 900_000 });
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 900_000 * REPS });
   if (run.status !== 0) return { failed: `open-error.js exited ${run.status}: ${`${run.stdout}${run.stderr}`.slice(-2_000)}` };
   const result = JSON.parse(await readFile(outFile, 'utf8'));
   const steadyOf = (row) => row.steady ?? {};
   const summarise = (row) => ({
+    repetition: row.repetition,
     client: row.client === 'floor' ? (row.threads === 2 ? 'floor (uploads on a thread of their own)' : 'floor') : 'coachbench',
     streams: row.streams,
     requests: row.requests,
@@ -462,7 +466,7 @@ const results = {
   method: {
     closed: `${CONNECTIONS} connections (users, workers), ${CLOSED_BYTES}-byte JPEG multipart uploads, ${SECONDS} s, against coachbench serve; coachbench's closed model through bin/coachbench.js run; floor: bench/node-floor-client.js (raw net sockets, one prebuilt request per write, each answer's end found by its Content-Length, no HTTP parser, nothing checked, no latency recorded)`,
     open: `${RATES.join(' and ')} uploads/s (and ${BASE_RATE}/s, for the marginal CPU per request) of a ${OPEN_BYTES}-byte JPEG for ${SECONDS} s against coachbench serve --fault latency=${DELAY_MS}ms behind nginx (1 worker); error = the tool's p50/p99 minus nginx's $request_time p50/p99 over the same run (ms resolution). coachbench: open model, latency from each slot's intended start. Paced peers use max(${OPEN_CLIENTS}, rate / ${PER_CLIENT_RATE}) connections (users): h2load --rps and hey -q per connection, Locust constant_throughput per user (latency from each actual send); autocannon -R over as many connections (its own coordinated-omission correction; autocannonC adds -C, which turns it off); Artillery arrivalRate (one upload per virtual user); floor: bench/open-floor-client.js (undici request() on a Pool, one timer per due slot, nothing checked, latency from the intended start, young generation as coachbench run's). Marginal CPU per request = (CPU at the rate − CPU at ${BASE_RATE}/s) / (requests at the rate − requests at ${BASE_RATE}/s), medians`,
-    latency: `bench/open-error.js --rate ${ERROR_RATE} --streams ${ERROR_STREAMS} --seconds ${ERROR_SECONDS}: coachbench and the floor client behind nginx (a sink that times itself behind it for the uploads, coachbench serve for the streams); steady-state window; error = client minus nginx's $request_time (ms resolution) and minus the sink's own time`,
+    latency: `bench/open-error.js --rate ${ERROR_RATE} --streams ${ERROR_STREAMS} --seconds ${ERROR_SECONDS} --repeat ${REPS}: ${REPS} rounds, each the floor's rows then coachbench's, medians per client and streams; coachbench and the floor client behind nginx (a sink that times itself behind it for the uploads, coachbench serve for the streams); steady-state window; error = client minus nginx's $request_time (ms resolution) and minus the sink's own time`,
     streams: `${STREAMS} streams (half main, half chat-session) opened at ${STREAM_RAMP_PER_SEC}/s and held ${STREAM_SECONDS} s after the ramp, KEEP_ALIVE 15 s, no messages; peak RSS = VmHWM (GNU time %M) / streams open; CPU per stream-second = process CPU / (streams × hold seconds), start-up and ramp included`,
     cpu: 'utime+stime of each tool process tree from /proc, start to exit (bench/lib/measured-command.js); per request = that CPU / the requests the tool counted',
     repetitions: `${REPS} per tool, tools interleaved in a rotating order; medians per tool (of an even count, the mean of the two middle values)`,

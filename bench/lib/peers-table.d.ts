@@ -1,0 +1,16 @@
+// Types of peers-table.js for its tests (Node runs the .js as it is).
+import type { LatencyMedian, LatencyRow } from './peers-summary.js';
+
+export interface Goal {
+  goal: string;
+  value: number | null;
+  limit: string;
+  met: boolean | null;
+  beside?: string;
+}
+/** The workloads of peers.json; only the latency block is typed here. */
+export interface PeersWorkloads {
+  latency?: { ratePerSec: number; rows: readonly LatencyRow[]; medians: readonly LatencyMedian[] };
+  [workload: string]: unknown;
+}
+export function judgeGoals(workloads: PeersWorkloads): Goal[];

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { latencyMedians } from '../../bench/lib/peers-summary.js';
+import { judgeGoals } from '../../bench/lib/peers-table.js';
+
+/** One round's summarised row of bench/open-error.js, as bench/peers.js folds it in. */
+const row = (repetition: number, client: string, streams: number, p50: number, p99: number) => ({
+  repetition,
+  client,
+  streams,
+  requests: 7_500 - repetition,
+  errorVsNginxMs: { p50, p99, p999: p99 + 1 },
+  errorVsRulerMs: { p50: p50 - 0.1, p99: p99 - 0.1, p999: p99 },
+});
+
+// Three rounds in which one 15 s window of coachbench's caught a mark-compact (round 2).
+const rows = [
+  row(1, 'floor', 0, 1.1, 2.4),
+  row(1, 'coachbench', 0, 0.9, 1.6),
+  row(2, 'floor', 0, 1.0, 3.1),
+  row(2, 'coachbench', 0, 1.0, 4.2),
+  row(3, 'floor', 0, 1.2, 2.2),
+  row(3, 'coachbench', 0, 0.8, 1.8),
+];
+
+describe('the latency workload over several rounds', () => {
+  const medians = latencyMedians(rows);
+
+  it('gives each client the median of each error over its rounds and the p99 of every round', () => {
+    const coachbench = medians.find((m) => m.client === 'coachbench');
+    expect(coachbench).toMatchObject({
+      rounds: 3,
+      requests: 7_498,
+      errorVsNginxMs: { p50: 0.9, p99: 1.8, p999: 2.8 },
+      errorVsNginxP99RangeMs: [1.6, 4.2],
+      errorVsRulerMs: { p50: 0.8, p99: 1.7 },
+    });
+  });
+
+  it("judges the goals from the medians, not from one round's window", () => {
+    const goals = judgeGoals({ latency: { ratePerSec: 500, rows, medians } });
+    const p99 = goals.find((g) => g.goal === 'latency error p99 vs nginx (ms), 500/s, 0 streams');
+    expect(p99).toMatchObject({ value: 1.8, met: true, beside: 'floor: 2.4 ms' });
+    const p50Floor = goals.find((g) => g.goal === "latency error p50 vs the sink / the floor's, 500/s, 0 streams");
+    expect(p50Floor).toMatchObject({ value: 0.8, met: true });
+  });
+
+  it('fails the p99 goal when most rounds are over it', () => {
+    const slow = rows.map((r) => (r.client === 'coachbench' ? { ...r, errorVsNginxMs: { ...r.errorVsNginxMs, p99: r.errorVsNginxMs.p99 + 1 } } : r));
+    const goals = judgeGoals({ latency: { ratePerSec: 500, rows: slow, medians: latencyMedians(slow) } });
+    expect(goals.find((g) => g.goal === 'latency error p99 vs nginx (ms), 500/s, 0 streams')).toMatchObject({ value: 2.8, met: false });
+  });
+});
