@@ -13,7 +13,7 @@
 //           wrk has no open model (wrk2 is not packaged). Every tool also runs at --base-rate
 //           (50/s): its marginal CPU per request is the difference of CPU over the difference
 //           of requests between a rate and the base rate (start-up cancels out);
-//   latency: bench/open-error.js at --rate-error (500) uploads/s for --error-seconds (15), with
+//   latency: bench/open-error.js at --rate-error (500) uploads/s for --error-seconds (40), with
 //           0 and --error-streams (5,000) checked streams, coachbench and its floor (the bare
 //           undici loop, also holding the same streams) behind nginx, --reps rounds (one 15 s
 //           window is one draw of where the garbage collector falls): steady-state p50/p99
@@ -72,7 +72,11 @@ const flags = parseFlags(import.meta.url, {
     tools: { kind: 'texts', choices: TOOL_NAMES, means: 'only these tools run, the others listed as not run; every installed one when not given' },
     'rate-error': { kind: 'number', default: 500, means: 'uploads per second of the latency workload (bench/open-error.js)' },
     'error-streams': { kind: 'number', default: 5_000, means: 'checked streams held in the latency workload' },
-    'error-seconds': { kind: 'number', default: 15, means: 'duration of each latency run' },
+    'error-seconds': {
+      kind: 'number',
+      default: 40,
+      means: 'duration of each latency run; its steady window should hold a whole mark-compact cycle of every client',
+    },
     note: { kind: 'text', means: "the conditions the numbers cannot show ('machine shared with ...'), kept in measuredWith" },
     'table-only': { kind: 'switch', means: 'rewrites the docs table from bench/results/peers.json; nothing is measured' },
   },

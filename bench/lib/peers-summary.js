@@ -35,7 +35,7 @@ const percentilesOf = (list) => ({
 
 /**
  * The latency workload per client and stream count: the median over its rounds of each error
- * percentile, and the range of the p99 against nginx (one 15 s window is one draw of where a
+ * percentile, and the range of the p99 against nginx (one short window is one draw of where a
  * garbage collection falls, so one round's p99 is not the client's).
  */
 export function latencyMedians(rows) {
