@@ -10,18 +10,20 @@ let runs = 0;
 
 /**
  * Writes `profile` to a file under `dir`, runs `coachbench run` (`bin`, this checkout's by
- * default; `nodeArgs` go to node before it) against `targetUrl` on `cpu`,
+ * default; `nodeArgs` go to node before it; `wrapper`, a command such as `perf record --`, runs
+ * node) against `targetUrl` on `cpu`,
  * and resolves with the report, the exit code, the output, and the process's CPU and wall seconds.
  * Exit 0 and 1 both leave a report; anything else is the benchmark's error.
  */
-export async function runCoachbench({ dir, profile, targetUrl, fixturesPath, cpu = null, args = [], bin = BIN, env = {}, nodeArgs = [] }) {
+export async function runCoachbench({ dir, profile, targetUrl, fixturesPath, cpu = null, args = [], bin = BIN, env = {}, nodeArgs = [], wrapper = [] }) {
   const runDir = join(dir, `run-${++runs}-${profile.name}`);
   await mkdir(runDir, { recursive: true });
   const profilePath = join(runDir, 'profile.json');
   await writeFile(profilePath, JSON.stringify(profile, null, 2));
   const outDir = join(runDir, 'report');
   const cliArgs = [...nodeArgs, bin, 'run', '--profile', profilePath, '--target', targetUrl, '--fixtures', fixturesPath, '--out', outDir, '--quiet', ...args];
-  const result = await runMeasured(process.execPath, cliArgs, { cpu, env, outFile: join(runDir, 'output.txt') });
+  const [command, ...commandArgs] = [...wrapper, process.execPath, ...cliArgs];
+  const result = await runMeasured(command, commandArgs, { cpu, env, outFile: join(runDir, 'output.txt') });
   if (result.code !== 0 && result.code !== 1) throw new Error(`coachbench run exited ${result.code}:\n${result.output}`);
   const report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8'));
   return {

@@ -34,6 +34,7 @@ export const BENCHMARKS = [
   'workers',
   'peers',
   'ab-closed',
+  'perf-split',
   'http2-requests',
   'soak',
   'redact',
@@ -138,6 +139,14 @@ function abClosed(r: Json): string {
   return `this checkout / the \`--bin\` build, paired median ratios: throughput ${ratio.perSec}, CPU per request ${ratio.cpuUsPerRequest} (during the load ${ratio.loadCpuUsPerRequest}); ${num(r.medians.thisCheckout.perSec, 0)}/s against ${num(r.medians.other.perSec, 0)}/s`;
 }
 
+function perfSplit(r: Json): string {
+  const top = (r.split as Json[])
+    .slice(0, 3)
+    .map((o) => `${o.owner} ${signed(o.difference, 2)}`)
+    .join(', ');
+  return `under perf, closed model: coachbench **${num(r.medians.coachbench.usPerRequest)} µs** per request, autocannon's CLI ${num(r.medians.autocannon.usPerRequest)} µs; most apart: ${top} µs`;
+}
+
 function http2Requests(r: Json): string {
   const h1 = r['http1.1'];
   const h2 = r.http2;
@@ -168,6 +177,7 @@ const RENDER: Record<(typeof BENCHMARKS)[number], (record: Json) => string> = {
   workers,
   peers,
   'ab-closed': abClosed,
+  'perf-split': perfSplit,
   'http2-requests': http2Requests,
   soak,
   redact,

@@ -29,7 +29,7 @@ export function wrkStatus() {
 }
 
 /** autocannon's CLI: `connections` connections for `seconds`, JSON result. */
-export async function autocannonCli({ dir, url, fixtures, body, connections, seconds, cpu }) {
+export async function autocannonCli({ dir, url, fixtures, body, connections, seconds, cpu, wrapper = [], env = {} }) {
   const participant = fixtures.participants[0];
   const form = { filename: { type: 'file', path: body.imagePath, options: { filename: body.image.fileName, contentType: 'image/jpeg' } } };
   const args = [
@@ -39,7 +39,8 @@ export async function autocannonCli({ dir, url, fixtures, body, connections, sec
     ...['-F', JSON.stringify(form)],
     `${url}/api/v1/participants/${participant.userId}/profile_photo`,
   ];
-  const run = await runMeasured(process.execPath, args, { cpu, outFile: outFileIn(dir, 'autocannon') });
+  const [command, ...commandArgs] = [...wrapper, process.execPath, ...args];
+  const run = await runMeasured(command, commandArgs, { cpu, env, outFile: outFileIn(dir, 'autocannon') });
   const json = lastJsonLine(run.output);
   if (run.code !== 0 || !json) throw new Error(`autocannon exited ${run.code}:\n${run.output}`);
   const result = JSON.parse(json);
