@@ -97,7 +97,7 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
   } else if (workloads.latency) lines.push(`**Latency error**: ${workloads.latency.skipped ?? workloads.latency.failed}`, '');
   if (workloads.streams) {
     lines.push(
-      `**Streams**, ${streams} held ${streamSeconds} s${earlier(workloads.streams)}:`,
+      `**Streams**, ${workloads.streams.measuredWithSettings?.streams ?? streams} held ${workloads.streams.measuredWithSettings?.streamSeconds ?? streamSeconds} s${earlier(workloads.streams)}:`,
       '',
       '| tool | streams open | peak RSS per stream | CPU per stream-second |',
       '|---|---|---|---|',

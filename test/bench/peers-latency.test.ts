@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderPeersSummary } from '../../bench/lib/peers-readme.js';
 import { latencyMedians } from '../../bench/lib/peers-summary.js';
 import { judgeGoals } from '../../bench/lib/peers-table.js';
 
@@ -48,5 +49,33 @@ describe('the latency workload over several rounds', () => {
     const slow = rows.map((r) => (r.client === 'coachbench' ? { ...r, errorVsNginxMs: { ...r.errorVsNginxMs, p99: r.errorVsNginxMs.p99 + 1 } } : r));
     const goals = judgeGoals({ latency: { ratePerSec: 500, rows: slow, medians: latencyMedians(slow) } });
     expect(goals.find((g) => g.goal === 'latency error p99 vs nginx (ms), 500/s, 0 streams')).toMatchObject({ value: 2.8, met: false });
+  });
+});
+
+describe("the README's quote of the peers measurement", () => {
+  const medians = latencyMedians(rows);
+  const quote = renderPeersSummary({
+    measuredWith: { startedAt: '2026-11-26T22:21:00Z', machine: { cpus: 2 } },
+    settings: { connections: 16, streams: 2_000, seconds: 10 },
+    workloads: {
+      latency: { ratePerSec: 500, medians },
+      streams: {
+        measuredAt: '2026-11-26T20:08:00Z',
+        measuredWithSettings: { streams: 5_000 },
+        medians: {
+          coachbench: { peakRssKiBPerStream: 33.5, cpuUsPerStreamSecond: 18.6 },
+          bareClient: { peakRssKiBPerStream: 53.6, cpuUsPerStreamSecond: 19.3 },
+        },
+      },
+    },
+  });
+
+  it("quotes each client's median p99 over the rounds, not one round's", () => {
+    expect(quote).toContain("| open model, 500/s beside 0 streams: p99 latency − nginx's | +1.8 ms | — | — | +2.4 ms |");
+  });
+
+  it('names a carried-over streams workload by the stream count it was measured with', () => {
+    expect(quote).toContain('| 5000 SSE streams: peak RSS per stream | 33.5 KiB |');
+    expect(quote).not.toContain('2000 SSE streams');
   });
 });
