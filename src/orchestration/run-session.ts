@@ -92,6 +92,8 @@ export interface SessionOptions {
   stderr: NodeJS.WriteStream;
   /** Live outputs (Prometheus, OTLP, dashboard) fed each merged interval; started once per run. */
   outputs?: LiveOutputs;
+  /** Where inside the fallback folder this session's report goes if its folder is lost (a capacity step's `steps/NN-LOAD`). */
+  fallbackUnder?: string;
 }
 
 /**
@@ -109,7 +111,18 @@ async function hlogPathIn(outDir: string, warn: (text: string) => void): Promise
 }
 
 /** One measured session against an already resolved, reachable target; writes the report folder. */
-export async function runSession({ config, target, outDir, stop, hurry, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<SessionOutcome> {
+export async function runSession({
+  config,
+  target,
+  outDir,
+  stop,
+  hurry,
+  stoppedBy,
+  stdout,
+  stderr,
+  outputs,
+  fallbackUnder,
+}: SessionOptions): Promise<SessionOutcome> {
   const { profile } = config;
   // The run's clock starts at --start-at when one is given: every shard's intervals line up.
   if (config.startAtMs !== null) refuseLateStart(config.startAtMs, Date.now());
@@ -266,7 +279,7 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     traceUrl: config.traceUrl,
   };
   const report = buildReport(collector.total, inputs);
-  const saved = await saveReport(outDir, report, { stdout, stderr });
+  const saved = await saveReport(outDir, report, { stdout, stderr }, fallbackUnder);
   return {
     exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null),
     report: saved.report,

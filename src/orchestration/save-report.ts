@@ -45,11 +45,16 @@ async function tryWrite(dir: string, report: Report): Promise<ReportWriteError |
   }
 }
 
-/** Writes the report folder, falling back as the module comment says; never throws for I/O. */
-export async function saveReport(outDir: string, report: Report, streams: SaveStreams): Promise<SavedReport> {
+/**
+ * Writes the report folder, falling back as the module comment says; never throws for I/O.
+ * `fallbackUnder` is a path inside the fallback folder (a capacity step's `steps/NN-LOAD`), so
+ * that a step's report and the search's final report, both falling back under one run id,
+ * keep the layout of the report folder instead of overwriting each other.
+ */
+export async function saveReport(outDir: string, report: Report, streams: SaveStreams, fallbackUnder = ''): Promise<SavedReport> {
   const failure = await tryWrite(outDir, report);
   if (failure === null) return { dir: outDir, report };
-  const fallback = fallbackDir(report.runId);
+  const fallback = join(fallbackDir(report.runId), fallbackUnder);
   const lost = `could not write the report folder ${outDir} (${whatFailed(failure)})`;
   const saved: Report = { ...report, warnings: [...report.warnings, `${lost}; this copy was written to ${fallback}`] };
   streams.stdout.write(terminalText(renderChecksText(saved)));

@@ -51,6 +51,8 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
       config: { ...config, profile, thresholds: [...config.thresholds, ...search.slos] },
       outDir: join(session.outDir, reportDir),
       stop: stepStop,
+      // The knee step and the search's report share a run id: the step falls back to its own folder.
+      fallbackUnder: reportDir,
     }).finally(() => session.stop.signal.removeEventListener('abort', forward));
     const report = outcome.report;
     const stepDir = join(session.outDir, reportDir);
