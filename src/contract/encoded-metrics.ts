@@ -38,4 +38,9 @@ export interface SlowRequest {
    */
   spanId?: string;
   latencyMs: number;
+  /**
+   * When it completed (a request's answer, or for a delivery the event's arrival), Unix
+   * epoch ms: an OTLP exemplar's time. Since 1.7.0; absent in older reports.
+   */
+  atMs?: number;
 }

@@ -14,6 +14,14 @@ const MAX_SAMPLES_PER_KEY = 5;
 /** Peaks in milliseconds measure how long something ran, not how much of it ran at once. */
 export const isTimeExtent = (peakName: string): boolean => peakName.endsWith('Ms');
 
+/** Puts `slow` in its place in `list` (slowest first), dropping the fastest past SLOWEST_PER_KEY. */
+function insertSlow(list: SlowRequest[], slow: SlowRequest): void {
+  let at = list.length;
+  while (at > 0 && list[at - 1]!.latencyMs < slow.latencyMs) at--;
+  list.splice(at, 0, slow);
+  if (list.length > SLOWEST_PER_KEY) list.pop();
+}
+
 export class MetricSet {
   private readonly counters = new Map<string, number>();
   private readonly peaks = new Map<string, number>();
@@ -79,20 +87,32 @@ export class MetricSet {
 
   /**
    * Keeps `traceId` (and `spanId`) among the slowest of `key` if `latencyMs` is
-   * (docs/design.md §2.12): most requests fail the first comparison, so the cost per request
-   * is one array read.
+   * (docs/design.md §2.12), stamped with the time it is kept: called as the request is
+   * answered (or the delivery arrives), that is when it completed. Most requests fail the
+   * first comparison, so the cost per request is one array read, and only a kept one reads
+   * the clock.
    */
   slow(key: string, traceId: string, latencyMs: number, spanId?: string): void {
+    const list = this.slowestListOf(key);
+    if (list.length === SLOWEST_PER_KEY && latencyMs <= list[SLOWEST_PER_KEY - 1]!.latencyMs) return;
+    const atMs = Date.now();
+    insertSlow(list, spanId === undefined ? { traceId, latencyMs, atMs } : { traceId, spanId, latencyMs, atMs });
+  }
+
+  /** Keeps a copy of `slow` (another set's, a worker's or a shard's) among the slowest of `key` if it is; its time stays its own. */
+  private keepSlow(key: string, slow: SlowRequest): void {
+    const list = this.slowestListOf(key);
+    if (list.length === SLOWEST_PER_KEY && slow.latencyMs <= list[SLOWEST_PER_KEY - 1]!.latencyMs) return;
+    insertSlow(list, { ...slow });
+  }
+
+  private slowestListOf(key: string): SlowRequest[] {
     let list = this.slowestByKey.get(key);
     if (list === undefined) {
       list = [];
       this.slowestByKey.set(key, list);
     }
-    if (list.length === SLOWEST_PER_KEY && latencyMs <= list[SLOWEST_PER_KEY - 1]!.latencyMs) return;
-    let at = list.length;
-    while (at > 0 && list[at - 1]!.latencyMs < latencyMs) at--;
-    list.splice(at, 0, spanId === undefined ? { traceId, latencyMs } : { traceId, spanId, latencyMs });
-    if (list.length > SLOWEST_PER_KEY) list.pop();
+    return list;
   }
 
   /** A copy of the slowest, as EncodedMetrics carries it (latency to the µs, as report.json's): absent when none was kept. */
@@ -115,7 +135,7 @@ export class MetricSet {
     for (const [name, value] of other.peaks) this.peak(name, value);
     for (const [name, histogram] of other.histograms) this.histogram(name).add(histogram);
     for (const [key, list] of other.samples) for (const text of list) this.sample(key, text);
-    for (const [key, list] of other.slowestByKey) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs, slow.spanId);
+    for (const [key, list] of other.slowestByKey) for (const slow of list) this.keepSlow(key, slow);
   }
 
   /**
@@ -152,7 +172,7 @@ export class MetricSet {
       if (exact !== undefined) settleMax(histogram, Math.max(before, exact));
     }
     for (const [key, list] of Object.entries(encoded.samples)) for (const text of list) this.sample(key, text);
-    for (const [key, list] of Object.entries(encoded.slowest ?? {})) for (const slow of list) this.slow(key, slow.traceId, slow.latencyMs, slow.spanId);
+    for (const [key, list] of Object.entries(encoded.slowest ?? {})) for (const slow of list) this.keepSlow(key, slow);
   }
 
   encode(): EncodedMetrics {

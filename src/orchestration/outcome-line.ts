@@ -13,7 +13,7 @@ import { escapeInvisible } from '../util/printable.js';
 import type { RunOutcome } from './run-session.js';
 
 /** The lines printed when a run ends. */
-export function describeOutcome({ report, outDir }: RunOutcome): string {
+export function describeOutcome({ report, outDir }: Pick<RunOutcome, 'exitCode' | 'report' | 'outDir'>): string {
   const failedChecks = report.checks.filter((c) => c.status === 'fail');
   const failedThresholds = report.thresholds.filter((t) => t.status === 'fail');
   const incomplete = report.verdict === 'incomplete';

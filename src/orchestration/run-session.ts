@@ -28,7 +28,7 @@ import { checkInFlightSplits, fixturesCap, profileShare, shardFixtures } from '.
 import { Progress } from './progress.js';
 import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
-import { saveReport } from './save-report.js';
+import { type ReportMaterial, saveReport } from './save-report.js';
 import { StoppedBeforeLoad, type StopSignal } from './signals.js';
 import { refuseLateStart, waitUntil } from './start-at.js';
 import type { WorkerJob } from './workers/messages.js';
@@ -40,6 +40,8 @@ export interface RunOutcome {
   report: Report;
   /** The folder holding report.json: the report folder, its fallback when that could not be written, or null when neither could. */
   outDir: string | null;
+  /** What `report` was built of (its fallback warning included): a late stop builds it again from this (settleLateStop). */
+  written: ReportMaterial;
 }
 
 /** A session's outcome and what buildReport made its report of: a capacity search builds its report from its knee step's. */
@@ -92,6 +94,8 @@ export interface SessionOptions {
   stderr: NodeJS.WriteStream;
   /** Live outputs (Prometheus, OTLP, dashboard) fed each merged interval; started once per run. */
   outputs?: LiveOutputs;
+  /** Where inside the fallback folder this session's report goes if its folder is lost (a capacity step's `steps/NN-LOAD`). */
+  fallbackUnder?: string;
 }
 
 /**
@@ -109,7 +113,18 @@ async function hlogPathIn(outDir: string, warn: (text: string) => void): Promise
 }
 
 /** One measured session against an already resolved, reachable target; writes the report folder. */
-export async function runSession({ config, target, outDir, stop, hurry, stoppedBy, stdout, stderr, outputs }: SessionOptions): Promise<SessionOutcome> {
+export async function runSession({
+  config,
+  target,
+  outDir,
+  stop,
+  hurry,
+  stoppedBy,
+  stdout,
+  stderr,
+  outputs,
+  fallbackUnder,
+}: SessionOptions): Promise<SessionOutcome> {
   const { profile } = config;
   // The run's clock starts at --start-at when one is given: every shard's intervals line up.
   if (config.startAtMs !== null) refuseLateStart(config.startAtMs, Date.now());
@@ -265,12 +280,12 @@ export async function runSession({ config, target, outDir, stop, hurry, stoppedB
     labels: config.labels,
     traceUrl: config.traceUrl,
   };
-  const report = buildReport(collector.total, inputs);
-  const saved = await saveReport(outDir, report, { stdout, stderr });
+  const saved = await saveReport(outDir, { total: collector.total, inputs }, { stdout, stderr }, fallbackUnder);
   return {
     exitCode: exitCodeOf(saved.report, stoppedBy(), saved.dir !== null),
     report: saved.report,
     outDir: saved.dir,
+    written: saved.material,
     built: { total: collector.total, inputs },
   };
 }
@@ -331,8 +346,11 @@ export async function settleLateStop(
   streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<RunOutcome> {
   if (stoppedBy === null || outcome.report.interrupted) return outcome;
-  const report: Report = { ...outcome.report, interrupted: true };
-  if (outcome.outDir === null) return { ...outcome, report, exitCode: exitCodeOf(report, stoppedBy, false) };
-  const saved = await saveReport(outcome.outDir, report, streams);
-  return { exitCode: exitCodeOf(saved.report, stoppedBy, saved.dir !== null), report: saved.report, outDir: saved.dir };
+  const written = { total: outcome.written.total, inputs: { ...outcome.written.inputs, interrupted: true } };
+  if (outcome.outDir === null) {
+    const report = buildReport(written.total, written.inputs);
+    return { report, outDir: null, written, exitCode: exitCodeOf(report, stoppedBy, false) };
+  }
+  const saved = await saveReport(outcome.outDir, written, streams);
+  return { exitCode: exitCodeOf(saved.report, stoppedBy, saved.dir !== null), report: saved.report, outDir: saved.dir, written: saved.material };
 }

@@ -1,13 +1,15 @@
 /**
  * A capacity search against the reference target (with a latency fault): steps up, refines,
  * reports the knee, and keeps each step's report and each SLO's value per load; a step whose
- * report could not be written to its folder is named in the search's own report.
+ * report could not be written to its folder is named in the search's own report, and falls
+ * back to a folder of its own, apart from the search's report.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/contract/report.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
@@ -52,15 +54,18 @@ describe('capacity search', () => {
     expect(exitCode).toBe(0);
   });
 
-  it("says so when a step's report could not be written to its folder", async () => {
+  it("says so when a step's report could not be written to its folder, and keeps it apart from the search's", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'coachbench-capacity-folder-'));
     const out = join(dir, 'report');
-    // A folder where the first step's report.json goes: that one file cannot be written, while
-    // the step's histogram log and run lock still can, as on a disk that fills mid-search.
+    // Folders where the first step's report.json and the search's own report.json go: those
+    // files cannot be written, while the step's histogram log and run lock still can, as on a
+    // disk that fills mid-search. Both reports fall back under the same run id (one step).
     await mkdir(join(out, 'steps', '01-10', 'report.json'), { recursive: true });
+    await mkdir(join(out, 'report.json'), { recursive: true });
     let fallback: string | null = null;
+    let stepFallback: string | null = null;
     try {
-      const { report } = await runProfile(
+      const { report, outDir } = await runProfile(
         quickProfile({
           chatStreams: { participants: 10, rampPerSec: 400, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
           generator: { maxEventLoopDelayP99: '5s' },
@@ -68,14 +73,23 @@ describe('capacity search', () => {
         }),
         { out },
       );
+      fallback = outDir;
+      expect(outDir).not.toBe(out);
+      expect(report.warnings.some((line) => line.endsWith(`; this copy was written to ${outDir}`))).toBe(true);
       expect(report.capacity!.steps.map((step) => step.reportDir)).toEqual([join('steps', '01-10')]);
       const warning = report.warnings.find((line) => line.startsWith('step steps/01-10: '));
       expect(warning, report.warnings.join('\n')).toMatch(/^step steps\/01-10: its report could not be written to .*steps\/01-10; it is in (.+)$/);
-      fallback = /; it is in (.+)$/.exec(warning!)![1]!;
-      expect(existsSync(join(fallback, 'report.json'))).toBe(true);
+      stepFallback = /; it is in (.+)$/.exec(warning!)![1]!;
+      // The step's fallback mirrors the report folder: steps/01-10 inside the search's fallback.
+      expect(stepFallback).toBe(join(outDir, 'steps', '01-10'));
+      const stepReport = JSON.parse(await readFile(join(stepFallback, 'report.json'), 'utf8')) as Report;
+      const searchReport = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report;
+      expect(stepReport.runId).toBe(searchReport.runId);
+      expect(stepReport.capacity).toBeUndefined();
+      expect(searchReport.capacity!.maxSustainableLoad).toBe(10);
     } finally {
       await rm(dir, { recursive: true, force: true });
-      if (fallback !== null) await rm(fallback, { recursive: true, force: true });
+      for (const left of [stepFallback, fallback]) if (left !== null) await rm(left, { recursive: true, force: true });
     }
   }, 60_000);
 });

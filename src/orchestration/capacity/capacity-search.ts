@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { CapacityResult, CapacityStep } from '../../contract/report.js';
-import { buildReport } from '../../report/build-report.js';
 import { exitCodeOf, type RunOutcome, runSession, type SessionOptions, type SessionOutcome } from '../run-session.js';
 import { saveReport } from '../save-report.js';
 import { knee, nextLoad, parseSearch, SEARCH_VARIABLES, type SearchVariable } from './search-plan.js';
@@ -51,6 +50,8 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
       config: { ...config, profile, thresholds: [...config.thresholds, ...search.slos] },
       outDir: join(session.outDir, reportDir),
       stop: stepStop,
+      // The knee step and the search's report share a run id: the step falls back to its own folder.
+      fallbackUnder: reportDir,
     }).finally(() => session.stop.signal.removeEventListener('abort', forward));
     const report = outcome.report;
     const stepDir = join(session.outDir, reportDir);
@@ -95,6 +96,6 @@ export async function runCapacitySearch(session: SessionOptions): Promise<RunOut
   const base = outcomes.get(best ?? steps[0]!.load)!.built;
   // The knee step's own copy carried its folder's warning; the search's report is built again, so it says so itself.
   const inputs = { ...base.inputs, warnings: [...base.inputs.warnings, ...misplaced], capacity: { result: capacity, profile: config.profile } };
-  const saved = await saveReport(session.outDir, buildReport(base.total, inputs), session);
-  return { exitCode: exitCodeOf(saved.report, session.stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir };
+  const saved = await saveReport(session.outDir, { total: base.total, inputs }, session);
+  return { exitCode: exitCodeOf(saved.report, session.stoppedBy(), saved.dir !== null), report: saved.report, outDir: saved.dir, written: saved.material };
 }

@@ -4,10 +4,13 @@
  * interval's sample and charts. It keeps the last MAX_SAMPLES samples (15 minutes at one per
  * second) to chart, so a soak of hours holds flat memory; the report has the whole run. The
  * charts are drawn here with the report's chart code, once per change for every page, and
- * only while a page is connected.
+ * only while a page is connected; so are the request kinds' summaries over the run so far,
+ * read from the run's total as it stood at the last interval (live-output.ts says why it may
+ * be kept until the next one).
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { RequestKindSummary } from '../../contract/report.js';
+import type { MetricSet } from '../../metrics/metric-set.js';
 import { dashboardCharts } from './dashboard-charts.js';
 import { dashboardScript } from './dashboard-client.js';
 import { dashboardKinds, KINDS_SLOT_ID, kindSummaries, shownKinds } from './dashboard-kinds.js';
@@ -29,6 +32,8 @@ export class DashboardOutput implements LiveOutput {
   private readonly samples: DashboardSample[] = [];
   private session: SessionInfo | null = null;
   private running: RunningTotals = { events: 0, requests: 0, errors: 0 };
+  /** The run's total at the last interval, while the kinds' summaries have not been built from it; null once they are, or without kinds. */
+  private kindsTotal: MetricSet | null = null;
   /** The request kinds' summaries over the run so far (docs/design.md §2.15); null without kinds or before the first interval. */
   private kinds: Record<string, RequestKindSummary> | null = null;
   /** The charts of the samples as they stand, as an event; null until asked for since they changed. */
@@ -68,6 +73,11 @@ export class DashboardOutput implements LiveOutput {
   }
 
   private currentCharts(): string {
+    const requests = this.session?.requests;
+    if (this.kindsTotal !== null && requests) {
+      this.kinds = kindSummaries(this.kindsTotal, requests);
+      this.kindsTotal = null;
+    }
     this.chartsEvent ??= sse('charts', {
       ...dashboardCharts(this.samples),
       [KINDS_SLOT_ID]: dashboardKinds(this.samples, this.kinds, this.samples.at(-1)?.thresholds ?? []),
@@ -91,6 +101,7 @@ export class DashboardOutput implements LiveOutput {
     this.samples.length = 0;
     this.running = { events: 0, requests: 0, errors: 0 };
     this.kinds = null;
+    this.kindsTotal = null;
     this.broadcast(sse('session', shownSession(info)));
     this.chartsChanged();
   }
@@ -99,9 +110,9 @@ export class DashboardOutput implements LiveOutput {
     const { point } = sample;
     this.running = { events: this.running.events + point.events, requests: this.running.requests + point.requests, errors: this.running.errors + point.errors };
     const entry = dashboardSample(sample, this.running, this.session);
-    // The totals are read now (never kept), so the kinds' summaries are taken at each interval.
-    const requests = this.session?.requests;
-    if (requests && shownKinds(requests).length > 0) this.kinds = kindSummaries(sample.total, requests);
+    // Summaries of the run so far cost a pass over every kind's histograms: built when a page
+    // is shown them (chartsChanged, or a page connecting before the next interval), not for nobody.
+    if (shownKinds(this.session?.requests).length > 0) this.kindsTotal = sample.total;
     this.samples.push(entry);
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     this.broadcast(sse('sample', entry));

@@ -31,7 +31,12 @@ export interface SessionInfo {
   requests?: RequestsSettings;
 }
 
-/** One closed interval. `interval` and `total` are the collector's: read them now, never keep them. */
+/**
+ * One closed interval. `interval` and `total` are the collector's: read `interval` now and
+ * never keep it. `total` changes only as the next interval closes, just before the next
+ * onInterval (or never again, once the session ends): an output may hold it until then to read
+ * what it stood at this interval, and must drop it at the next onInterval or beginSession.
+ */
 export interface IntervalSample {
   point: TimeseriesPoint;
   interval: MetricSet;

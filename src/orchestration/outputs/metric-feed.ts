@@ -3,6 +3,8 @@
  * metrics library: the Prometheus and OTLP outputs each supply the three writes, and both
  * export the same numbers under the same names.
  */
+
+import type { SlowRequest } from '../../contract/encoded-metrics.js';
 import {
   EXPORTED,
   type ExportedCount,
@@ -29,9 +31,10 @@ export interface MetricWriter {
   observe(key: ExportedKey, labels: Labels, valueSec: number, count: number): void;
   /**
    * Marks an observed value of a histogram with the trace id (and span id, where kept) of
-   * the request behind it (an exemplar); absent where the library has none to offer.
+   * the request behind it (an exemplar), and when that request completed (`atMs`, where
+   * kept); absent where the library has none to offer.
    */
-  exemplar?(key: ExportedKey, labels: Labels, valueSec: number, traceId: string, spanId: string | undefined): void;
+  exemplar?(key: ExportedKey, labels: Labels, valueSec: number, slow: Readonly<SlowRequest>): void;
 }
 
 const CHECK_STATUSES = ['pass', 'fail', 'skip'] as const;
@@ -96,7 +99,7 @@ export class MetricFeed {
       const slowestKey = SLOWEST_KEY_OF_HISTOGRAM[source] ?? kindSlowestKey(source);
       if (w.exemplar === undefined || slowestKey === undefined) continue;
       const slowest = interval.slowestOf(slowestKey);
-      for (let i = slowest.length - 1; i >= 0; i--) w.exemplar(key, labels, slowest[i]!.latencyMs / 1e3, slowest[i]!.traceId, slowest[i]!.spanId);
+      for (let i = slowest.length - 1; i >= 0; i--) w.exemplar(key, labels, slowest[i]!.latencyMs / 1e3, slowest[i]!);
     }
     w.set('elapsed', {}, point.tSec);
     const live = verdict();

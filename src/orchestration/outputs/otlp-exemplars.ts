@@ -4,7 +4,9 @@
  * the next export, then written into that export's OTLP/JSON histogram data points. The
  * OpenTelemetry JS SDK records no exemplars (its aggregators and OTLP transformer have none),
  * so they are added to the JSON the SDK's transformer writes, in the OTLP/JSON shape of
- * opentelemetry-proto `Exemplar`: time, value, hex `traceId` and `spanId`.
+ * opentelemetry-proto `Exemplar`: time, value, hex `traceId` and `spanId`. The time is the
+ * request's own (when it completed, kept with the slowest), as the SDK's reservoirs take the
+ * measurement's time: offered at the interval's end, it would postdate the request.
  */
 import type { Labels } from './metric-feed.js';
 
@@ -51,7 +53,14 @@ export class OtlpExemplars {
 
   constructor(private readonly boundsOf: (metricName: string) => readonly number[]) {}
 
-  offer(metricName: string, labels: Labels, valueSec: number, ids: { traceId: string; spanId: string | undefined }, nowMs: number = Date.now()): void {
+  /** `slow.atMs`, when the request completed, is the exemplar's time; `nowMs` stands in where none was kept. */
+  offer(
+    metricName: string,
+    labels: Labels,
+    valueSec: number,
+    slow: { traceId: string; spanId?: string | undefined; atMs?: number | undefined },
+    nowMs = Date.now(),
+  ): void {
     let series = this.pending.get(metricName);
     if (!series) {
       series = new Map();
@@ -64,10 +73,10 @@ export class OtlpExemplars {
       series.set(key, buckets);
     }
     buckets.set(bucketOf(this.boundsOf(metricName), valueSec), {
-      timeUnixNano: `${BigInt(Math.round(nowMs)) * 1_000_000n}`,
+      timeUnixNano: `${BigInt(Math.round(slow.atMs ?? nowMs)) * 1_000_000n}`,
       asDouble: valueSec,
-      traceId: ids.traceId,
-      ...(ids.spanId === undefined ? {} : { spanId: ids.spanId }),
+      traceId: slow.traceId,
+      ...(slow.spanId === undefined ? {} : { spanId: slow.spanId }),
     });
   }
 

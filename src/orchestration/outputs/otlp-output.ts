@@ -109,7 +109,7 @@ export class OtlpOutput implements LiveOutput {
         const histogram = this.instruments.get(key) as Histogram;
         for (let i = 0; i < count; i++) histogram.record(valueSec, labels);
       },
-      exemplar: (key, labels, valueSec, traceId, spanId) => this.exemplars.offer(otlpName(key), labels, valueSec, { traceId, spanId }),
+      exemplar: (key, labels, valueSec, slow) => this.exemplars.offer(otlpName(key), labels, valueSec, slow),
     };
     this.feed = new MetricFeed(writer);
   }

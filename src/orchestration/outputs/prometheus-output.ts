@@ -64,7 +64,8 @@ export class PrometheusOutput implements LiveOutput {
         const child = (this.metrics.get(key) as Histogram).labels(labels);
         for (let i = 0; i < count; i++) child.observe(valueSec);
       },
-      exemplar: (key, labels, valueSec, traceId, spanId) => {
+      // prom-client stamps an exemplar with the time it is set (the interval's end) and takes no other.
+      exemplar: (key, labels, valueSec, { traceId, spanId }) => {
         // Its bucket was observed just before, in the same interval: the series exists.
         const ids: Labels = spanId === undefined ? { trace_id: traceId } : { trace_id: traceId, span_id: spanId };
         (this.metrics.get(key) as unknown as ExemplarSetter).updateExemplar(labels, valueSec, ids);

@@ -3,7 +3,8 @@
  * interval's slowest traced requests into the latency histograms' data points it pushes, one
  * per bucket, and forgets them once pushed. A run pushing to a real OTLP/HTTP receiver
  * (test/support/otlp-receiver.ts) sends exemplars whose trace ids, span ids and values
- * are those report.json lists among each interval's slowest.
+ * are those report.json lists among each interval's slowest, stamped with the time each request
+ * completed (report.json's `atMs`), not the time of the push.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordMs } from '../../../src/metrics/histogram.js';
@@ -52,6 +53,7 @@ describe('OTLP exemplars', () => {
     const tags = throughputNames('tagLink');
     for (const ms of [3, 4, 5, 180, 900]) recordMs(interval.histogram(tags.latencyUs), ms);
     interval.inc(tags.requests, 5);
+    const recordedFromMs = Date.now();
     // id(4) shares the bucket (0.1, 0.25] with the slower id(2), offered after it: a bucket keeps its latest.
     interval.slow('tagLink', id(1), 900, span(1));
     // A slow request kept without a span id (a report from before they were kept) has none.
@@ -59,7 +61,10 @@ describe('OTLP exemplars', () => {
     interval.slow('tagLink', id(4), 120);
     recordMs(interval.histogram(CHAT.eventLatencyUs), 42);
     interval.slow('chatStreams.delivery', id(3), 42, span(3));
-    const startMs = Date.now();
+    const recordedToMs = Date.now();
+    // The interval closes later than its requests completed: the exemplars keep the requests' times.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const offeredMs = Date.now();
     output.onInterval({
       point: pointFromInterval(interval, 1, 1),
       interval,
@@ -81,9 +86,12 @@ describe('OTLP exemplars', () => {
       [id(2), undefined, 0.18],
       [id(1), span(1), 0.9],
     ]);
-    const timeMs = Number(BigInt(tagLink[0]!.exemplar.timeUnixNano ?? '0') / 1_000_000n);
-    expect(timeMs).toBeGreaterThanOrEqual(startMs);
-    expect(timeMs).toBeLessThanOrEqual(Date.now());
+    for (const { exemplar } of [...tagLink, ...exemplarsOf(pushes, DELIVERY)]) {
+      const timeMs = Number(BigInt(exemplar.timeUnixNano ?? '0') / 1_000_000n);
+      expect(timeMs).toBeGreaterThanOrEqual(recordedFromMs);
+      expect(timeMs).toBeLessThanOrEqual(recordedToMs);
+      expect(timeMs).toBeLessThan(offeredMs);
+    }
     expect(exemplarsOf(pushes, DELIVERY).map(({ exemplar }) => [exemplar.traceId, exemplar.spanId, exemplar.asDouble])).toEqual([[id(3), span(3), 0.042]]);
   });
 
@@ -97,10 +105,10 @@ describe('OTLP exemplars', () => {
     const pushes = receiver.exports.slice(before);
     expect(pushes.length).toBeGreaterThanOrEqual(3);
 
-    const slowest = new Map<string, { latencyMs: number; spanId: string | undefined }>();
+    const slowest = new Map<string, { latencyMs: number; spanId: string | undefined; atMs: number | undefined }>();
     for (const point of report.timeseries)
       for (const list of Object.values(point.slowest ?? {}))
-        for (const slow of list) slowest.set(slow.traceId, { latencyMs: slow.latencyMs, spanId: slow.spanId });
+        for (const slow of list) slowest.set(slow.traceId, { latencyMs: slow.latencyMs, spanId: slow.spanId, atMs: slow.atMs });
     expect(slowest.size).toBeGreaterThan(10);
 
     const requests = exemplarsOf(pushes, REQUEST_DURATION);
@@ -118,6 +126,10 @@ describe('OTLP exemplars', () => {
       // The span id is the traceparent's parent id the request carried, as report.json keeps it.
       expect(exemplar.spanId).toMatch(/^[0-9a-f]{16}$/);
       expect(exemplar.spanId).toBe(slowest.get(traceId)!.spanId);
+      // Its time is when the request completed (or the delivery arrived), as report.json keeps it.
+      const atMs = slowest.get(traceId)!.atMs;
+      expect(atMs).toBeGreaterThan(Date.parse(report.startedAt));
+      expect(exemplar.timeUnixNano).toBe(`${BigInt(atMs!) * 1_000_000n}`);
     }
     // Forgotten once pushed: no trace id is sent twice.
     const ids = [...requests, ...deliveries].map(({ exemplar }) => exemplar.traceId);
