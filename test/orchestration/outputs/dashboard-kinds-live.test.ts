@@ -14,20 +14,9 @@ import { pointFromInterval } from '../../../src/metrics/timeseries.js';
 import { KINDS_SLOT_ID } from '../../../src/orchestration/outputs/dashboard-kinds.js';
 import { DashboardOutput } from '../../../src/orchestration/outputs/dashboard-output.js';
 import type { LiveVerdict } from '../../../src/orchestration/outputs/live-output.js';
-import { loadProfileText } from '../../support/profile-text.js';
+import { twoKindsProfile } from '../../support/kinds-profile.js';
 
-const PROFILE = loadProfileText({
-  name: 'kinds-live',
-  duration: '30s',
-  chatStreams: { enabled: false },
-  requests: {
-    ratePerSec: 40,
-    kinds: [
-      { name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}', weight: 3 },
-      { name: 'searchSessions', method: 'POST', path: '/participants/{userId}/chat_sessions/search', body: { limit: 2 } },
-    ],
-  },
-});
+const PROFILE = twoKindsProfile('kinds-live');
 
 const SESSION = {
   profileName: 'kinds-live',

@@ -12,21 +12,10 @@ import { throughputNames } from '../../../src/metrics/names.js';
 import { buildRequestsSummary } from '../../../src/metrics/throughput-summary.js';
 import { dashboardKinds, kindPoints } from '../../../src/orchestration/outputs/dashboard-kinds.js';
 import { renderHtml } from '../../../src/report/render-html.js';
+import { twoKindsProfile } from '../../support/kinds-profile.js';
 import { makeReport } from '../../support/make-report.js';
-import { loadProfileText } from '../../support/profile-text.js';
 
-const PROFILE = loadProfileText({
-  name: 'kinds',
-  duration: '30s',
-  chatStreams: { enabled: false },
-  requests: {
-    ratePerSec: 40,
-    kinds: [
-      { name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}', weight: 3 },
-      { name: 'searchSessions', method: 'POST', path: '/participants/{userId}/chat_sessions/search', body: { limit: 2 } },
-    ],
-  },
-});
+const PROFILE = twoKindsProfile('kinds');
 
 /** One interval's or the run's metrics: `count` answers of each kind around `ms`, `errors` of getSession 500s. */
 function measured(count: number, ms: number, errors: number): MetricSet {
