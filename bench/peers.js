@@ -15,7 +15,7 @@
 //           of requests between a rate and the base rate (start-up cancels out);
 //   latency: bench/open-error.js at --rate-error (500) uploads/s for --error-seconds (40), with
 //           0 and --error-streams (5,000) checked streams, coachbench and its floor (the bare
-//           undici loop, also holding the same streams) behind nginx, --reps rounds (one 15 s
+//           undici loop, also holding the same streams) behind nginx, --reps rounds (one
 //           window is one draw of where the garbage collector falls): steady-state p50/p99
 //           minus nginx's $request_time, folded into peers.json, medians per client;
 //   streams: --streams (2,000) SSE streams held --stream-seconds (30) after the ramp:

@@ -83,7 +83,7 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
     lines.push(
       `**Latency error**, ${ratePerSec} uploads/s for ${errorSeconds} s behind nginx (\`bench/open-error.js\`, its own layout: nginx, the sink and \`serve\` on one core, the client on the other), steady state, ${rounds === 1 ? 'one round' : `medians of ${rounds} rounds (each round the floor's rows, then coachbench's)`}; error = the client's latency minus nginx's \`$request_time\` (and minus the sink's own time), p50 / p99${earlier(workloads.latency, false)}:`,
       '',
-      '| client | streams held | requests | error vs nginx | p99 vs nginx, each round | error vs the sink |',
+      '| client | streams held | requests | error vs nginx | p99 vs nginx, lowest–highest round | error vs the sink |',
       '|---|---|---|---|---|---|',
     );
     const pair = (e) => (e ? `${cell(e.p50, ' ms')} / ${cell(e.p99, ' ms')}` : '—');
