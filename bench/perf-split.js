@@ -48,6 +48,14 @@ const target = await startPhotoTarget(dir);
 const body = await photoBody(dir, flags.size);
 const periodUs = 1e6 / flags.frequency;
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const running = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const jitMaps = () => new Set(readdirSync('/tmp').filter((name) => /^perf-\d+\.map$/.test(name)));
 
 /** Runs `measure(wrapper, env)` under perf; resolves with its answered requests and µs per request by owner. */
@@ -61,8 +69,9 @@ async function underPerf(label, measure) {
     const perRequest = (samples) => round((samples * periodUs) / requests);
     return { requests, usPerRequest: perRequest(total), owners: Object.fromEntries(Object.entries(owners).map(([owner, n]) => [owner, perRequest(n)])) };
   } finally {
-    // The maps node wrote for the processes of this run (coachbench: two, the re-execution's).
-    for (const name of jitMaps()) if (!mapsBefore.has(name)) rmSync(join('/tmp', name), { force: true });
+    // The maps node wrote for the processes of this run (coachbench: two, the re-execution's),
+    // which have exited by now; a map of a process still running is someone else's.
+    for (const name of jitMaps()) if (!mapsBefore.has(name) && !running(Number(/\d+/.exec(name)?.[0]))) rmSync(join('/tmp', name), { force: true });
     rmSync(data, { force: true });
   }
 }
