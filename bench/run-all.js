@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in turn, never two at once (each measures CPU and latency that
-// a neighbour would disturb), each writing bench/results/<its name>.json. About 25 minutes in all
-// (peers.js, the peers side by side, takes about 12 of them); `--full` and `--no-pin` are passed
+// a neighbour would disturb), each writing bench/results/<its name>.json. About 45 minutes in all
+// (peers.js, the peers side by side, takes about 34 of them: docs/benchmarks.md); `--full` and `--no-pin` are passed
 // on to the benchmarks that accept them (--full: streams.js and workers.js run their full sizing;
 // --no-pin: CPU placement is left to the scheduler). The hour-long soak is not included (run
 // `node bench/soak.js` by hand: 70 minutes of the nightly-soak profile).
