@@ -14,6 +14,10 @@ const MAX_SAMPLES_PER_KEY = 5;
 /** Peaks in milliseconds measure how long something ran, not how much of it ran at once. */
 export const isTimeExtent = (peakName: string): boolean => peakName.endsWith('Ms');
 
+/** Whether a request `latencyMs` long belongs among the slowest `list` holds. */
+const ranksAmong = (list: readonly SlowRequest[], latencyMs: number): boolean =>
+  list.length < SLOWEST_PER_KEY || latencyMs > list[SLOWEST_PER_KEY - 1]!.latencyMs;
+
 /** Puts `slow` in its place in `list` (slowest first), dropping the fastest past SLOWEST_PER_KEY. */
 function insertSlow(list: SlowRequest[], slow: SlowRequest): void {
   let at = list.length;
@@ -94,7 +98,7 @@ export class MetricSet {
    */
   slow(key: string, traceId: string, latencyMs: number, spanId?: string): void {
     const list = this.slowestListOf(key);
-    if (list.length === SLOWEST_PER_KEY && latencyMs <= list[SLOWEST_PER_KEY - 1]!.latencyMs) return;
+    if (!ranksAmong(list, latencyMs)) return;
     const atMs = Date.now();
     insertSlow(list, spanId === undefined ? { traceId, latencyMs, atMs } : { traceId, spanId, latencyMs, atMs });
   }
@@ -102,8 +106,7 @@ export class MetricSet {
   /** Keeps a copy of `slow` (another set's, a worker's or a shard's) among the slowest of `key` if it is; its time stays its own. */
   private keepSlow(key: string, slow: SlowRequest): void {
     const list = this.slowestListOf(key);
-    if (list.length === SLOWEST_PER_KEY && slow.latencyMs <= list[SLOWEST_PER_KEY - 1]!.latencyMs) return;
-    insertSlow(list, { ...slow });
+    if (ranksAmong(list, slow.latencyMs)) insertSlow(list, { ...slow });
   }
 
   private slowestListOf(key: string): SlowRequest[] {
