@@ -48,12 +48,13 @@ const target = await startPhotoTarget(dir);
 const body = await photoBody(dir, flags.size);
 const periodUs = 1e6 / flags.frequency;
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** Whether `pid` is a live process here; EPERM means it lives under another user (as src/orchestration/run-folder-lock.ts reads it). */
 const running = (pid) => {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return error.code === 'EPERM';
   }
 };
 const jitMaps = () => new Set(readdirSync('/tmp').filter((name) => /^perf-\d+\.map$/.test(name)));
