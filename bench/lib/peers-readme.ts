@@ -6,18 +6,13 @@
 // loaded by Node's type stripping from bench/lib/peers-table.js.
 import { readFile, writeFile } from 'node:fs/promises';
 import { spliceBetweenMarkers } from './markers.js';
+import { bestFloor, type LatencyMedian } from './peers-latency.js';
 
 type Value = number | null | undefined;
 interface ToolMedians {
   cpuUsPerRequest?: Value;
   peakRssKiBPerStream?: Value;
   cpuUsPerStreamSecond?: Value;
-}
-/** One client's medians over the latency workload's rounds (bench/lib/peers-summary.js latencyMedians). */
-interface LatencyMedian {
-  client: string;
-  streams: number;
-  errorVsNginxMs?: { p99: number } | null;
 }
 interface Workload {
   measuredAt?: string;
@@ -64,10 +59,9 @@ export function renderPeersSummary(results: PeersResults): string {
   }
   for (const count of [...new Set(latency.map((row) => row.streams))]) {
     const of = (client: string): Value => latency.find((row) => row.client === client && row.streams === count)?.errorVsNginxMs?.p99;
-    const floors = latency.filter((row) => row.client !== 'coachbench' && row.streams === count).map((row) => row.errorVsNginxMs?.p99 ?? Infinity);
-    const floor = floors.length ? Math.min(...floors) : null;
+    const floor = bestFloor(latency, count)?.errorVsNginxMs?.p99;
     rows.push(
-      `| open model, ${workloads.latency?.ratePerSec}/s beside ${count} streams: p99 latency − nginx's | ${ms(of('coachbench'))} | — | — | ${ms(floor === Infinity ? null : floor)} |`,
+      `| open model, ${workloads.latency?.ratePerSec}/s beside ${count} streams: p99 latency − nginx's | ${ms(of('coachbench'))} | — | — | ${ms(floor)} |`,
     );
   }
   if (streams.coachbench) {

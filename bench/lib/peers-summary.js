@@ -3,6 +3,7 @@
 // goals judged from them. Kept apart from the runs so that `peers.js --table-only` derives them
 // again from the rows in bench/results/peers.json, the same way.
 import { median } from './median.js';
+import { latencyMedians } from './peers-latency.js';
 import { judgeGoals } from './peers-table.js';
 
 const round = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
@@ -25,40 +26,6 @@ export function medians(rows) {
     };
   }
   return out;
-}
-
-const percentilesOf = (list) => ({
-  p50: round(median(list.map((e) => e.p50)), 3),
-  p99: round(median(list.map((e) => e.p99)), 3),
-  p999: round(median(list.map((e) => e.p999)), 3),
-});
-
-/**
- * The latency workload per client and stream count: the median over its rounds of each error
- * percentile, and the range of the p99 against nginx (one short window is one draw of where a
- * garbage collection falls, so one round's p99 is not the client's).
- */
-export function latencyMedians(rows) {
-  const groups = new Map();
-  for (const row of rows) {
-    const key = `${row.client}\u0000${row.streams}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  return [...groups.values()].map((list) => {
-    const measured = (field) => list.map((row) => row[field]).filter((e) => e !== null && e !== undefined);
-    const nginx = measured('errorVsNginxMs');
-    const ruler = measured('errorVsRulerMs');
-    const p99s = nginx.map((e) => e.p99);
-    return {
-      client: list[0].client,
-      streams: list[0].streams,
-      rounds: list.length,
-      requests: round(median(list.map((row) => row.requests)), 0),
-      errorVsNginxMs: nginx.length === 0 ? null : percentilesOf(nginx),
-      errorVsNginxP99RangeMs: p99s.length === 0 ? null : [Math.min(...p99s), Math.max(...p99s)],
-      errorVsRulerMs: ruler.length === 0 ? null : percentilesOf(ruler),
-    };
-  });
 }
 
 /** Per tool, CPU per request at the margin between the base rate and `rate`: ΔCPU / Δrequests of the medians. */

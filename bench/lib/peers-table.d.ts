@@ -1,5 +1,5 @@
 // Types of peers-table.js for its tests (Node runs the .js as it is).
-import type { LatencyMedian, LatencyRow } from './peers-summary.js';
+import type { LatencyMedian, LatencyRow } from './peers-latency.js';
 
 export interface Goal {
   goal: string;

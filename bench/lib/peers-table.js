@@ -3,6 +3,7 @@
 // ordered by CPU per request, with the tools that were missing or cannot run a workload.
 import { readFile, writeFile } from 'node:fs/promises';
 import { hasMarkers, spliceBetweenMarkers } from './markers.js';
+import { bestFloor } from './peers-latency.js';
 import { writePeersSummary } from './peers-readme.ts';
 
 /** The Markdown table of docs/benchmarks.md between the peers markers, from the medians. */
@@ -181,9 +182,7 @@ export function judgeGoals(workloads) {
   }
   const latency = workloads.latency?.medians ?? [];
   for (const row of latency.filter((r) => r.client === 'coachbench')) {
-    const floors = latency.filter((r) => r.client !== 'coachbench' && r.streams === row.streams);
-    // The floor variant with the lower p99 is the stricter comparison.
-    const best = floors.reduce((low, r) => (low === null || (r.errorVsNginxMs?.p99 ?? Infinity) < (low.errorVsNginxMs?.p99 ?? Infinity) ? r : low), null);
+    const best = bestFloor(latency, row.streams);
     const at = `${workloads.latency.ratePerSec}/s, ${row.streams} streams`;
     const beside = (p) => (best?.errorVsNginxMs ? `${best.client}: ${best.errorVsNginxMs[p]} ms` : null);
     goals.push(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { latencyMedians } from '../../bench/lib/peers-latency.js';
 import { renderPeersSummary } from '../../bench/lib/peers-readme.js';
-import { latencyMedians } from '../../bench/lib/peers-summary.js';
 import { judgeGoals } from '../../bench/lib/peers-table.js';
 
 /** One round's summarised row of bench/open-error.js, as bench/peers.js folds it in. */

@@ -1,4 +1,4 @@
-// Types of peers-summary.js for its tests (Node runs the .js as it is).
+// Types of peers-latency.js for its tests and peers-readme.ts (Node runs the .js as it is).
 export interface ErrorPercentiles {
   p50: number;
   p99: number;
@@ -22,3 +22,4 @@ export interface LatencyMedian {
   errorVsRulerMs: ErrorPercentiles | null;
 }
 export function latencyMedians(rows: readonly LatencyRow[]): LatencyMedian[];
+export function bestFloor(latency: readonly LatencyMedian[], streams: number): LatencyMedian | null;
