@@ -63,7 +63,9 @@ const jitMaps = () => new Set(readdirSync('/tmp').filter((name) => /^perf-\d+\.m
 async function underPerf(label, measure) {
   const data = join(dir, `${label}-${Date.now()}.perf`);
   const mapsBefore = jitMaps();
-  const wrapper = ['perf', 'record', '-q', '-F', String(flags.frequency), '-o', data, '--'];
+  // `env -C`: with --perf-basic-prof, V8 also writes an isolate-*.log per isolate into the
+  // working directory; the benchmark's own folder takes them, not the user's.
+  const wrapper = ['perf', 'record', '-q', '-F', String(flags.frequency), '-o', data, '--', 'env', '-C', dir];
   const requests = await measure(wrapper, { NODE_OPTIONS: '--perf-basic-prof-only-functions' });
   try {
     const { owners, total } = samplesByOwner(data);
