@@ -4,7 +4,9 @@
 //
 //   closed: 16 connections, 16 KiB multipart uploads, --seconds (10) against `coachbench serve`:
 //           coachbench (closed model), wrk, h2load, hey, autocannon's CLI, Locust, Artillery,
-//           and the floor: bench/node-floor-client.js, raw sockets with no HTTP parser;
+//           and two floors: bench/node-floor-client.js, raw sockets with no HTTP parser, and
+//           bench/checked-floor-client.js, autocannon's engine with coachbench's checks of
+//           every answer (checkedFloor);
 //   open:   --rates (500,2000) uploads/s of 2 KiB for --seconds against `serve --fault latency=20ms`
 //           behind nginx, whose $request_time per upload is the ruler: each tool's p50/p99
 //           minus nginx's over the same run: coachbench (open model), h2load (--rps),
@@ -54,7 +56,7 @@ import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/proce
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
 import { nodeClient, wrk } from './lib/rulers.js';
 
-const TOOL_NAMES = ['coachbench', 'floor', 'wrk', 'h2load', 'hey', 'autocannon', 'autocannonC', 'locust', 'artillery'];
+const TOOL_NAMES = ['coachbench', 'floor', 'checkedFloor', 'wrk', 'h2load', 'hey', 'autocannon', 'autocannonC', 'locust', 'artillery'];
 const flags = parseFlags(import.meta.url, {
   build: true,
   flags: {
@@ -184,6 +186,7 @@ async function closedWorkload() {
   const body = await photoBody(dir, CLOSED_BYTES);
   const request = uploadRequest(target.url, target.fixtures, body);
   const common = { dir, request, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
+  const nodeCommon = { dir, url: target.url, fixtures: target.fixtures, body, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
   const names = ['wrk', 'h2load', 'hey', 'autocannon', 'locust', 'artillery'].filter((name) => name === 'autocannon' || peers[name]);
   const tools = [
     [
@@ -209,19 +212,10 @@ async function closedWorkload() {
     ['autocannon', () => autocannon(common)],
     // The least a Node.js closed loop does per request (a write, a read, a Content-Length found):
     // what stands between it and autocannon's CLI is an HTTP parser and a client around it.
-    [
-      'floor',
-      () =>
-        nodeClient('node-floor-client.js', {
-          dir,
-          url: target.url,
-          fixtures: target.fixtures,
-          body,
-          connections: CONNECTIONS,
-          seconds: SECONDS,
-          cpu: GENERATOR_CPU,
-        }),
-    ],
+    ['floor', () => nodeClient('node-floor-client.js', nodeCommon)],
+    // What autocannon's engine costs when every answer is judged as coachbench judges it: the
+    // part of coachbench's CPU beyond autocannon's CLI that the checks account for.
+    ['checkedFloor', () => nodeClient('checked-floor-client.js', nodeCommon)],
   ];
   try {
     const rows = await rotate(tools, (run) => run());
@@ -229,7 +223,7 @@ async function closedWorkload() {
       rows,
       medians: medians(rows),
       missing: missing(names.filter((name) => name !== 'autocannon')),
-      notRun: notRun(['coachbench', ...names, 'floor']),
+      notRun: notRun(['coachbench', ...names, 'floor', 'checkedFloor']),
     };
   } finally {
     await target.stop();
@@ -467,9 +461,9 @@ const settings = {
   pinned: GENERATOR_CPU === null ? 'no' : `generator on CPU ${GENERATOR_CPU}, target and nginx on CPU ${TARGET_CPU} (taskset, every thread)`,
 };
 const results = {
-  goal: 'issue 30: coachbench beside wrk, h2load, hey, autocannon, Locust and Artillery on the closed model, the open model (CPU per request, marginal CPU, latency error against nginx) and held streams, with the floors of a bare undici open loop and of raw sockets with no HTTP parser (closed)',
+  goal: 'issue 30: coachbench beside wrk, h2load, hey, autocannon, Locust and Artillery on the closed model, the open model (CPU per request, marginal CPU, latency error against nginx) and held streams, with the floors of a bare undici open loop, of raw sockets with no HTTP parser (closed) and of the autocannon engine with the checks of coachbench (closed)',
   method: {
-    closed: `${CONNECTIONS} connections (users, workers), ${CLOSED_BYTES}-byte JPEG multipart uploads, ${SECONDS} s, against coachbench serve; coachbench's closed model through bin/coachbench.js run; floor: bench/node-floor-client.js (raw net sockets, one prebuilt request per write, each answer's end found by its Content-Length, no HTTP parser, nothing checked, no latency recorded)`,
+    closed: `${CONNECTIONS} connections (users, workers), ${CLOSED_BYTES}-byte JPEG multipart uploads, ${SECONDS} s, against coachbench serve; coachbench's closed model through bin/coachbench.js run; floor: bench/node-floor-client.js (raw net sockets, one prebuilt request per write, each answer's end found by its Content-Length, no HTTP parser, nothing checked, no latency recorded); checkedFloor: bench/checked-floor-client.js (the autocannon package as its CLI runs it, one prebuilt request, every answer through coachbench's own checks of a photo upload from dist/: status, the five headers, JSON media type and body, photoUrl; no traceparent, no metrics beyond autocannon's)`,
     open: `${RATES.join(' and ')} uploads/s (and ${BASE_RATE}/s, for the marginal CPU per request) of a ${OPEN_BYTES}-byte JPEG for ${SECONDS} s against coachbench serve --fault latency=${DELAY_MS}ms behind nginx (1 worker); error = the tool's p50/p99 minus nginx's $request_time p50/p99 over the same run (ms resolution). coachbench: open model, latency from each slot's intended start. Paced peers use max(${OPEN_CLIENTS}, rate / ${PER_CLIENT_RATE}) connections (users): h2load --rps and hey -q per connection, Locust constant_throughput per user (latency from each actual send); autocannon -R over as many connections (its own coordinated-omission correction; autocannonC adds -C, which turns it off); Artillery arrivalRate (one upload per virtual user); floor: bench/open-floor-client.js (undici request() on a Pool, one timer per due slot, nothing checked, latency from the intended start, young generation as coachbench run's). Marginal CPU per request = (CPU at the rate − CPU at ${BASE_RATE}/s) / (requests at the rate − requests at ${BASE_RATE}/s), medians`,
     latency: `bench/open-error.js --rate ${ERROR_RATE} --streams ${ERROR_STREAMS} --seconds ${ERROR_SECONDS} --repeat ${REPS}: ${REPS} rounds, each the floor's rows then coachbench's, medians per client and streams; coachbench and the floor client behind nginx (a sink that times itself behind it for the uploads, coachbench serve for the streams); steady-state window; error = client minus nginx's $request_time (ms resolution) and minus the sink's own time`,
     streams: `${STREAMS} streams (half main, half chat-session) opened at ${STREAM_RAMP_PER_SEC}/s and held ${STREAM_SECONDS} s after the ramp, KEEP_ALIVE 15 s, no messages; peak RSS = VmHWM (GNU time %M) / streams open; CPU per stream-second = process CPU / (streams × hold seconds), start-up and ramp included`,

@@ -1,7 +1,8 @@
 // The command line every bare closed-loop client of bench/ takes (node-floor-client.js,
-// undici-pool-client.js, undici-dispatch-client.js), as bench/lib/rulers.js `nodeClient` runs
-// them: URL PATH CONNECTIONS SECONDS BODY_FILE, the request headers as JSON in CB_HEADERS; each
-// prints one JSON line, {"requests": N, "non2xx": M}, when its time is up.
+// checked-floor-client.js, undici-pool-client.js, undici-dispatch-client.js), as
+// bench/lib/rulers.js `nodeClient` runs them: URL PATH CONNECTIONS SECONDS BODY_FILE, the request
+// headers as JSON in CB_HEADERS; each prints one JSON line, {"requests": N, "non2xx": M, …},
+// when its time is up.
 import { readFileSync } from 'node:fs';
 import { parseFlags } from './flags.js';
 

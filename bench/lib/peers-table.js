@@ -142,12 +142,19 @@ export function judgeGoals(workloads) {
   const closed = workloads.closed?.medians;
   if (closed) {
     const floor = ratio(closed.floor?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest);
+    const checked = ratio(closed.checkedFloor?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest);
+    const floors = [
+      floor === null ? null : `floor (raw sockets, no HTTP parser): ${floor} × autocannon's`,
+      checked === null
+        ? null
+        : `checked floor (autocannon's engine with coachbench's checks): ${checked} × autocannon's, coachbench ${ratio(closed.coachbench?.cpuUsPerRequest, closed.checkedFloor?.cpuUsPerRequest)} × it`,
+    ].filter((text) => text !== null);
     goals.push(
       judged(
         "closed model: coachbench CPU per request / autocannon's",
         ratio(closed.coachbench?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest),
         1,
-        floor === null ? null : `floor (raw sockets, no HTTP parser): ${floor} × autocannon's`,
+        floors.length === 0 ? null : floors.join('; '),
       ),
     );
   }
