@@ -14,3 +14,9 @@ export interface PeersWorkloads {
   [workload: string]: unknown;
 }
 export function judgeGoals(workloads: PeersWorkloads): Goal[];
+/** `tool`'s CPU per request over `other`'s in each repetition both ran, in repetition order. */
+export function pairedRatios(
+  rows: readonly { tool: string; repetition: number; cpuUsPerRequest?: number | null; failed?: string }[],
+  tool: string,
+  other: string,
+): number[];

@@ -3,6 +3,7 @@
 // ordered by CPU per request, with the tools that were missing or cannot run a workload.
 import { readFile, writeFile } from 'node:fs/promises';
 import { hasMarkers, spliceBetweenMarkers } from './markers.js';
+import { median } from './median.js';
 import { bestFloor } from './peers-latency.js';
 import { writePeersSummary } from './peers-readme.ts';
 
@@ -124,6 +125,7 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
   await writePeersSummary({ measuredWith: measured, settings, workloads });
 }
 
+const round2 = (value) => Math.round(value * 100) / 100;
 const ratio = (a, b, digits = 2) => (a === null || a === undefined || !b ? null : Math.round((a / b) * 10 ** digits) / 10 ** digits);
 const judged = (goal, value, limit, beside = null) => ({
   goal,
@@ -133,6 +135,13 @@ const judged = (goal, value, limit, beside = null) => ({
   ...(beside ? { beside } : {}),
 });
 
+/** `tool`'s CPU per request over `other`'s in each repetition both ran, in repetition order. */
+export function pairedRatios(rows, tool, other) {
+  const cpu = (name, repetition) => rows.find((row) => row.tool === name && row.repetition === repetition && !row.failed)?.cpuUsPerRequest;
+  const repetitions = [...new Set(rows.map((row) => row.repetition))].sort((a, b) => a - b);
+  return repetitions.map((repetition) => ratio(cpu(tool, repetition), cpu(other, repetition))).filter((value) => value !== null);
+}
+
 /**
  * Issue 30's goals, judged from the medians: each a ratio (or an error in ms) with its limit,
  * and the floor beside it where a floor was measured. Null where a side was not measured.
@@ -141,21 +150,28 @@ export function judgeGoals(workloads) {
   const goals = [];
   const closed = workloads.closed?.medians;
   if (closed) {
-    const floor = ratio(closed.floor?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest);
-    const checked = ratio(closed.checkedFloor?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest);
-    const floors = [
+    // A closed loop's CPU per request follows the target's throughput, which drifts between
+    // repetitions; the tools of one repetition ran back to back, so the closed ratios are the
+    // median of each repetition's (as bench/throughput-closed.js compares), medians' beside.
+    const rows = workloads.closed.rows ?? [];
+    const of = (tool, other) => {
+      const paired = pairedRatios(rows, tool, other);
+      return paired.length > 0 ? round2(median(paired)) : ratio(closed[tool]?.cpuUsPerRequest, closed[other]?.cpuUsPerRequest);
+    };
+    const each = pairedRatios(rows, 'coachbench', 'autocannon');
+    const floor = of('floor', 'autocannon');
+    const checked = of('checkedFloor', 'autocannon');
+    const beside = [
+      each.length === 0
+        ? null
+        : `each repetition: ${each.join(', ')}; by medians: ${ratio(closed.coachbench?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest)}`,
       floor === null ? null : `floor (raw sockets, no HTTP parser): ${floor} × autocannon's`,
       checked === null
         ? null
-        : `checked floor (autocannon's engine with coachbench's checks): ${checked} × autocannon's, coachbench ${ratio(closed.coachbench?.cpuUsPerRequest, closed.checkedFloor?.cpuUsPerRequest)} × it`,
+        : `checked floor (autocannon's engine with coachbench's checks): ${checked} × autocannon's, coachbench ${of('coachbench', 'checkedFloor')} × it`,
     ].filter((text) => text !== null);
     goals.push(
-      judged(
-        "closed model: coachbench CPU per request / autocannon's",
-        ratio(closed.coachbench?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest),
-        1,
-        floors.length === 0 ? null : floors.join('; '),
-      ),
+      judged("closed model: coachbench CPU per request / autocannon's", of('coachbench', 'autocannon'), 1, beside.length === 0 ? null : beside.join('; ')),
     );
   }
   const open = workloads.open;
