@@ -14,6 +14,7 @@ import { median } from './lib/median.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 
 const flags = parseFlags(import.meta.url, {
   build: true,
@@ -51,7 +52,7 @@ try {
   await target.stop();
 }
 
-const round = (value) => Math.round(value * 1_000) / 1_000;
+const round = rounder(3);
 const FIELDS = ['perSec', 'loadCpuUsPerRequest', 'cpuUsPerRequest'];
 const medians = (figures) => Object.fromEntries(FIELDS.map((field) => [field, median(figures.map((f) => f[field]))]));
 const pairedRatios = Object.fromEntries(FIELDS.map((field) => [field, round(median(runs.thisCheckout.map((f, i) => f[field] / runs.other[i][field])))]));

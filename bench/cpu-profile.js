@@ -26,6 +26,7 @@ import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 
 const flags = parseFlags(import.meta.url, {
   build: true,
@@ -56,7 +57,7 @@ const workloadOf = () => (MODEL === 'open' ? { model: 'open', ratePerSec: RATE }
 
 const begun = beginMeasurement();
 const dir = await benchDir('cpu-profile');
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(1);
 
 /** One profiled run: its requests, its /proc CPU, and the main thread's samples by owner and function. */
 let runs = 0;

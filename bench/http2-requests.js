@@ -14,6 +14,7 @@ import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, pinToTargetCpu } from './lib/photo-target.js';
 import { benchDir, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 
 const flags = parseFlags(import.meta.url, {
   build: true,
@@ -28,7 +29,7 @@ const SECONDS = flags.seconds;
 const SIZE = flags.size;
 const begun = beginMeasurement();
 const dir = await benchDir('http2-requests');
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(1);
 
 const ca = join(dir, 'ca.pem');
 const fixturesPath = join(dir, 'fixtures.json');

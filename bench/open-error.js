@@ -31,6 +31,7 @@ import { findNginx, startNginxRouter } from './lib/nginx-router.js';
 import { GENERATOR_CPU, photoBody, pinToTargetCpu } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startProcess, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 
 const flags = parseFlags(import.meta.url, {
   build: true,
@@ -76,7 +77,7 @@ if (nginx.path === null) {
   process.exit(0);
 }
 const dir = await benchDir('open-error');
-const round = (value, digits = 3) => (value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+const round = rounder(3);
 
 const participants = Math.max(1, Math.ceil(STREAMS / 2));
 const fixturesPath = join(dir, 'fixtures.json');

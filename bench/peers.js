@@ -55,6 +55,7 @@ import { writePeersTable } from './lib/peers-table.js';
 import { PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 import { nodeClient, wrk } from './lib/rulers.js';
 
 const TOOL_NAMES = ['coachbench', 'floor', 'checkedFloor', 'wrk', 'h2load', 'hey', 'autocannon', 'autocannonC', 'locust', 'artillery'];
@@ -127,7 +128,7 @@ const TARGET_CPU = '1';
 const begun = beginMeasurement();
 begun.note = flags.note;
 const dir = await benchDir('peers');
-const round = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+const round = rounder(1);
 
 function pinTarget(pid) {
   if (GENERATOR_CPU === null) return;

@@ -24,6 +24,7 @@ import { samplesByOwner } from './lib/perf-owners.js';
 import { GENERATOR_CPU, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 import { autocannonCli } from './lib/rulers.js';
 
 const flags = parseFlags(import.meta.url, {
@@ -47,7 +48,7 @@ const dir = await benchDir('perf-split');
 const target = await startPhotoTarget(dir);
 const body = await photoBody(dir, flags.size);
 const periodUs = 1e6 / flags.frequency;
-const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(2);
 /** Whether `pid` is a live process here; EPERM means it lives under another user (as src/orchestration/run-folder-lock.ts reads it). */
 const running = (pid) => {
   try {

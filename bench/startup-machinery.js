@@ -38,6 +38,7 @@ import { outFileIn, runMeasured } from './lib/measured-command.js';
 import { median } from './lib/median.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 
 const flags = parseFlags(import.meta.url, {
   build: true,
@@ -67,7 +68,7 @@ function otherBuilds() {
 
 const begun = beginMeasurement();
 const dir = await benchDir('startup-machinery');
-const round = (value) => Math.round(value * 1000) / 1000;
+const round = rounder(3);
 
 const COMMANDS = {
   help: ['--help'],

@@ -23,6 +23,7 @@ import { median } from './lib/median.js';
 import { GENERATOR_CPU, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 
 const flags = parseFlags(import.meta.url, {
   build: true,
@@ -42,7 +43,7 @@ const SIZE = 16_384;
 
 const begun = beginMeasurement();
 const dir = await benchDir('startup');
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(1);
 
 async function versionCpu(env) {
   const result = await runMeasured(process.execPath, [bin, '--version'], { cpu: GENERATOR_CPU, env, outFile: outFileIn(dir, 'version') });

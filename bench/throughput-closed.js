@@ -24,6 +24,7 @@ import { median } from './lib/median.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 import { AUTOCANNON_CLI, autocannonCli, nodeClient, wrk, wrkStatus } from './lib/rulers.js';
 
 const flags = parseFlags(import.meta.url, {
@@ -47,7 +48,7 @@ const dir = await benchDir('closed');
 const wrkTool = wrkStatus();
 if (wrkTool.reason) console.log(`skipping wrk: ${wrkTool.reason}`);
 
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(1);
 
 async function coachbench(target, size, bin = BIN) {
   const profile = photoProfile(`bench-closed-${size}`, SECONDS, size, { model: 'closed', connections: CONNECTIONS });

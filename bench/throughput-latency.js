@@ -11,6 +11,7 @@ import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 import { autocannonCli, wrk, wrkStatus } from './lib/rulers.js';
 
 const flags = parseFlags(import.meta.url, {
@@ -33,7 +34,7 @@ const begun = beginMeasurement();
 const dir = await benchDir('latency');
 const wrkTool = wrkStatus();
 if (wrkTool.reason) console.log(`skipping wrk: ${wrkTool.reason}`);
-const round = (value, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(3);
 
 const baseline = await startPhotoTarget(dir);
 const delayed = await startPhotoTarget(dir, [`latency=${DELAY_MS}ms`]);

@@ -15,6 +15,7 @@ import { parseFlags } from './lib/flags.js';
 import { GENERATOR_CPU, PINNED, startPhotoTarget, startSink } from './lib/photo-target.js';
 import { benchDir } from './lib/processes.js';
 import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { rounder } from './lib/round.js';
 
 const flags = parseFlags(import.meta.url, {
   build: true,
@@ -36,7 +37,7 @@ const ONLY = flags.only;
 
 const begun = beginMeasurement();
 const dir = await benchDir('open');
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(1);
 
 const openRun = (server, rate, seconds) =>
   runCoachbench({

@@ -5,6 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMeasured } from './measured-command.js';
 import { BIN } from './processes.js';
+import { rounder } from './round.js';
 
 let runs = 0;
 
@@ -45,7 +46,7 @@ export function photoProfile(name, durationSec, sizeBytes, photo) {
   };
 }
 
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(1);
 
 /**
  * The figures a throughput benchmark keeps from one run of `scenario` (photoUpload or tagLink). CPU per request is the whole

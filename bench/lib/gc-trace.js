@@ -2,11 +2,12 @@
 // GC, "[pid:isolate:...] T ms: pause=P ... gc=s|mc|mmc ... promoted=B ...". Used where a latency
 // tail may be the generator's GC pauses rather than the target (open-error.js): every pause stops
 // the isolate's loop, and a request answered during it is timed late by that much.
+import { rounder } from './round.js';
 
 const LINE = /^\[\d+:(0x[0-9a-f]+)(?::\d+)?\]\s+([\d.]+) ms: pause=([\d.]+) .*?\bgc=(\w+)\b(.*)$/gm;
 const KINDS = { s: 'scavenge', mmc: 'minorMarkSweep', mc: 'markCompact' };
 
-const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(2);
 const field = (rest, name) => Number(new RegExp(`\\b${name}=([\\d.]+)`).exec(rest)?.[1] ?? 0);
 
 function percentile(sorted, p) {

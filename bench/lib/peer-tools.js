@@ -21,7 +21,7 @@ const ARTILLERY_VERSION = '2.0.34';
 const ARTILLERY_PREFIX = join(tmpdir(), 'coachbench-peers-tools', 'artillery');
 const ARTILLERY_BIN = join(ARTILLERY_PREFIX, 'node_modules', 'artillery', 'bin', 'run');
 
-const round = (value, digits = 1) => (value === null || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+const round = rounder(1);
 const perRequest = (cpuSeconds, requests) => (requests > 0 ? round((cpuSeconds * 1e6) / requests) : null);
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).status === 0;
 
@@ -195,6 +195,8 @@ class Upload(FastHttpUser):
     def upload(self):
         self.client.request("PATCH", PATH, data=BODY, headers=HEADERS, name="upload")
 `;
+
+import { rounder } from './round.js';
 
 /**
  * Locust (FastHttpUser), headless, one process: `users` users spawned at once for `seconds`.

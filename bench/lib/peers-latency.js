@@ -2,9 +2,10 @@
 // and the floor each goal and the README's quote compare coachbench with. Apart from
 // peers-summary.js and peers-table.js so that both, and the README's quote, take it without a cycle.
 import { median } from './median.js';
+import { rounder } from './round.js';
 
 /** To the µs, as open-error.js writes its errors in ms. */
-const toUs = (ms) => Math.round(ms * 1_000) / 1_000;
+const toUs = rounder(3);
 
 const percentilesOf = (list) => ({
   p50: toUs(median(list.map((e) => e.p50))),

@@ -5,8 +5,9 @@
 import { median } from './median.js';
 import { latencyMedians } from './peers-latency.js';
 import { judgeGoals } from './peers-table.js';
+import { rounder } from './round.js';
 
-const round = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+const round = rounder(1);
 
 /** Per tool, the median of each numeric field over its repetitions that did not fail. */
 export function medians(rows) {

@@ -6,6 +6,7 @@ import { hasMarkers, spliceBetweenMarkers } from './markers.js';
 import { median } from './median.js';
 import { bestFloor } from './peers-latency.js';
 import { writePeersSummary } from './peers-readme.ts';
+import { rounder } from './round.js';
 
 /** The Markdown table of docs/benchmarks.md between the peers markers, from the medians. */
 export async function writePeersTable({ measuredWith: measured, settings, workloads, goals }) {
@@ -125,8 +126,9 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
   await writePeersSummary({ measuredWith: measured, settings, workloads });
 }
 
-const round2 = (value) => Math.round(value * 100) / 100;
-const ratio = (a, b, digits = 2) => (a === null || a === undefined || !b ? null : Math.round((a / b) * 10 ** digits) / 10 ** digits);
+const round = rounder(2);
+/** a / b to `digits` decimals; null where either was not measured (or b is 0). */
+const ratio = (a, b, digits = 2) => (a === null || a === undefined || !b ? null : round(a / b, digits));
 const judged = (goal, value, limit, beside = null) => ({
   goal,
   value,
@@ -156,7 +158,7 @@ export function judgeGoals(workloads) {
     const rows = workloads.closed.rows ?? [];
     const of = (tool, other) => {
       const paired = pairedRatios(rows, tool, other);
-      return paired.length > 0 ? round2(median(paired)) : ratio(closed[tool]?.cpuUsPerRequest, closed[other]?.cpuUsPerRequest);
+      return paired.length > 0 ? round(median(paired)) : ratio(closed[tool]?.cpuUsPerRequest, closed[other]?.cpuUsPerRequest);
     };
     const each = pairedRatios(rows, 'coachbench', 'autocannon');
     const floor = of('floor', 'autocannon');

@@ -12,11 +12,12 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastJsonLine, outFileIn, runMeasured } from './measured-command.js';
+import { rounder } from './round.js';
 
 export const AUTOCANNON_CLI = new URL('../../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
 const ACCEPT = 'application/json, application/problem+json';
 
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = rounder(1);
 const perRequest = (cpuSeconds, requests) => (requests > 0 ? round((cpuSeconds * 1e6) / requests) : null);
 
 /** wrk's version line, or null with the reason it cannot be used. */
