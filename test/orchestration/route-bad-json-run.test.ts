@@ -4,7 +4,10 @@
  * request kind's `requests.expectations` (naming the kind), `photo.upload` and `tags.link`, where the same
  * run without the fault passes them.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBin } from '../support/bin-helpers.js';
+import { writeProfile } from '../support/profiles.js';
 import { failures, runProfile, statusOf } from '../support/run-helpers.js';
 
 const SESSION_SCHEMA = { type: 'object', required: ['id'] };
@@ -97,4 +100,17 @@ describe('bad-json=PCT on METHOD /path in a run', { timeout: TWO_RUNS_MS }, () =
     expect(check.status).toBe('fail');
     expect(check.detail).toContain('answer is not an array of distinct tag ids');
   });
+});
+
+describe("a profile's target.faults (bin/, built dist/)", () => {
+  it('refuses a scoped bad-json on a stream route: exit 2, one line, no load', async () => {
+    const { path, dir } = await writeProfile(kindsProfile(['bad-json=5 on GET /participants/{user_id}/chat_sessions/{id}/stream']));
+    const result = await runBin(['run', '--profile', path, '--out', join(dir, 'refused'), '--quiet'], { deadlineMs: 30_000 });
+    expect(result.code, result.stderr).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      'profile target: --fault bad-json on GET /participants/:/chat_sessions/:/stream: a stream route answers with SSE frames, not a JSON body',
+    );
+  }, 40_000);
 });
