@@ -32,7 +32,7 @@ export const serveCommand = defineCommand<ServeFlags>({
         'fault',
         repeatableOption({
           describe:
-            'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json|resume-gap=PCT, latency=MS; error-rate and latency may end in "on METHOD /path" (one route)',
+            'inject a fault, repeatable: keepalive-drift|stall|drop|error-rate|duplicate|leak|bad-json|resume-gap=PCT, latency=MS; error-rate, latency and bad-json may end in "on METHOD /path" (one route; scoped, bad-json cuts its JSON bodies short)',
         }),
       )
       .option(

@@ -14,7 +14,7 @@ import { proxyFor, shownProxy } from '../engine/proxy-route.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
-import { StartError } from '../util/errors.js';
+import { ConfigError, StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
 import { credentialSources, preflightCredentials } from './preflight-credentials.js';
 import { proxyMadeAnswer, proxyRefusalLine, refuseClosedModelBehindProxy } from './preflight-proxy.js';
@@ -56,6 +56,8 @@ export async function resolveTarget(config: RunConfig, stop?: AbortSignal): Prom
         ...(profile.target.http2 ? { http2: true } : {}),
       });
     } catch (error) {
+      // A fault or option the target refuses came from the profile: bad input (exit 2), not a failed start.
+      if (error instanceof ConfigError) throw new ConfigError(`profile target: ${error.message}`);
       throw new StartError(`the embedded target could not start: ${(error as Error).message}`);
     }
     url = embedded.url;

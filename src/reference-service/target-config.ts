@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { ConfigError } from '../util/errors.js';
 import { normaliseFaults, routeKey } from './faults/faults.js';
 import { ALL_ROUTES } from './http/routes/all-routes.js';
+import { streamRoutes } from './http/routes/stream-routes.js';
 import { loopbackNames, selfSignedIdentity, type TargetTls } from './http/tls-identity.js';
 import type { SeedOptions } from './state/seed-data.js';
 import type { Fault, TargetOptions } from './target-types.js';
@@ -76,12 +77,21 @@ export async function resolveTargetConfig(options: TargetOptions): Promise<Targe
   };
 }
 
-/** A fault scoped to a route the service does not serve would never fire: refuse it (exit 2). */
+/**
+ * A fault scoped to a route the service does not serve would never fire: refuse it (exit 2).
+ * So would a scoped `bad-json` on a stream route, whose answer is frames, not one JSON body.
+ */
 function knownRoutes(faults: Fault[]): Fault[] {
   const served = new Set(ALL_ROUTES.map((route) => routeKey(route.method, route.pattern)));
+  const streams = new Set(streamRoutes.map((route) => routeKey(route.method, route.pattern)));
   for (const fault of faults) {
     if (fault.route !== undefined && !served.has(fault.route)) {
       throw new ConfigError(`--fault ${fault.name} on ${fault.route}: the reference service serves no such route (see docs/target.md)`);
+    }
+    if (fault.name === 'bad-json' && fault.route !== undefined && streams.has(fault.route)) {
+      throw new ConfigError(
+        `--fault bad-json on ${fault.route}: a stream route answers with SSE frames, not a JSON body; the unscoped bad-json=PCT breaks frames (see docs/target.md)`,
+      );
     }
   }
   return faults;

@@ -54,6 +54,7 @@ describe('normaliseFaults / resolveFaults', () => {
       resumeGap: 0,
       routeErrorRates: {},
       routeLatencyMs: {},
+      routeBadJson: {},
       hasRouteFaults: false,
     });
   });
@@ -144,6 +145,46 @@ describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
     expect(normaliseFaults([{ name: 'latency', value: 50, route: 'POST /tags' }])).toEqual([{ name: 'latency', value: 50, route: 'POST /tags' }]);
   });
 
+  it('scope bad-json to a route (its answers, not frames), apart from the unscoped bad-json and the other route faults', () => {
+    const faults = normaliseFaults([
+      'bad-json=100 on GET /participants/{user_id}/chat_sessions/{id}',
+      'bad-json=25%@2s on PATCH /api/v1/participants/:userId/profile_photo',
+      'error-rate=5 on GET /participants/{user_id}/chat_sessions/{id}',
+      'bad-json=10',
+    ]);
+    expect(faults).toEqual([
+      { name: 'bad-json', value: 1, route: 'GET /participants/:/chat_sessions/:' },
+      { name: 'bad-json', value: 0.25, atMs: 2_000, route: 'PATCH /participants/:/profile_photo' },
+      { name: 'error-rate', value: 0.05, route: 'GET /participants/:/chat_sessions/:' },
+      { name: 'bad-json', value: 0.1 },
+    ]);
+    const settings = resolveFaults(faults);
+    // The @WHEN one is off until scheduleFaults switches it on; the unscoped one stays a frame fault.
+    expect(settings).toMatchObject({
+      badJson: 0.1,
+      hasRouteFaults: true,
+      routeBadJson: { 'GET /participants/:/chat_sessions/:': 1 },
+      routeErrorRates: { 'GET /participants/:/chat_sessions/:': 0.05 },
+    });
+    expect(faults.map(describeFault)).toEqual([
+      'bad-json=100% on GET /participants/:/chat_sessions/:',
+      'bad-json=25%@2s on PATCH /participants/:/profile_photo',
+      'error-rate=5% on GET /participants/:/chat_sessions/:',
+      'bad-json=10%',
+    ]);
+    expect(normaliseFaults([{ name: 'bad-json', value: 0.5, route: 'POST /tags' }])).toEqual([{ name: 'bad-json', value: 0.5, route: 'POST /tags' }]);
+  });
+
+  it('switch a scoped bad-json on at its @WHEN', async () => {
+    const faults = normaliseFaults(['bad-json=50@40ms on POST /tags']);
+    const settings = resolveFaults(faults);
+    expect(settings.routeBadJson).toEqual({});
+    const cancel = scheduleFaults(faults, settings);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    cancel();
+    expect(settings).toMatchObject({ hasRouteFaults: true, routeBadJson: { 'POST /tags': 0.5 }, badJson: 0 });
+  });
+
   it("delay only the scoped route's answers, in place of the run-wide latency", async () => {
     const { startTarget } = await import('../../src/reference-service/start-target.js');
     const target = await startTarget({ port: 0, participants: 2, faults: ['latency=400ms on GET /participants/{user_id}/chat_sessions/{id}', 'latency=0'] });
@@ -171,8 +212,24 @@ describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
     ['drop=5 on GET /participants/{id}/stream', /"drop" cannot be scoped to a route/],
     ['error-rate=5 on FETCH /tags', /"on FETCH \/tags" is not a route/],
     ['error-rate=5 on POST tags', /"on POST tags" is not a route/],
+    ['bad-json=5 on FETCH /tags', /"on FETCH \/tags" is not a route/],
+    ['bad-json=150 on POST /tags', /--fault bad-json=150 on POST \/tags: percentage must be 0..100/],
+    ['bad-json=lots on POST /tags', /"lots" is not a percentage/],
+    ['stall=5 on GET /participants/{id}/stream', /"stall" cannot be scoped to a route \(only error-rate, latency, bad-json can\)/],
   ])('refuses %s', (spec, message) => {
     expect(() => parseFault(spec)).toThrow(message);
+  });
+
+  it.each([
+    ['GET /participants/{user_id}/chat_sessions/{id}/stream', 'GET /participants/:/chat_sessions/:/stream'],
+    ['GET /api/v1/participants/{user_id}/stream', 'GET /participants/:/stream'],
+  ])('refuses a scoped bad-json on the stream route %s, in one line', async (route, key) => {
+    const { startTarget } = await import('../../src/reference-service/start-target.js');
+    const refused = startTarget({ port: 0, faults: [`bad-json=5 on ${route}`] });
+    await expect(refused).rejects.toThrow(ConfigError);
+    await expect(refused).rejects.toThrow(
+      `--fault bad-json on ${key}: a stream route answers with SSE frames, not a JSON body; the unscoped bad-json=PCT breaks frames (see docs/target.md)`,
+    );
   });
 
   it('refuses a route the reference service does not serve', async () => {

@@ -26,12 +26,14 @@ export interface FaultSettings {
   routeErrorRates: Record<string, number>;
   /** `latency=MS on METHOD PATH`: the delay of that route's answers, by routeKey, in place of `latencyMs`. */
   routeLatencyMs: Record<string, number>;
+  /** `bad-json=PCT on METHOD PATH`: the share of that route's answers whose JSON body is cut short, by routeKey. */
+  routeBadJson: Record<string, number>;
   /** Whether any fault is scoped to a route (then each request looks its route up). */
   hasRouteFaults: boolean;
 }
 
-/** Faults that may be scoped to one route (`on METHOD PATH`): the ones decided per request. */
-const ROUTE_FAULTS: readonly FaultName[] = ['error-rate', 'latency'];
+/** Faults that may be scoped to one route (`on METHOD PATH`): the ones decided per request (scoped, `bad-json` cuts answers, not frames). */
+const ROUTE_FAULTS: readonly FaultName[] = ['error-rate', 'latency', 'bad-json'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
@@ -116,7 +118,7 @@ export function normaliseFaults(list: ReadonlyArray<Fault | string>): Fault[] {
   return [...byName.values()];
 }
 
-const SETTING_OF: Readonly<Record<FaultName, Exclude<keyof FaultSettings, 'routeErrorRates' | 'routeLatencyMs' | 'hasRouteFaults'>>> = {
+const SETTING_OF: Readonly<Record<FaultName, Exclude<keyof FaultSettings, 'routeErrorRates' | 'routeLatencyMs' | 'routeBadJson' | 'hasRouteFaults'>>> = {
   'keepalive-drift': 'keepAliveDrift',
   stall: 'stall',
   drop: 'drop',
@@ -145,6 +147,7 @@ export function resolveFaults(faults: readonly Fault[]): FaultSettings {
     resumeGap: 0,
     routeErrorRates: {},
     routeLatencyMs: {},
+    routeBadJson: {},
     hasRouteFaults: false,
   };
   for (const fault of faults) if (!fault.atMs) applyFault(settings, fault);
@@ -154,6 +157,7 @@ export function resolveFaults(faults: readonly Fault[]): FaultSettings {
 function applyFault(settings: FaultSettings, fault: Fault): void {
   if (fault.route !== undefined) {
     if (fault.name === 'latency') settings.routeLatencyMs[fault.route] = fault.value;
+    else if (fault.name === 'bad-json') settings.routeBadJson[fault.route] = fault.value;
     else settings.routeErrorRates[fault.route] = fault.value;
     settings.hasRouteFaults = true;
   } else settings[SETTING_OF[fault.name]] = fault.value;

@@ -71,6 +71,8 @@ export function createDispatcher(app: TargetApp, router: Router, counter: Reques
       const routeDelayMs = key === null ? undefined : app.faults.routeLatencyMs[key];
       if (routeDelayMs !== undefined) app.reply.delayAnswer(res, routeDelayMs);
       const principal = authenticate(req, app.store, route.access, params);
+      // `bad-json=PCT on METHOD PATH`: every later answer with a body (the route's injected 500 included); auth refusals stay intact.
+      if (key !== null && chance(app.faults.routeBadJson[key] ?? 0)) app.reply.cutBody(res);
       // `error-rate=PCT on METHOD PATH`: after auth, like the unscoped fault.
       if (key !== null && chance(app.faults.routeErrorRates[key] ?? 0)) throw problems.injected(`injected fault: error-rate on ${key}`);
       const ctx: RequestContext = { app, req, res, params, principal, path, extraHeaders };

@@ -1,6 +1,6 @@
 /**
- * Writes every non-stream response, so the five headers of docs/design.md §4 and the `latency` fault are
- * applied in one place: JSON bodies, problem+json errors and empty (204) answers.
+ * Writes every non-stream response, so the five headers of docs/design.md §4 and the `latency` and
+ * route-scoped `bad-json` faults are applied in one place: JSON bodies, problem+json errors and empty (204) answers.
  */
 import type { ServerResponse } from 'node:http';
 import type { FaultSettings } from '../faults/faults.js';
@@ -36,6 +36,8 @@ export class Responder {
   private readonly answered = new WeakSet<ServerResponse>();
   // A route's own latency (`latency=MS on METHOD PATH`), set when the request is routed.
   private readonly routeDelays = new WeakMap<ServerResponse, number>();
+  // Answers whose body `bad-json=PCT on METHOD PATH` chose to cut short.
+  private readonly cutBodies = new WeakSet<ServerResponse>();
 
   constructor(
     private readonly delays: DelayScheduler,
@@ -61,14 +63,20 @@ export class Responder {
     this.routeDelays.set(res, ms);
   }
 
+  /** Sends the answer to `res`, if it has a body, with that body cut short (`bad-json=PCT on METHOD PATH`). */
+  cutBody(res: ServerResponse): void {
+    this.cutBodies.add(res);
+  }
+
   /** True once an answer is sent or scheduled for `res`. */
   hasAnswered(res: ServerResponse): boolean {
     return res.headersSent || this.answered.has(res);
   }
 
-  private send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | undefined): void {
+  private send(res: ServerResponse, status: number, headers: Record<string, string>, rawBody: string | undefined): void {
     if (res.headersSent || this.answered.has(res)) return;
     this.answered.add(res);
+    const body = rawBody !== undefined && this.cutBodies.has(res) ? cutShort(rawBody) : rawBody;
     const write = (): void => {
       if (res.destroyed) return;
       if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
@@ -77,4 +85,13 @@ export class Responder {
     };
     this.delays.run(this.routeDelays.get(res) ?? this.faults.latencyMs, write);
   }
+}
+
+/**
+ * The first half of a JSON text, at least one character short. Every body the target sends is
+ * an object or an array, and no proper prefix of one is valid JSON; Content-Length is counted
+ * from what is cut, so the client reads a complete answer whose body does not parse.
+ */
+function cutShort(json: string): string {
+  return json.slice(0, Math.floor(json.length / 2));
 }
