@@ -12,7 +12,7 @@ import { failures, runProfile, statusOf } from '../support/run-helpers.js';
 
 const SESSION_SCHEMA = { type: 'object', required: ['id'] };
 
-/** Two kinds judged by a schema, 2 s of load at 10 req/s, no streams. */
+/** Two kinds judged by a schema and one by its JSON media type alone, 2 s of load at 10 req/s, no streams. */
 function kindsProfile(faults: string[]): Record<string, unknown> {
   return {
     name: 'route-bad-json-kinds',
@@ -25,6 +25,12 @@ function kindsProfile(faults: string[]): Record<string, unknown> {
       ratePerSec: 10,
       kinds: [
         { name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}', expect: { status: [200], schema: SESSION_SCHEMA } },
+        {
+          name: 'getSessionTyped',
+          method: 'GET',
+          path: '/participants/{userId}/chat_sessions/{sessionId}',
+          expect: { status: [200], mediaType: 'application/json' },
+        },
         {
           name: 'searchSessions',
           method: 'POST',
@@ -55,7 +61,7 @@ function throughputProfile(scenario: 'photo' | 'tags', faults: string[]): Record
 const TWO_RUNS_MS = 60_000;
 
 describe('bad-json=PCT on METHOD /path in a run', { timeout: TWO_RUNS_MS }, () => {
-  it('fails requests.expectations naming the kind of that route (body-invalid); without the fault it passes', async () => {
+  it('fails requests.expectations naming the kinds of that route (body-invalid), schema or JSON media type; without the fault it passes', async () => {
     const healthy = await runProfile(kindsProfile([]));
     expect(statusOf(healthy.report)['requests.expectations'], failures(healthy.report).join('\n')).toBe('pass');
 
@@ -66,11 +72,16 @@ describe('bad-json=PCT on METHOD /path in a run', { timeout: TWO_RUNS_MS }, () =
     expect(broken.errorsByKind).toEqual({ 'body-invalid': broken.requests });
     // The answers were whole: status 200 every time, only the body failed.
     expect(broken.statusCodes).toEqual({ '200': broken.requests });
+    // No schema: the JSON media type it expects is enough to fail a body that does not parse.
+    const typed = kinds.getSessionTyped!;
+    expect(typed.requests).toBeGreaterThan(0);
+    expect(typed.errorsByKind).toEqual({ 'body-invalid': typed.requests });
     expect(kinds.searchSessions!.requests).toBeGreaterThan(0);
     expect(kinds.searchSessions!.errors).toBe(0);
     const check = report.checks.find((c) => c.id === 'requests.expectations')!;
     expect(check.status).toBe('fail');
-    expect(check.detail).toContain(`(by kind: getSession: ${broken.requests})`);
+    expect(check.detail).toContain(`getSession: ${broken.requests}`);
+    expect(check.detail).toContain(`getSessionTyped: ${typed.requests}`);
     expect(check.detail).not.toContain('searchSessions: ');
     expect(report.target.faults).toEqual(['bad-json=100 on GET /participants/{user_id}/chat_sessions/{id}']);
   });

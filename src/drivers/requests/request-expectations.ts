@@ -10,7 +10,7 @@ import type { RequestExpectation } from '../../contract/profile/profile.js';
 import { compileBodySchema } from '../../contract/profile/resolve-requests.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
-import { type Inspection, mediaType, NO_JSON, parseJson, problemJsonFailure, type ResponseView } from '../throughput/response-check.js';
+import { type Inspection, isJsonMediaType, mediaType, NO_JSON, parseJson, problemJsonFailure, type ResponseView } from '../throughput/response-check.js';
 
 /** An inspection with the reasons a human reads, one per failure. */
 export interface KindInspection extends Inspection {
@@ -25,6 +25,9 @@ export const expectationFailuresName = (kind: string): string => `requests.${kin
 export function expectationJudge(expect: RequestExpectation, where: string): (view: ResponseView) => KindInspection {
   const validate: ValidateFunction | null = expect.schema === null ? null : compileBodySchema(expect.schema, where);
   const statuses = new Set(expect.status);
+  // A kind that expects a JSON media type expects a JSON body, schema or not: an answer whose
+  // body does not parse under that type is not what the kind asked for (docs/design.md §2.15).
+  const jsonBody = validate !== null || (expect.mediaType !== null && isJsonMediaType(expect.mediaType));
   return (view) => {
     if (proxyMark(view.status, view.headers) !== null) {
       const failure = proxyFailure(view.status);
@@ -56,11 +59,11 @@ export function expectationJudge(expect: RequestExpectation, where: string): (vi
       failures.push('content-type');
       reasons.push(`Content-Type "${type || 'none'}" (expected ${expect.mediaType})`);
     }
-    if (expected && validate !== null) {
+    if (expected && jsonBody) {
       if (parsed === NO_JSON) {
         failures.push('body-invalid');
         reasons.push('body is not JSON');
-      } else if (!validate(parsed)) {
+      } else if (validate !== null && !validate(parsed)) {
         failures.push('body-schema');
         const error = validate.errors?.[0];
         reasons.push(`body does not match the schema (${error?.instancePath || '/'} ${error?.message ?? 'is invalid'})`);

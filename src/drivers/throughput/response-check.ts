@@ -58,7 +58,8 @@ export function mediaType(contentType: string | undefined): string {
   return (end === -1 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
 }
 
-const isJsonMediaType = (type: string): boolean => type === 'application/json' || type.endsWith('+json');
+/** application/json or a structured `+json` type (application/problem+json, …). */
+export const isJsonMediaType = (type: string): boolean => type === 'application/json' || type.endsWith('+json');
 
 /** Shared by every answer that has all five headers; never written to. */
 const NONE_MISSING: string[] = [];
