@@ -86,6 +86,26 @@ describe('bad-json=PCT on METHOD /path', () => {
     }
   });
 
+  it('cuts the answer over h2c as over HTTP/1.1: the stream ends at its Content-Length and the next answer is whole', async () => {
+    target = await startTarget({ participants: 2, http2: true, faults: [`bad-json=100 on ${SESSION_ROUTE}`] });
+    const p = participant(target);
+    const client = new Client(target.url, { allowH2: true, h2Options: { useH2c: true } });
+    try {
+      const headers = { 'x-api-key': target.fixtures.apiKey, authorization: `Bearer ${p.token}` };
+      const cut = await client.request({ method: 'GET', path: `${API}/participants/${p.userId}/chat_sessions/${p.chatSessionIds[0]}`, headers });
+      const cutText = await cut.body.text();
+      const whole = await client.request({ method: 'GET', path: `${API}/participants/${p.userId}`, headers });
+      expect(cut.statusCode).toBe(200);
+      expect(cutText.length).toBeGreaterThan(0);
+      expect(parses(cutText), cutText).toBe(false);
+      expect(Number(cut.headers['content-length'])).toBe(Buffer.byteLength(cutText));
+      expect(whole.statusCode).toBe(200);
+      expect(JSON.parse(await whole.body.text())).toMatchObject({ userId: p.userId });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('at 50% cuts about half of the answers, each answer whole or cut', async () => {
     target = await startTestTarget({ participants: 2, faults: ['bad-json=50 on POST /participants/{user_id}/chat_sessions/search'] });
     const p = participant(target);
