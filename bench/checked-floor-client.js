@@ -8,7 +8,9 @@
 // and report, its traceparent per request, its start. Its CPU per request beside autocannon's
 // CLI is what the checks cost on autocannon's engine; coachbench's beside it, what the rest costs.
 //
-// It prints {"requests": N, "non2xx": M, "failedChecks": F, "p50Ms": …, "p99Ms": …}.
+// It prints {"requests": N, "non2xx": M, "failedChecks": F, "errors": E, "p50Ms": …, "p99Ms": …}:
+// errors are the answers that failed a check (a non-2xx among them) and the requests that got
+// no answer, each counted once.
 //
 //   node bench/checked-floor-client.js --help   (its arguments, from their declaration below)
 import autocannon from 'autocannon';
@@ -39,8 +41,9 @@ const result = await autocannon({
 console.log(
   JSON.stringify({
     requests: result.requests.total,
-    non2xx: result.non2xx + result.errors,
+    non2xx: result.non2xx,
     failedChecks,
+    errors: failedChecks + result.errors,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
   }),

@@ -60,8 +60,8 @@ export async function autocannonCli({ dir, url, fixtures, body, connections, sec
 /**
  * A Node.js client of bench/ (node-floor-client.js, checked-floor-client.js, undici-pool-client.js):
  * the identical body and headers, `connections` connections for `seconds`. Its CPU per request is
- * measured like every other tool's; its errors are its non-2xx answers and, where it judges
- * answers, those that failed; latency percentiles only where it keeps them.
+ * measured like every other tool's; its errors are its non-2xx answers, or the errors it counts
+ * itself where it judges answers; latency percentiles only where it keeps them.
  */
 export async function nodeClient(script, { dir, url, fixtures, body, connections, seconds, cpu }) {
   const participant = fixtures.participants[0];
@@ -80,11 +80,11 @@ export async function nodeClient(script, { dir, url, fixtures, body, connections
   });
   const json = run.output.trim().split('\n').at(-1);
   if (run.code !== 0 || !json?.startsWith('{')) throw new Error(`${script} exited ${run.code}:\n${run.output}`);
-  const { requests, non2xx, failedChecks = 0, p50Ms = null, p99Ms = null } = JSON.parse(json);
+  const { requests, non2xx, errors = non2xx, p50Ms = null, p99Ms = null } = JSON.parse(json);
   return {
     perSec: round(requests / seconds),
     requests,
-    errors: non2xx + failedChecks,
+    errors,
     p50Ms,
     p99Ms,
     cpuUsPerRequest: perRequest(run.cpuSeconds, requests),

@@ -21,6 +21,7 @@ interface FloorOutput {
   requests: number;
   non2xx: number;
   failedChecks: number;
+  errors: number;
 }
 
 let dir = '';
@@ -73,13 +74,15 @@ describe('the checked floor', () => {
   it('passes every answer of a healthy target', async () => {
     const out = await runFloor(healthy);
     expect(out.requests).toBeGreaterThan(0);
-    expect(out).toMatchObject({ non2xx: 0, failedChecks: 0 });
+    expect(out).toMatchObject({ non2xx: 0, failedChecks: 0, errors: 0 });
   }, 30_000);
 
   it('fails every answer of a target that answers 500', async () => {
     const out = await runFloor(failing);
     expect(out.requests).toBeGreaterThan(0);
     expect(out.failedChecks).toBe(out.requests);
+    // Each failed answer is one error, its status and its checks counted once.
+    expect(out).toMatchObject({ non2xx: out.requests, errors: out.requests });
   }, 30_000);
 
   it('stands beside the closed-model goal, which is judged by the ratios of the repetitions', () => {
