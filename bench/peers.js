@@ -188,7 +188,8 @@ async function closedWorkload() {
   const body = await photoBody(dir, CLOSED_BYTES);
   const request = uploadRequest(target.url, target.fixtures, body);
   const common = { dir, request, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
-  const nodeCommon = { dir, url: target.url, fixtures: target.fixtures, body, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
+  // For the tools that build their request themselves from the target, its fixtures and the body.
+  const ownRequest = { dir, url: target.url, fixtures: target.fixtures, body, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU };
   const names = ['wrk', 'h2load', 'hey', 'autocannon', 'locust', 'artillery'].filter((name) => name === 'autocannon' || peers[name]);
   const tools = [
     [
@@ -206,18 +207,15 @@ async function closedWorkload() {
     ],
     ...peerTools(
       names.filter((name) => name !== 'autocannon'),
-      (name) => () =>
-        name === 'wrk'
-          ? wrk({ dir, url: target.url, fixtures: target.fixtures, body, connections: CONNECTIONS, seconds: SECONDS, cpu: GENERATOR_CPU })
-          : RUNNERS[name](common),
+      (name) => () => (name === 'wrk' ? wrk(ownRequest) : RUNNERS[name](common)),
     ),
     ['autocannon', () => autocannon(common)],
     // The least a Node.js closed loop does per request (a write, a read, a Content-Length found):
     // what stands between it and autocannon's CLI is an HTTP parser and a client around it.
-    ['floor', () => nodeClient('node-floor-client.js', nodeCommon)],
+    ['floor', () => nodeClient('node-floor-client.js', ownRequest)],
     // What autocannon's engine costs when every answer is judged as coachbench judges it: the
     // part of coachbench's CPU beyond autocannon's CLI that the checks account for.
-    ['checkedFloor', () => nodeClient('checked-floor-client.js', nodeCommon)],
+    ['checkedFloor', () => nodeClient('checked-floor-client.js', ownRequest)],
   ];
   try {
     const rows = await rotate(tools, (run) => run());
