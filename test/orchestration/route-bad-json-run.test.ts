@@ -86,30 +86,20 @@ describe('bad-json=PCT on METHOD /path in a run', { timeout: TWO_RUNS_MS }, () =
     expect(report.target.faults).toEqual(['bad-json=100 on GET /participants/{user_id}/chat_sessions/{id}']);
   });
 
-  it('fails photo.upload (body-invalid) on the photo route; without the fault it passes', async () => {
-    const healthy = await runProfile(throughputProfile('photo', []));
-    expect(statusOf(healthy.report)['photo.upload'], failures(healthy.report).join('\n')).toBe('pass');
+  it.each([
+    { scenario: 'photo', checkId: 'photo.upload', route: 'PATCH /participants/{user_id}/profile_photo', detail: 'body is not valid JSON' },
+    { scenario: 'tags', checkId: 'tags.link', route: 'POST /admin/tags/new_and_link/participant', detail: 'answer is not an array of distinct tag ids' },
+  ] as const)('fails $checkId (body-invalid) on $route; without the fault it passes', async ({ scenario, checkId, route, detail }) => {
+    const healthy = await runProfile(throughputProfile(scenario, []));
+    expect(statusOf(healthy.report)[checkId], failures(healthy.report).join('\n')).toBe('pass');
 
-    const { report } = await runProfile(throughputProfile('photo', ['bad-json=100 on PATCH /participants/{user_id}/profile_photo']));
-    const photo = report.scenarios.photoUpload!;
-    expect(photo.requests).toBeGreaterThan(0);
-    expect(photo.errorsByKind).toEqual({ 'body-invalid': photo.requests });
-    const check = report.checks.find((c) => c.id === 'photo.upload')!;
+    const { report } = await runProfile(throughputProfile(scenario, [`bad-json=100 on ${route}`]));
+    const measured = scenario === 'photo' ? report.scenarios.photoUpload! : report.scenarios.tagLink!;
+    expect(measured.requests).toBeGreaterThan(0);
+    expect(measured.errorsByKind).toEqual({ 'body-invalid': measured.requests });
+    const check = report.checks.find((c) => c.id === checkId)!;
     expect(check.status).toBe('fail');
-    expect(check.detail).toContain('body is not valid JSON');
-  });
-
-  it('fails tags.link (body-invalid) on the create-and-link route; without the fault it passes', async () => {
-    const healthy = await runProfile(throughputProfile('tags', []));
-    expect(statusOf(healthy.report)['tags.link'], failures(healthy.report).join('\n')).toBe('pass');
-
-    const { report } = await runProfile(throughputProfile('tags', ['bad-json=100 on POST /admin/tags/new_and_link/participant']));
-    const tags = report.scenarios.tagLink!;
-    expect(tags.requests).toBeGreaterThan(0);
-    expect(tags.errorsByKind).toEqual({ 'body-invalid': tags.requests });
-    const check = report.checks.find((c) => c.id === 'tags.link')!;
-    expect(check.status).toBe('fail');
-    expect(check.detail).toContain('answer is not an array of distinct tag ids');
+    expect(check.detail).toContain(detail);
   });
 });
 
