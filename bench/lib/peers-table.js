@@ -145,28 +145,41 @@ export function pairedRatios(rows, tool, other) {
 }
 
 /**
- * Issue 30's goals, judged from the medians: each a ratio (or an error in ms) with its limit,
- * and the floor beside it where a floor was measured. Null where a side was not measured.
+ * A CPU ratio of two tools as the goals judge it: the median of each repetition's ratio, the
+ * ratio of the medians where no repetition ran both. The tools of one repetition ran in turn,
+ * minutes apart at most, so a repetition's ratio leaves out what drifted between repetitions: the target's
+ * throughput (a closed loop's CPU per request follows it) and the machine's own speed, which
+ * moves between repetitions as it does between runs.
+ */
+function pairedCpuRatio(rows, medians) {
+  return (tool, other) => {
+    const paired = pairedRatios(rows, tool, other);
+    return paired.length > 0 ? round(median(paired)) : ratio(medians[tool]?.cpuUsPerRequest, medians[other]?.cpuUsPerRequest);
+  };
+}
+
+/** The text beside a paired goal: each repetition's coachbench/`other` ratio, and the ratio of the medians. */
+function eachAndMedians(each, medians, other) {
+  return each.length === 0
+    ? null
+    : `each repetition: ${each.join(', ')}; by medians: ${ratio(medians.coachbench?.cpuUsPerRequest, medians[other]?.cpuUsPerRequest)}`;
+}
+
+/**
+ * Issue 30's goals, judged from the medians (a CPU ratio of two tools from their repetitions,
+ * pairedCpuRatio): each a ratio (or an error in ms) with its limit, and the floor beside it
+ * where a floor was measured. Null where a side was not measured.
  */
 export function judgeGoals(workloads) {
   const goals = [];
   const closed = workloads.closed?.medians;
   if (closed) {
-    // A closed loop's CPU per request follows the target's throughput, which drifts between
-    // repetitions; the tools of one repetition ran back to back, so the closed ratios are the
-    // median of each repetition's (as bench/throughput-closed.js compares), medians' beside.
-    const rows = workloads.closed.rows ?? [];
-    const of = (tool, other) => {
-      const paired = pairedRatios(rows, tool, other);
-      return paired.length > 0 ? round(median(paired)) : ratio(closed[tool]?.cpuUsPerRequest, closed[other]?.cpuUsPerRequest);
-    };
-    const each = pairedRatios(rows, 'coachbench', 'autocannon');
+    const of = pairedCpuRatio(workloads.closed.rows ?? [], closed);
+    const each = pairedRatios(workloads.closed.rows ?? [], 'coachbench', 'autocannon');
     const floor = of('floor', 'autocannon');
     const checked = of('checkedFloor', 'autocannon');
     const beside = [
-      each.length === 0
-        ? null
-        : `each repetition: ${each.join(', ')}; by medians: ${ratio(closed.coachbench?.cpuUsPerRequest, closed.autocannon?.cpuUsPerRequest)}`,
+      eachAndMedians(each, closed, 'autocannon'),
       floor === null ? null : `floor (raw sockets, no HTTP parser): ${floor} × autocannon's`,
       checked === null
         ? null
@@ -180,28 +193,30 @@ export function judgeGoals(workloads) {
   if (open?.byRate) {
     for (const rate of open.rates) {
       const m = open.byRate[rate]?.medians ?? {};
+      const rows = open.byRate[rate]?.rows ?? [];
+      const of = pairedCpuRatio(rows, m);
       const margin = open.marginalUsPerRequest?.[rate] ?? {};
       const floorBeside = (value, of) => (value === null || value === undefined ? null : `floor (bare undici loop): ${value} ${of}`);
       goals.push(
         judged(
           `open ${rate}/s: coachbench CPU per request / autocannon's`,
-          ratio(m.coachbench?.cpuUsPerRequest, m.autocannon?.cpuUsPerRequest),
+          of('coachbench', 'autocannon'),
           1,
-          floorBeside(ratio(m.floor?.cpuUsPerRequest, m.autocannon?.cpuUsPerRequest), "× autocannon's"),
+          floorBeside(of('floor', 'autocannon'), "× autocannon's"),
         ),
-        judged(
-          `open ${rate}/s: coachbench CPU per request / Locust's`,
-          ratio(m.coachbench?.cpuUsPerRequest, m.locust?.cpuUsPerRequest),
-          0.5,
-          floorBeside(ratio(m.floor?.cpuUsPerRequest, m.locust?.cpuUsPerRequest), "× Locust's"),
-        ),
+        judged(`open ${rate}/s: coachbench CPU per request / Locust's`, of('coachbench', 'locust'), 0.5, floorBeside(of('floor', 'locust'), "× Locust's")),
         judged(
           `open ${rate}/s: coachbench marginal CPU per request / autocannon -C's`,
           ratio(margin.coachbench, margin.autocannonC),
           1,
           floorBeside(ratio(margin.floor, margin.autocannonC), "× autocannon -C's"),
         ),
-        judged(`open ${rate}/s: coachbench CPU per request / the floor's`, ratio(m.coachbench?.cpuUsPerRequest, m.floor?.cpuUsPerRequest), 1.2),
+        judged(
+          `open ${rate}/s: coachbench CPU per request / the floor's`,
+          of('coachbench', 'floor'),
+          1.2,
+          eachAndMedians(pairedRatios(rows, 'coachbench', 'floor'), m, 'floor'),
+        ),
       );
     }
   }
