@@ -32,8 +32,15 @@ describe('coachbench trend', () => {
     const trend = JSON.parse(await readFile(join(out, 'trend.json'), 'utf8')) as { schemaVersion: string; runs: unknown[] };
     expect(trend.schemaVersion).toBe('1.0.0');
     expect(trend.runs).toHaveLength(9);
-    expect(await readFile(join(out, 'trend.html'), 'utf8')).toContain('href="../nightly/nightly-008/report.json"');
-    expect(await readFile(join(out, 'trend.md'), 'utf8')).toContain('tagLink.latencyMs.p99 regressed since run 8');
+    const html = await readFile(join(out, 'trend.html'), 'utf8');
+    const markdown = await readFile(join(out, 'trend.md'), 'utf8');
+    expect(markdown).toContain('tagLink.latencyMs.p99 regressed since run 8');
+    // The change-point table: the same row in both, its run linked to its report in trend.html.
+    const run8 = 'run 8 (nightly-008 · release v1.8 · gitSha 0008abcdef01)';
+    expect(html).toContain(`<tr class="regression"><td>tagLink.latencyMs.p99</td><td><a href="../nightly/nightly-008/report.json">${run8}</a></td>`);
+    expect(markdown).toMatch(
+      /^\| tagLink\.latencyMs\.p99 \| run 8 \\\(nightly-008 · release v1\.8 · gitSha 0008abcdef01\\\) \| [\d.]+ ms → [\d.]+ ms \| .+ \| regression( \\\(newest runs only, so far\\\))? \|$/m,
+    );
   });
 
   it('without --fail-on-regression the same history exits 0; --quiet prints only the regression', async () => {

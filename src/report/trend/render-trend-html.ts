@@ -9,15 +9,15 @@ import { htmlDocument } from '../html/document.js';
 import { type Column, figure, grid, type Html, keyValues, raw, section, table } from '../html/parts.js';
 import { REPORT_CSS } from '../html/styles.js';
 import { trendChart } from './trend-chart.js';
-import type { ChangePoint, Trend } from './trend-model.js';
+import type { Trend } from './trend-model.js';
 import {
+  CHANGE_COLUMNS,
+  changePointsInOrder,
+  changeRow,
+  describeChangeRun,
   describeDrift,
-  describeInterval,
   describeLabels,
-  describeLevels,
   describeRun,
-  describeShift,
-  describeTest,
   regressionSentence,
   trendVerdict,
 } from './trend-words.js';
@@ -32,35 +32,14 @@ tr.regression td { background: var(--fail-bg); }
 tr.improvement td { background: var(--pass-bg); }
 `;
 
-const CHANGE_COLUMNS: Column[] = [
-  { title: 'Metric' },
-  { title: 'First run after' },
-  { title: 'Before → after', numeric: true },
-  { title: 'Shift', numeric: true },
-  { title: 'Confidence interval', numeric: true },
-  { title: 'Test' },
-  { title: 'Kind' },
-];
-
 function link(href: string | undefined, text: string): Html {
   return raw(href === undefined ? escapeXml(text) : `<a href="${escapeXml(href)}">${escapeXml(text)}</a>`);
 }
 
 function changeTable(trend: Trend, links: ReadonlyMap<number, string>): string {
-  const changes = trend.series.flatMap((series) => series.changePoints).sort((a, b) => a.run - b.run || a.metric.localeCompare(b.metric));
+  const changes = changePointsInOrder(trend);
   if (changes.length === 0) return '<p>No significant change point in any followed metric.</p>';
-  const rows = changes.map((change: ChangePoint) => {
-    const run = trend.runs[change.run - 1];
-    return [
-      change.metric,
-      link(links.get(change.run), run ? describeRun(run) : `run ${change.run}`),
-      describeLevels(change),
-      describeShift(change),
-      describeInterval(change),
-      describeTest(change),
-      `${change.kind}${change.provisional ? ' (newest runs only, so far)' : ''}`,
-    ];
-  });
+  const rows = changes.map((change) => changeRow(change, link(links.get(change.run), describeChangeRun(change, trend.runs))));
   const body = table(CHANGE_COLUMNS, rows, 'changes');
   // Row classes colour regressions and improvements; the table helper has no per-row class.
   return changes.reduce((html, change) => html.replace('<tr><td>', `<tr class="${change.kind}"><td>`), body);

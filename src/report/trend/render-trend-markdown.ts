@@ -3,26 +3,16 @@ import { escapeMarkdown } from '../escape.js';
 import { markdownList, markdownTable } from '../markdown.js';
 import type { Trend } from './trend-model.js';
 import {
+  CHANGE_COLUMNS,
+  changePointsInOrder,
+  changeRow,
+  describeChangeRun,
   describeDrift,
-  describeInterval,
   describeLabels,
-  describeLevels,
   describeRun,
-  describeShift,
-  describeTest,
   regressionSentence,
   trendVerdict,
 } from './trend-words.js';
-
-const CHANGE_COLUMNS = [
-  { title: 'Metric' },
-  { title: 'First run after' },
-  { title: 'Before → after', numeric: true },
-  { title: 'Shift', numeric: true },
-  { title: 'Confidence interval', numeric: true },
-  { title: 'Test' },
-  { title: 'Kind' },
-];
 
 export function renderTrendMarkdown(trend: Trend): string {
   const failed = trend.regressions.length > 0;
@@ -41,22 +31,11 @@ export function renderTrendMarkdown(trend: Trend): string {
     '',
   ];
   if (failed) lines.push('### Regressions', '', markdownList(trend.regressions.map((change) => regressionSentence(change, trend.runs))), '');
-  const changes = trend.series.flatMap((series) => series.changePoints).sort((a, b) => a.run - b.run || a.metric.localeCompare(b.metric));
+  const changes = changePointsInOrder(trend);
   lines.push('### Change points', '');
   if (changes.length === 0) lines.push('No significant change point in any followed metric.', '');
   else {
-    const rows = changes.map((change) => {
-      const run = trend.runs[change.run - 1];
-      return [
-        change.metric,
-        run ? describeRun(run) : `run ${change.run}`,
-        describeLevels(change),
-        describeShift(change),
-        describeInterval(change),
-        describeTest(change),
-        `${change.kind}${change.provisional ? ' (newest runs only, so far)' : ''}`,
-      ];
-    });
+    const rows = changes.map((change) => changeRow(change, describeChangeRun(change, trend.runs)));
     lines.push(markdownTable(CHANGE_COLUMNS, rows), '');
   }
   const drifts = trend.series.flatMap((series) => {

@@ -1,5 +1,6 @@
 /** The words of a trend, shared by the terminal lines, trend.md and trend.html. */
 import { formatChange, formatValue } from '../format.js';
+import type { Column } from '../scenario-rows.js';
 import type { ChangePoint, Trend, TrendDrift, TrendRun, TrendSeries } from './trend-model.js';
 
 /** `release v2.3 · gitSha 1a2b3c4`: labels in a stable order, release and sha first. */
@@ -35,6 +36,41 @@ export function describeLevels(change: ChangePoint): string {
 /** `E-divisive p = 0.005`, or `newest run alone` for a provisional change. */
 export function describeTest(change: ChangePoint): string {
   return change.pValue === null ? `newest ${change.runsAfter === 1 ? 'run' : `${change.runsAfter} runs`} only (interval test)` : `p = ${change.pValue}`;
+}
+
+/** The change-point table's columns, in trend.md and trend.html alike. */
+export const CHANGE_COLUMNS: readonly Column[] = [
+  { title: 'Metric' },
+  { title: 'First run after' },
+  { title: 'Before → after', numeric: true },
+  { title: 'Shift', numeric: true },
+  { title: 'Confidence interval', numeric: true },
+  { title: 'Test' },
+  { title: 'Kind' },
+];
+
+/** Every followed metric's change points, by run, then by metric. */
+export function changePointsInOrder(trend: Trend): ChangePoint[] {
+  return trend.series.flatMap((series) => series.changePoints).sort((a, b) => a.run - b.run || a.metric.localeCompare(b.metric));
+}
+
+/** The run a change point starts at, in words (`run 7` where the trend no longer holds it). */
+export function describeChangeRun(change: ChangePoint, runs: readonly TrendRun[]): string {
+  const run = runs[change.run - 1];
+  return run ? describeRun(run) : `run ${change.run}`;
+}
+
+/** A change point's row of the change-point table, under CHANGE_COLUMNS; `runCell` is its run, as the format shows it. */
+export function changeRow<Cell>(change: ChangePoint, runCell: Cell): (string | Cell)[] {
+  return [
+    change.metric,
+    runCell,
+    describeLevels(change),
+    describeShift(change),
+    describeInterval(change),
+    describeTest(change),
+    `${change.kind}${change.provisional ? ' (newest runs only, so far)' : ''}`,
+  ];
 }
 
 /** One sentence per regression: which metric, since which run, by how much. */
