@@ -8,6 +8,7 @@ import { startClusterTarget } from './cluster/cluster-target.js';
 import { LocalCommandBus } from './state/commands/local-bus.js';
 import { seedTarget } from './state/seed-data.js';
 import { resolveTargetConfig, seedOptionsOf, type TargetConfig } from './target-config.js';
+import { describeTarget } from './target-description.js';
 import { buildTargetRuntime } from './target-runtime.js';
 import type { RunningTarget, TargetOptions } from './target-types.js';
 
@@ -28,15 +29,8 @@ async function startSingleTarget(config: TargetConfig): Promise<RunningTarget> {
     decidesLeaks: true,
   });
   const address = await runtime.listen();
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `${config.tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
-    certificate: config.tls?.cert ?? null,
-    port: address.port,
-    keepAliveMs: config.keepAliveMs,
-    faults: config.faults,
-    fixtures: { apiKey: seeded.store.apiKey, coachToken: seeded.coachToken, participants: seeded.participants },
-    connectorToken: seeded.connectorToken,
+    ...describeTarget(config, seeded, address.address, address.port),
     stats: () => runtime.stats(),
     collectStats: () => Promise.resolve(runtime.stats()),
     resetKeepAliveLateness: () => runtime.streams.resetKeepAliveLateness(),

@@ -61,6 +61,28 @@ describe('seeding', () => {
   });
 });
 
+describe('what a target says of itself', () => {
+  it('is the same for one process and for a cluster, an IPv6 address bracketed in its URL', async () => {
+    const [single, cluster] = await Promise.all([
+      startTarget({ host: '::1', seed: 5, participants: 2 }),
+      startTarget({ host: '::1', seed: 5, participants: 2, workers: 2 }),
+    ]);
+    try {
+      for (const target of [single, cluster]) {
+        expect(target.url).toBe(`http://[::1]:${target.port}`);
+        expect(target.certificate).toBeNull();
+        expect((await call(target, 'GET', `/participants/${target.fixtures.participants[0]?.userId}`)).status).toBe(200);
+      }
+      expect(cluster.fixtures.participants.map((p) => p.userId)).toEqual(single.fixtures.participants.map((p) => p.userId));
+      expect(cluster.fixtures.apiKey).toBe(single.fixtures.apiKey);
+      expect(cluster.connectorToken).toBe(single.connectorToken);
+      expect(cluster.keepAliveMs).toBe(single.keepAliveMs);
+    } finally {
+      await Promise.all([single.close(), cluster.close()]);
+    }
+  }, 30_000);
+});
+
 describe('close()', () => {
   it('ends open streams, drops pending delayed answers and resolves promptly', async () => {
     const t = await startTestTarget({ keepAliveMs: 100, faults: ['latency=5000'] });

@@ -12,6 +12,7 @@ import { registerSecret } from '../../util/redact.js';
 import { resolveFaults, scheduleFaults } from '../faults/faults.js';
 import { type SeededTarget, seedTarget } from '../state/seed-data.js';
 import { seedOptionsOf, type TargetConfig } from '../target-config.js';
+import { describeTarget } from '../target-description.js';
 import type { RunningTarget } from '../target-types.js';
 import { CommandCoordinator } from './command-coordinator.js';
 import { StatsBoard } from './stats-board.js';
@@ -94,15 +95,8 @@ async function launch(config: TargetConfig, entry: string, createdAt: string, se
   coordinator.open();
   // The coordinator decides `leak`; each worker schedules its own faults when it listens.
   cancelFaults = scheduleFaults(config.faults, coordinatorFaults);
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `${config.tls ? 'https' : 'http'}://${host}:${config.port}`,
-    certificate: config.tls?.cert ?? null,
-    port: config.port,
-    keepAliveMs: config.keepAliveMs,
-    faults: config.faults,
-    fixtures: { apiKey: seeded.store.apiKey, coachToken: seeded.coachToken, participants: seeded.participants },
-    connectorToken: seeded.connectorToken,
+    ...describeTarget(config, seeded, config.host, config.port),
     stats: () => board.sum(),
     collectStats: () => {
       const live = group.live();
