@@ -35,8 +35,8 @@
 // Writes bench/results/peers.json and the table between <!-- peers:start --> and
 // <!-- peers:end --> in docs/benchmarks.md. Loopback only; everything started here is stopped by PID.
 //
-// peers.json's `goals` judges issue 30's goals from the medians (the closed model's from the
-// median of each repetition's ratio), each with its ratio and, where one applies, the floor
+// peers.json's `goals` judges issue 30's goals from the medians (a CPU ratio of two tools from
+// the median of each repetition's ratio), each with its ratio and, where one applies, the floor
 // beside it.
 //
 //   node bench/peers.js --help   (its flags, from their declaration below)
