@@ -147,9 +147,9 @@ export function pairedRatios(rows, tool, other) {
 /**
  * A CPU ratio of two tools as the goals judge it: the median of each repetition's ratio, the
  * ratio of the medians where no repetition ran both. The tools of one repetition ran in turn,
- * minutes apart at most, so a repetition's ratio leaves out what drifted between repetitions: the target's
- * throughput (a closed loop's CPU per request follows it) and the machine's own speed, which
- * moves between repetitions as it does between runs.
+ * minutes apart at most, so a repetition's ratio leaves out what drifted between repetitions:
+ * the target's throughput (a closed loop's CPU per request follows it) and the machine's own
+ * speed, which moves between repetitions as it does between runs.
  */
 function pairedCpuRatio(rows, medians) {
   return (tool, other) => {
