@@ -116,64 +116,76 @@ describe('route-scoped faults (error-rate=PCT on METHOD /path)', () => {
     ).toHaveLength(1);
   });
 
-  it('scope latency to a route too, apart from the run-wide latency and the route error rate', () => {
-    const faults = normaliseFaults([
-      'latency=300ms on GET /participants/{user_id}/chat_sessions/{id}',
-      'latency=0.1s@2s on PUT /tags/link/participant',
-      'error-rate=5 on PUT /tags/link/participant',
-      'latency=20',
-    ]);
-    expect(faults).toEqual([
-      { name: 'latency', value: 300, route: 'GET /participants/:/chat_sessions/:' },
-      { name: 'latency', value: 100, atMs: 2_000, route: 'PUT /tags/link/participant' },
-      { name: 'error-rate', value: 0.05, route: 'PUT /tags/link/participant' },
-      { name: 'latency', value: 20 },
-    ]);
-    // The @WHEN one is off until scheduleFaults switches it on.
-    expect(resolveFaults(faults)).toMatchObject({
-      latencyMs: 20,
-      hasRouteFaults: true,
-      routeLatencyMs: { 'GET /participants/:/chat_sessions/:': 300 },
-      routeErrorRates: { 'PUT /tags/link/participant': 0.05 },
+  // Each case: the faults as given, as normalised, as resolved (a @WHEN one stays off until
+  // scheduleFaults switches it on), as described, and one given in its object form.
+  const scopedCases = [
+    {
+      what: 'latency to a route too, apart from the run-wide latency and the route error rate',
+      given: [
+        'latency=300ms on GET /participants/{user_id}/chat_sessions/{id}',
+        'latency=0.1s@2s on PUT /tags/link/participant',
+        'error-rate=5 on PUT /tags/link/participant',
+        'latency=20',
+      ],
+      normalised: [
+        { name: 'latency', value: 300, route: 'GET /participants/:/chat_sessions/:' },
+        { name: 'latency', value: 100, atMs: 2_000, route: 'PUT /tags/link/participant' },
+        { name: 'error-rate', value: 0.05, route: 'PUT /tags/link/participant' },
+        { name: 'latency', value: 20 },
+      ],
+      resolved: {
+        latencyMs: 20,
+        hasRouteFaults: true,
+        routeLatencyMs: { 'GET /participants/:/chat_sessions/:': 300 },
+        routeErrorRates: { 'PUT /tags/link/participant': 0.05 },
+      },
+      described: [
+        'latency=300ms on GET /participants/:/chat_sessions/:',
+        'latency=100ms@2s on PUT /tags/link/participant',
+        'error-rate=5% on PUT /tags/link/participant',
+        'latency=20ms',
+      ],
+      objectForm: { name: 'latency', value: 50, route: 'POST /tags' },
+    },
+    {
+      // The unscoped bad-json stays a frame fault.
+      what: 'bad-json to a route (its answers, not frames), apart from the unscoped bad-json and the other route faults',
+      given: [
+        'bad-json=100 on GET /participants/{user_id}/chat_sessions/{id}',
+        'bad-json=25%@2s on PATCH /api/v1/participants/:userId/profile_photo',
+        'error-rate=5 on GET /participants/{user_id}/chat_sessions/{id}',
+        'bad-json=10',
+      ],
+      normalised: [
+        { name: 'bad-json', value: 1, route: 'GET /participants/:/chat_sessions/:' },
+        { name: 'bad-json', value: 0.25, atMs: 2_000, route: 'PATCH /participants/:/profile_photo' },
+        { name: 'error-rate', value: 0.05, route: 'GET /participants/:/chat_sessions/:' },
+        { name: 'bad-json', value: 0.1 },
+      ],
+      resolved: {
+        badJson: 0.1,
+        hasRouteFaults: true,
+        routeBadJson: { 'GET /participants/:/chat_sessions/:': 1 },
+        routeErrorRates: { 'GET /participants/:/chat_sessions/:': 0.05 },
+      },
+      described: [
+        'bad-json=100% on GET /participants/:/chat_sessions/:',
+        'bad-json=25%@2s on PATCH /participants/:/profile_photo',
+        'error-rate=5% on GET /participants/:/chat_sessions/:',
+        'bad-json=10%',
+      ],
+      objectForm: { name: 'bad-json', value: 0.5, route: 'POST /tags' },
+    },
+  ] as const;
+  for (const { what, given, normalised, resolved, described, objectForm } of scopedCases) {
+    it(`scope ${what}`, () => {
+      const faults = normaliseFaults([...given]);
+      expect(faults).toEqual(normalised);
+      expect(resolveFaults(faults)).toMatchObject(resolved);
+      expect(faults.map(describeFault)).toEqual(described);
+      expect(normaliseFaults([objectForm])).toEqual([objectForm]);
     });
-    expect(faults.map(describeFault)).toEqual([
-      'latency=300ms on GET /participants/:/chat_sessions/:',
-      'latency=100ms@2s on PUT /tags/link/participant',
-      'error-rate=5% on PUT /tags/link/participant',
-      'latency=20ms',
-    ]);
-    expect(normaliseFaults([{ name: 'latency', value: 50, route: 'POST /tags' }])).toEqual([{ name: 'latency', value: 50, route: 'POST /tags' }]);
-  });
-
-  it('scope bad-json to a route (its answers, not frames), apart from the unscoped bad-json and the other route faults', () => {
-    const faults = normaliseFaults([
-      'bad-json=100 on GET /participants/{user_id}/chat_sessions/{id}',
-      'bad-json=25%@2s on PATCH /api/v1/participants/:userId/profile_photo',
-      'error-rate=5 on GET /participants/{user_id}/chat_sessions/{id}',
-      'bad-json=10',
-    ]);
-    expect(faults).toEqual([
-      { name: 'bad-json', value: 1, route: 'GET /participants/:/chat_sessions/:' },
-      { name: 'bad-json', value: 0.25, atMs: 2_000, route: 'PATCH /participants/:/profile_photo' },
-      { name: 'error-rate', value: 0.05, route: 'GET /participants/:/chat_sessions/:' },
-      { name: 'bad-json', value: 0.1 },
-    ]);
-    const settings = resolveFaults(faults);
-    // The @WHEN one is off until scheduleFaults switches it on; the unscoped one stays a frame fault.
-    expect(settings).toMatchObject({
-      badJson: 0.1,
-      hasRouteFaults: true,
-      routeBadJson: { 'GET /participants/:/chat_sessions/:': 1 },
-      routeErrorRates: { 'GET /participants/:/chat_sessions/:': 0.05 },
-    });
-    expect(faults.map(describeFault)).toEqual([
-      'bad-json=100% on GET /participants/:/chat_sessions/:',
-      'bad-json=25%@2s on PATCH /participants/:/profile_photo',
-      'error-rate=5% on GET /participants/:/chat_sessions/:',
-      'bad-json=10%',
-    ]);
-    expect(normaliseFaults([{ name: 'bad-json', value: 0.5, route: 'POST /tags' }])).toEqual([{ name: 'bad-json', value: 0.5, route: 'POST /tags' }]);
-  });
+  }
 
   it('switch a scoped bad-json on at its @WHEN', async () => {
     const faults = normaliseFaults(['bad-json=50@40ms on POST /tags']);
