@@ -32,8 +32,19 @@ export interface FaultSettings {
   hasRouteFaults: boolean;
 }
 
-/** Faults that may be scoped to one route (`on METHOD PATH`): the ones decided per request (scoped, `bad-json` cuts answers, not frames). */
-const ROUTE_FAULTS: readonly FaultName[] = ['error-rate', 'latency', 'bad-json'];
+/** The settings of the faults scoped to one route, by routeKey. */
+type RouteSetting = 'routeErrorRates' | 'routeLatencyMs' | 'routeBadJson';
+
+/**
+ * Faults that may be scoped to one route (`on METHOD PATH`), the ones decided per request, and
+ * the setting each fills (scoped, `bad-json` cuts answers, not frames).
+ */
+const ROUTE_SETTING_OF: Readonly<Partial<Record<FaultName, RouteSetting>>> = {
+  'error-rate': 'routeErrorRates',
+  latency: 'routeLatencyMs',
+  'bad-json': 'routeBadJson',
+};
+const ROUTE_FAULTS = Object.keys(ROUTE_SETTING_OF) as FaultName[];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
@@ -118,7 +129,7 @@ export function normaliseFaults(list: ReadonlyArray<Fault | string>): Fault[] {
   return [...byName.values()];
 }
 
-const SETTING_OF: Readonly<Record<FaultName, Exclude<keyof FaultSettings, 'routeErrorRates' | 'routeLatencyMs' | 'routeBadJson' | 'hasRouteFaults'>>> = {
+const SETTING_OF: Readonly<Record<FaultName, Exclude<keyof FaultSettings, RouteSetting | 'hasRouteFaults'>>> = {
   'keepalive-drift': 'keepAliveDrift',
   stall: 'stall',
   drop: 'drop',
@@ -155,10 +166,9 @@ export function resolveFaults(faults: readonly Fault[]): FaultSettings {
 }
 
 function applyFault(settings: FaultSettings, fault: Fault): void {
-  if (fault.route !== undefined) {
-    if (fault.name === 'latency') settings.routeLatencyMs[fault.route] = fault.value;
-    else if (fault.name === 'bad-json') settings.routeBadJson[fault.route] = fault.value;
-    else settings.routeErrorRates[fault.route] = fault.value;
+  const routeSetting = ROUTE_SETTING_OF[fault.name];
+  if (fault.route !== undefined && routeSetting !== undefined) {
+    settings[routeSetting][fault.route] = fault.value;
     settings.hasRouteFaults = true;
   } else settings[SETTING_OF[fault.name]] = fault.value;
 }
