@@ -14,6 +14,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastJsonLine, outFileIn, runMeasured } from './measured-command.js';
+import { rounder } from './round.js';
 
 const ACCEPT = 'application/json, application/problem+json';
 /** Artillery is installed here (npm, scripts ignored), never into the project's package.json. */
@@ -195,8 +196,6 @@ class Upload(FastHttpUser):
     def upload(self):
         self.client.request("PATCH", PATH, data=BODY, headers=HEADERS, name="upload")
 `;
-
-import { rounder } from './round.js';
 
 /**
  * Locust (FastHttpUser), headless, one process: `users` users spawned at once for `seconds`.
