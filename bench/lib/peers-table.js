@@ -3,7 +3,7 @@
 // ordered by CPU per request, with the tools that were missing or cannot run a workload.
 import { readFile, writeFile } from 'node:fs/promises';
 import { hasMarkers, spliceBetweenMarkers } from './markers.js';
-import { median } from './median.js';
+import { median, medianInterval } from './median.js';
 import { bestFloor } from './peers-latency.js';
 import { writePeersSummary } from './peers-readme.ts';
 import { rounder } from './round.js';
@@ -116,8 +116,14 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
     lines.push('');
   }
   if (goals?.length) {
-    lines.push('**Goals of issue 30**, from the medians above:', '', '| goal | measured | limit | met | beside it |', '|---|---|---|---|---|');
-    for (const g of goals) lines.push(`| ${g.goal} | ${cell(g.value)} | ${g.limit} | ${g.met === null ? '—' : g.met ? 'yes' : 'no'} | ${g.beside ?? ''} |`);
+    lines.push(
+      "**Goals of issue 30**, from the repetitions above: the median of a goal's measure in each repetition (or round), and where that median lies (the sign test's interval, with its confidence): a goal is met when all of the interval is within its limit, not met when none of it is, and within its spread when the repetitions fall on both sides of the limit.",
+      '',
+      '| goal | measured | where its median lies | limit | verdict | beside it |',
+      '|---|---|---|---|---|---|',
+    );
+    const where = (spread) => (spread ? `${spread.low}–${spread.high} (${Math.round(spread.confidence * 100)} %)` : '—');
+    for (const g of goals) lines.push(`| ${g.goal} | ${cell(g.value)} | ${where(g.spread)} | ${g.limit} | ${g.verdict} | ${g.beside ?? ''} |`);
     lines.push('');
   }
   const table = lines.join('\n');
@@ -129,32 +135,50 @@ export async function writePeersTable({ measuredWith: measured, settings, worklo
 const round = rounder(2);
 /** a / b to `digits` decimals; null where either was not measured (or b is 0). */
 const ratio = (a, b, digits = 2) => (a === null || a === undefined || !b ? null : round(a / b, digits));
-const judged = (goal, value, limit, beside = null) => ({
-  goal,
-  value,
-  limit: `≤ ${limit}`,
-  met: value === null ? null : value <= limit,
-  ...(beside ? { beside } : {}),
-});
+/**
+ * A goal and its verdict. `each` is the goal's measure in each repetition (or round) that gave
+ * one. With two or more, the verdict weighs the interval of their median (medianInterval), not
+ * the median alone: met when all of the interval is within the limit, not met when none of it
+ * is, and "within its spread" when the repetitions fall on both sides of it, which one run does
+ * not decide. With fewer (a marginal figure is a difference of two medians), the value decides.
+ */
+const judged = (goal, value, limit, { beside = null, each = [] } = {}) => {
+  const spread = each.length > 1 ? medianInterval(each) : null;
+  return {
+    goal,
+    value,
+    limit: `≤ ${limit}`,
+    verdict: verdictOf(value, limit, spread),
+    ...(spread ? { spread: { low: spread.low, high: spread.high, confidence: round(spread.confidence) } } : {}),
+    ...(beside ? { beside } : {}),
+  };
+};
 
-/** `tool`'s CPU per request over `other`'s in each repetition both ran, in repetition order. */
-export function pairedRatios(rows, tool, other) {
-  const cpu = (name, repetition) => rows.find((row) => row.tool === name && row.repetition === repetition && !row.failed)?.cpuUsPerRequest;
+function verdictOf(value, limit, spread) {
+  if (value === null) return 'not measured';
+  if (spread === null) return value <= limit ? 'met' : 'not met';
+  if (spread.high <= limit) return 'met';
+  return spread.low > limit ? 'not met' : 'within its spread';
+}
+
+/** `tool`'s `field` (CPU per request unless said) over `other`'s in each repetition both ran, in repetition order. */
+export function pairedRatios(rows, tool, other, field = 'cpuUsPerRequest') {
+  const of = (name, repetition) => rows.find((row) => row.tool === name && row.repetition === repetition && !row.failed)?.[field];
   const repetitions = [...new Set(rows.map((row) => row.repetition))].sort((a, b) => a - b);
-  return repetitions.map((repetition) => ratio(cpu(tool, repetition), cpu(other, repetition))).filter((value) => value !== null);
+  return repetitions.map((repetition) => ratio(of(tool, repetition), of(other, repetition))).filter((value) => value !== null);
 }
 
 /**
- * A CPU ratio of two tools as the goals judge it: the median of each repetition's ratio, the
- * ratio of the medians where no repetition ran both. The tools of one repetition ran in turn,
- * minutes apart at most, so a repetition's ratio leaves out what drifted between repetitions:
- * the target's throughput (a closed loop's CPU per request follows it) and the machine's own
- * speed, which moves between repetitions as it does between runs.
+ * A ratio of two tools as the goals judge it: the median of each repetition's ratio, the ratio of
+ * the medians where no repetition ran both. The tools of one repetition ran in turn, minutes
+ * apart at most, so a repetition's ratio leaves out what drifted between repetitions: the
+ * target's throughput (a closed loop's CPU per request follows it) and the machine's own speed,
+ * which moves between repetitions as it does between runs.
  */
-function pairedCpuRatio(rows, medians) {
+function pairedRatio(rows, medians, field = 'cpuUsPerRequest') {
   return (tool, other) => {
-    const paired = pairedRatios(rows, tool, other);
-    return paired.length > 0 ? round(median(paired)) : ratio(medians[tool]?.cpuUsPerRequest, medians[other]?.cpuUsPerRequest);
+    const paired = pairedRatios(rows, tool, other, field);
+    return paired.length > 0 ? round(median(paired)) : ratio(medians[tool]?.[field], medians[other]?.[field]);
   };
 }
 
@@ -166,16 +190,17 @@ function eachAndMedians(each, medians, other) {
 }
 
 /**
- * Issue 30's goals, judged from the medians (a CPU ratio of two tools from their repetitions,
- * pairedCpuRatio): each a ratio (or an error in ms) with its limit, and the floor beside it
- * where a floor was measured. Null where a side was not measured.
+ * Issue 30's goals, judged from the repetitions (a ratio of two tools as pairedRatio takes it,
+ * its verdict from the ratios of the repetitions, judged): each a ratio (or an error in ms) with
+ * its limit, and the floor beside it where a floor was measured. Null where a side was not measured.
  */
 export function judgeGoals(workloads) {
   const goals = [];
   const closed = workloads.closed?.medians;
   if (closed) {
-    const of = pairedCpuRatio(workloads.closed.rows ?? [], closed);
-    const each = pairedRatios(workloads.closed.rows ?? [], 'coachbench', 'autocannon');
+    const rows = workloads.closed.rows ?? [];
+    const of = pairedRatio(rows, closed);
+    const each = pairedRatios(rows, 'coachbench', 'autocannon');
     const floor = of('floor', 'autocannon');
     const checked = of('checkedFloor', 'autocannon');
     const beside = [
@@ -186,7 +211,10 @@ export function judgeGoals(workloads) {
         : `checked floor (autocannon's engine with coachbench's checks): ${checked} × autocannon's, coachbench ${of('coachbench', 'checkedFloor')} × it`,
     ].filter((text) => text !== null);
     goals.push(
-      judged("closed model: coachbench CPU per request / autocannon's", of('coachbench', 'autocannon'), 1, beside.length === 0 ? null : beside.join('; ')),
+      judged("closed model: coachbench CPU per request / autocannon's", of('coachbench', 'autocannon'), 1, {
+        beside: beside.length === 0 ? null : beside.join('; '),
+        each,
+      }),
     );
   }
   const open = workloads.open;
@@ -194,61 +222,85 @@ export function judgeGoals(workloads) {
     for (const rate of open.rates) {
       const m = open.byRate[rate]?.medians ?? {};
       const rows = open.byRate[rate]?.rows ?? [];
-      const of = pairedCpuRatio(rows, m);
+      const of = pairedRatio(rows, m);
+      const each = (other) => pairedRatios(rows, 'coachbench', other);
       const margin = open.marginalUsPerRequest?.[rate] ?? {};
       const floorBeside = (value, of) => (value === null || value === undefined ? null : `floor (bare undici loop): ${value} ${of}`);
       goals.push(
-        judged(
-          `open ${rate}/s: coachbench CPU per request / autocannon's`,
-          of('coachbench', 'autocannon'),
-          1,
-          floorBeside(of('floor', 'autocannon'), "× autocannon's"),
-        ),
-        judged(`open ${rate}/s: coachbench CPU per request / Locust's`, of('coachbench', 'locust'), 0.5, floorBeside(of('floor', 'locust'), "× Locust's")),
-        judged(
-          `open ${rate}/s: coachbench marginal CPU per request / autocannon -C's`,
-          ratio(margin.coachbench, margin.autocannonC),
-          1,
-          floorBeside(ratio(margin.floor, margin.autocannonC), "× autocannon -C's"),
-        ),
-        judged(
-          `open ${rate}/s: coachbench CPU per request / the floor's`,
-          of('coachbench', 'floor'),
-          1.2,
-          eachAndMedians(pairedRatios(rows, 'coachbench', 'floor'), m, 'floor'),
-        ),
+        judged(`open ${rate}/s: coachbench CPU per request / autocannon's`, of('coachbench', 'autocannon'), 1, {
+          beside: floorBeside(of('floor', 'autocannon'), "× autocannon's"),
+          each: each('autocannon'),
+        }),
+        judged(`open ${rate}/s: coachbench CPU per request / Locust's`, of('coachbench', 'locust'), 0.5, {
+          beside: floorBeside(of('floor', 'locust'), "× Locust's"),
+          each: each('locust'),
+        }),
+        judged(`open ${rate}/s: coachbench marginal CPU per request / autocannon -C's`, ratio(margin.coachbench, margin.autocannonC), 1, {
+          beside: floorBeside(ratio(margin.floor, margin.autocannonC), "× autocannon -C's"),
+        }),
+        judged(`open ${rate}/s: coachbench CPU per request / the floor's`, of('coachbench', 'floor'), 1.2, {
+          beside: eachAndMedians(each('floor'), m, 'floor'),
+          each: each('floor'),
+        }),
       );
     }
   }
-  const latency = workloads.latency?.medians ?? [];
-  for (const row of latency.filter((r) => r.client === 'coachbench')) {
-    const best = bestFloor(latency, row.streams);
-    const at = `${workloads.latency.ratePerSec}/s, ${row.streams} streams`;
+  goals.push(...latencyGoals(workloads.latency));
+  const streams = workloads.streams;
+  if (streams?.medians?.coachbench && streams.medians.bareClient) {
+    const rows = streams.rows ?? [];
+    for (const [what, field, limit] of [
+      ['peak RSS per stream', 'peakRssKiBPerStream', 1.1],
+      ['CPU per stream-second', 'cpuUsPerStreamSecond', 1.2],
+    ]) {
+      goals.push(
+        judged(`streams: ${what} / the bare client's`, pairedRatio(rows, streams.medians, field)('coachbench', 'bareClient'), limit, {
+          each: pairedRatios(rows, 'coachbench', 'bareClient', field),
+        }),
+      );
+    }
+  }
+  return goals;
+}
+
+/**
+ * The latency goals at each stream count: coachbench's error against nginx, and against the sink
+ * as a ratio to the better floor's (bestFloor), each judged from its rounds (a round ran every
+ * client in turn, so a round's ratio pairs clients that ran minutes apart at most).
+ */
+function latencyGoals(latency) {
+  const goals = [];
+  const medians = latency?.medians ?? [];
+  const rows = latency?.rows ?? [];
+  for (const row of medians.filter((r) => r.client === 'coachbench')) {
+    const best = bestFloor(medians, row.streams);
+    const at = `${latency.ratePerSec}/s, ${row.streams} streams`;
+    const rounds = (client) => rows.filter((r) => r.client === client && r.streams === row.streams);
+    const ours = rounds('coachbench');
     const beside = (p) => (best?.errorVsNginxMs ? `${best.client}: ${best.errorVsNginxMs[p]} ms` : null);
-    goals.push(
-      judged(`latency error p50 vs nginx (ms), ${at}`, row.errorVsNginxMs?.p50 ?? null, 1, beside('p50')),
-      judged(`latency error p99 vs nginx (ms), ${at}`, row.errorVsNginxMs?.p99 ?? null, 2, beside('p99')),
-    );
+    for (const [p, limit] of [
+      ['p50', 1],
+      ['p99', 2],
+    ]) {
+      const each = ours.map((r) => r.errorVsNginxMs?.[p]).filter((value) => value !== null && value !== undefined);
+      goals.push(judged(`latency error ${p} vs nginx (ms), ${at}`, row.errorVsNginxMs?.[p] ?? null, limit, { beside: beside(p), each }));
+    }
     if (best?.errorVsRulerMs && row.errorVsRulerMs) {
       // Against the floor by the sink's ruler (µs resolution): nginx's $request_time has 1 ms steps.
+      const floorRounds = rounds(best.client);
       for (const p of ['p50', 'p99']) {
-        const floorValue = best.errorVsRulerMs[p];
+        const each = ours
+          .map((r) => ratio(r.errorVsRulerMs?.[p], floorRounds.find((f) => f.repetition === r.repetition)?.errorVsRulerMs?.[p]))
+          .filter((value) => value !== null);
+        const value = each.length > 0 ? round(median(each)) : ratio(row.errorVsRulerMs[p], best.errorVsRulerMs[p]);
         goals.push(
-          judged(`latency error ${p} vs the sink / the floor's, ${at}`, ratio(row.errorVsRulerMs[p], floorValue), 1.2, `${best.client}: ${floorValue} ms`),
+          judged(`latency error ${p} vs the sink / the floor's, ${at}`, value, 1.2, {
+            beside: `${best.client}: ${best.errorVsRulerMs[p]} ms`,
+            each,
+          }),
         );
       }
     }
-  }
-  const streams = workloads.streams?.medians;
-  if (streams?.coachbench && streams?.bareClient) {
-    goals.push(
-      judged("streams: peak RSS per stream / the bare client's", ratio(streams.coachbench.peakRssKiBPerStream, streams.bareClient.peakRssKiBPerStream), 1.1),
-      judged(
-        "streams: CPU per stream-second / the bare client's",
-        ratio(streams.coachbench.cpuUsPerStreamSecond, streams.bareClient.cpuUsPerStreamSecond),
-        1.2,
-      ),
-    );
   }
   return goals;
 }

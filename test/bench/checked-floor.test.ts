@@ -101,7 +101,7 @@ describe('the checked floor', () => {
     // The medians of the tools apart (60 against 50) would say 1.2; the repetitions say 1.1 and 1.2.
     const medians = { coachbench: cpu(60), autocannon: cpu(50), floor: cpu(35), checkedFloor: cpu(60) };
     const [closed] = judgeGoals({ closed: { rows, medians } });
-    expect(closed).toMatchObject({ value: 1.15, met: false });
+    expect(closed).toMatchObject({ value: 1.15, verdict: 'not met' });
     expect(closed?.beside).toBe(
       "each repetition: 1.1, 1.2; by medians: 1.2; floor (raw sockets, no HTTP parser): 0.7 × autocannon's; checked floor (autocannon's engine with coachbench's checks): 1.1 × autocannon's, coachbench 1.02 × it",
     );

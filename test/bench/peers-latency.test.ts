@@ -40,15 +40,17 @@ describe('the latency workload over several rounds', () => {
   it("judges the goals from the medians, not from one round's window", () => {
     const goals = judgeGoals({ latency: { ratePerSec: 500, rows, medians } });
     const p99 = goals.find((g) => g.goal === 'latency error p99 vs nginx (ms), 500/s, 0 streams');
-    expect(p99).toMatchObject({ value: 1.8, met: true, beside: 'floor: 2.4 ms' });
+    // Two rounds of three under 2 ms and one over: the median is, the rounds do not decide it.
+    expect(p99).toMatchObject({ value: 1.8, verdict: 'within its spread', spread: { low: 1.6, high: 4.2, confidence: 0.75 }, beside: 'floor: 2.4 ms' });
     const p50Floor = goals.find((g) => g.goal === "latency error p50 vs the sink / the floor's, 500/s, 0 streams");
-    expect(p50Floor).toMatchObject({ value: 0.8, met: true });
+    // Each round's ratio by the sink: 0.8 / 1.0, 0.9 / 0.9, 0.7 / 1.1.
+    expect(p50Floor).toMatchObject({ value: 0.8, verdict: 'met', spread: { low: 0.64, high: 1 } });
   });
 
   it('fails the p99 goal when most rounds are over it', () => {
     const slow = rows.map((r) => (r.client === 'coachbench' ? { ...r, errorVsNginxMs: { ...r.errorVsNginxMs, p99: r.errorVsNginxMs.p99 + 1 } } : r));
     const goals = judgeGoals({ latency: { ratePerSec: 500, rows: slow, medians: latencyMedians(slow) } });
-    expect(goals.find((g) => g.goal === 'latency error p99 vs nginx (ms), 500/s, 0 streams')).toMatchObject({ value: 2.8, met: false });
+    expect(goals.find((g) => g.goal === 'latency error p99 vs nginx (ms), 500/s, 0 streams')).toMatchObject({ value: 2.8, verdict: 'not met' });
   });
 });
 
