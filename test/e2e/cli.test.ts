@@ -73,12 +73,27 @@ describe('coachbench run (e2e)', () => {
     expect(report.coreChecks).toContain('load.achieved');
   });
 
-  it('exits 1 with the report written when a threshold fails', async () => {
+  it('exits 1 with the report written when a threshold fails; --quiet silences the progress, not the closing lines', async () => {
     const out = join(dir, 'threshold');
-    const result = await coachbench(['run', '--profile', profilePath, '--out', out, '--quiet', '--threshold', 'chatStreams.eventLatencyMs.p99 < 0.001']);
+    const result = await coachbench([
+      'run',
+      '--profile',
+      profilePath,
+      '--out',
+      out,
+      '--quiet',
+      '--progress-every',
+      '1s',
+      '--threshold',
+      'chatStreams.eventLatencyMs.p99 < 0.001',
+    ]);
     expect(result.code).toBe(1);
     const report = await readReport(out);
     expect(report.thresholds).toEqual([expect.objectContaining({ expression: 'chatStreams.eventLatencyMs.p99 < 0.001', status: 'fail' })]);
+    // The verdict, what failed and where the report is: the one record a CI log keeps (docs/design.md §2.2).
+    expect(result.stderr).toMatch(/^FAIL: .*\n {2}✗ chatStreams\.eventLatencyMs\.p99 < 0\.001 \(observed [\d.]+\)\n/m);
+    expect(result.stderr).toContain(`report: ${join(out, 'report.json')}`);
+    expect(result.stderr).not.toMatch(/^\[\d+s\/2s\]/m);
   });
 
   it.each([
@@ -166,7 +181,7 @@ describe('coachbench run --target (e2e)', () => {
       },
     );
     const text = await readFile(join(out, 'report.json'), 'utf8');
-    // --quiet prints nothing: a failing run says why through its report's failures.
+    // A failing run says why through its report's failures (its stderr has the closing lines alone).
     expect(result.code, failures(JSON.parse(text) as Report).join('\n') || result.stderr).toBe(0);
     expect(text).not.toContain(target.fixtures.apiKey);
     expect(text).not.toContain(target.fixtures.coachToken);

@@ -9,6 +9,8 @@ export type { RunFlags } from '../run-config.js';
 export async function runRun(flags: RunFlags): Promise<number> {
   const config = await resolveRunConfig(flags, process.env);
   const outcome = await executeRun(config);
-  if (!config.quiet) process.stderr.write(terminalText(`${describeOutcome(outcome)}\n`));
+  // Even with --quiet, which silences the progress only (docs/design.md §2.2): the verdict, what
+  // failed and where the report is are the one record a CI log keeps of the run.
+  process.stderr.write(terminalText(`${describeOutcome(outcome)}\n`));
   return outcome.exitCode;
 }
