@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateEvent } from '../../../src/drivers/chat/event-validator.js';
 import { CHAT_EVENTS } from '../../../src/metrics/registry/chat-metrics.js';
+import type { MetricDecl } from '../../../src/metrics/registry/metric-decl.js';
 
 const member = { sessionId: 's1', participantId: 'p1', memberId: 'c1', memberType: 'coach', memberName: 'Ann', photoUrl: null };
 const decision = { sessionId: 's1', participantId: 'p1', memberId: 'c1', memberType: 'coach', memberName: 'Ann' };
@@ -44,7 +45,8 @@ describe('validateEvent', () => {
 
   it('names every violation it flags where a reader looks the key up: the metric tables and docs/failure-codes.md', () => {
     const kinds = [...new Set(violations.map(([, violation]) => violation))];
-    const doc = CHAT_EVENTS.metrics.find((metric) => metric.report === 'schemaViolationKinds')?.doc ?? '';
+    const metrics: readonly MetricDecl[] = CHAT_EVENTS.metrics;
+    const doc = metrics.find((metric) => metric.report === 'schemaViolationKinds')?.doc ?? '';
     const page = readFileSync(new URL('../../../docs/failure-codes.md', import.meta.url), 'utf8');
     for (const kind of kinds) {
       expect(doc.split(/[:,]\s*/), `the registry doc of schemaViolationKinds names ${kind}`).toContain(kind);
