@@ -75,8 +75,9 @@ export async function executeRun(
       const target = await resolveTarget(config, stop.signal);
       try {
         if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
+        // Which API key is used only informs: --quiet silences it (docs/design.md §2.2).
         await untilStopped(
-          preflightTarget(target, config, (line) => stderr.write(terminalText(`coachbench: ${line}\n`))),
+          preflightTarget(target, config, (line) => (config.quiet ? undefined : stderr.write(terminalText(`coachbench: ${line}\n`)))),
           stop.signal,
         );
         if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);

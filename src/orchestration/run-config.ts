@@ -9,7 +9,7 @@ import { hasStages, runPlanOf } from '../contract/profile/run-plan.js';
 import type { ShardInfo } from '../contract/report.js';
 import type { CredentialSources } from '../engine/auth/credentials.js';
 import type { Transport } from '../engine/transport.js';
-import { type ParsedThreshold, parseThresholds } from '../metrics/thresholds.js';
+import { type ParsedThreshold, parseThreshold } from '../metrics/thresholds.js';
 import { checkTraceUrlTemplate } from '../report/trace-url.js';
 import { parseDuration } from '../util/duration.js';
 import { ConfigError } from '../util/errors.js';
@@ -80,6 +80,28 @@ export interface RunConfig {
 }
 
 /** A threshold on `requests.<kind>.…` (`--threshold` too) must name a kind of the profile (docs/design.md §2.15). */
+/**
+ * The profile's thresholds, then the --threshold flags', in that order. A bad one is named
+ * where it was written, the profile's by its file and entry, a flag's as `--threshold`
+ * (docs/design.md §2.10), and every problem is said at once.
+ */
+function parseRunThresholds(profile: Profile, flagged: readonly string[]): ParsedThreshold[] {
+  const parsed: ParsedThreshold[] = [];
+  const problems: string[] = [];
+  const take = (expression: string, where: string): void => {
+    try {
+      parsed.push(parseThreshold(expression, where));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+    }
+  };
+  for (const [index, expression] of profile.thresholds.entries()) take(expression, `${profile.source}: thresholds[${index}]`);
+  for (const expression of flagged) take(expression, '--threshold');
+  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+  return parsed;
+}
+
 function checkKindNames(thresholds: readonly ParsedThreshold[], profile: Profile): void {
   const kinds = (profile.requests?.kinds ?? []).map((kind) => kind.name);
   for (const threshold of thresholds) {
@@ -172,7 +194,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   if (profile.durationMs <= 0) throw new ConfigError('--duration: must be greater than 0');
   if (flags.seed !== undefined) profile.seed = parseSeed(flags.seed);
   const thresholds = [...profile.thresholds, ...(flags.threshold ?? [])];
-  const parsed = parseThresholds(thresholds, 'threshold');
+  const parsed = parseRunThresholds(profile, flags.threshold ?? []);
   checkStageNames(parsed, profile);
   checkKindNames(parsed, profile);
   if (profile.search) {

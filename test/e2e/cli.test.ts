@@ -102,7 +102,15 @@ describe('coachbench run (e2e)', () => {
     [['run', '--duration', '30'], /^coachbench: --duration: "30" has no unit \(units ms, s, m, h, d;/],
     [['run', '--duration', '999999999h'], /^coachbench: --duration: "999999999h" is longer than the maximum, 7d$/m],
     [['run', '--workers', 'abc'], /--workers: "abc" must be a whole number in 1\.\.64 or auto/],
-    [['run', '--threshold', 'chatStreams.eventLatencyMs.p99 <'], /threshold/],
+    [
+      ['run', '--threshold', 'chatStreams.eventLatencyMs.p99 <'],
+      /^coachbench: --threshold: threshold "chatStreams\.eventLatencyMs\.p99 <": .* at position 33$/m,
+    ],
+    // docs/reports.md's example, as the smoke profile (which has thresholds of its own) says it.
+    [
+      ['run', '--threshold', 'chatStreams.eventLatncyMs.p99 < 250'],
+      /^coachbench: --threshold: threshold "chatStreams\.eventLatncyMs\.p99 < 250": unknown metric "eventLatncyMs" in chatStreams \(did you mean eventLatencyMs\?\) at position 13$/m,
+    ],
     [['run', '--target', 'http://127.0.0.1:9'], /--target needs --fixtures/],
     [['run', '--frobnicate'], /Unknown argument: frobnicate \(see coachbench run --help\)/],
     [['serve', '--port', '70000'], /--port: "70000" must be an integer in 0\.\.65535/],
@@ -115,6 +123,15 @@ describe('coachbench run (e2e)', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("exits 2 naming each bad threshold where it was written, the profile's by file and entry, all at once", async () => {
+    const path = await profileFile(dir, 'bad-threshold', quickProfile({ duration: '2s', thresholds: ['tagLink.errorRate < 1%', 'photoUpload.erorRate < 1%'] }));
+    const result = await coachbench(['run', '--profile', path, '--threshold', 'chatStreams.eventLatncyMs.p99 < 250']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(`coachbench: ${path}: thresholds[1]: threshold "photoUpload.erorRate < 1%": unknown metric "erorRate" in photoUpload`);
+    expect(result.stderr).toContain('; --threshold: threshold "chatStreams.eventLatncyMs.p99 < 250": unknown metric "eventLatncyMs"');
   });
 
   it('exits 2 for a report whose HDR payload is corrupt, naming the file and the field', async () => {

@@ -14,7 +14,7 @@ import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
-import { runBin } from '../support/bin-helpers.js';
+import { besidesClosingLines, runBin } from '../support/bin-helpers.js';
 import { type ForwardedRuns, startForwardedRuns } from '../support/forwarded-runs.js';
 import { startRecordingForwarder } from '../support/forwarder.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
@@ -121,7 +121,7 @@ describe('--header and the User-Agent', () => {
 
   it('lets --header override the User-Agent', async () => {
     const { seen, result } = await throughForwarder(runs.profile, join(runs.dir, 'ua'), ['-H', 'User-Agent: release-gate/1']);
-    expect(result.stderr).toBe('');
+    expect(besidesClosingLines(result.stderr)).toBe('');
     expect(seen.length).toBeGreaterThan(50);
     expect(new Set(seen.map((s) => s.headers['user-agent']))).toEqual(new Set(['release-gate/1']));
   }, 60_000);
@@ -163,7 +163,7 @@ describe('proxies', () => {
         ['run', '-p', await openProfile(), '-t', runs.target.url, '-f', runs.fixtures, '--expect-keepalive', '500ms', '-q', '-o', out, ...flags.map(withUrl)],
         { env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, withUrl(v)])) },
       );
-      expect(result.stderr).toBe('');
+      expect(besidesClosingLines(result.stderr)).toBe('');
       // The subject is the route taken. The proxy and the target share this test process's loop,
       // so cadence is judged by the squid test (proxy-squid.test.ts) and the direct runs elsewhere.
       const failed = failures(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report).filter(

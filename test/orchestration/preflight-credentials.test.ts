@@ -86,14 +86,22 @@ describe('a refused API key', () => {
     expect(result.stderr).not.toContain('ak_from_env');
   }, 60_000);
 
-  it('when the environment and the fixtures file both give one, says which is used, never the key', async () => {
-    const result = await run(serve.url, serve.fixtures, join(dir, 'both-keys-out'), [], { COACHBENCH_API_KEY: 'ak_not_this_one' });
-    expect(result.stderr.trim().split('\n')[0]).toBe(
-      `coachbench: API key: the one in ${serve.fixtures} ("apiKey"); COACHBENCH_API_KEY is set too and is not used`,
-    );
-    expect(result.stderr).not.toContain('ak_not_this_one');
-    expect(result.stderr).not.toContain(fixtures.apiKey!);
-    expect(result.code).toBeLessThanOrEqual(1);
+  it('when the environment and the fixtures file both give one, says which is used, never the key; --quiet silences it', async () => {
+    const env = { COACHBENCH_API_KEY: 'ak_not_this_one' };
+    const [loud, quiet] = await Promise.all([
+      runBin(['run', '-p', profile, '-t', serve.url, '-f', serve.fixtures, '-o', join(dir, 'both-keys-out')], { env }),
+      run(serve.url, serve.fixtures, join(dir, 'both-keys-quiet-out'), [], env),
+    ]);
+    const note = `coachbench: API key: the one in ${serve.fixtures} ("apiKey"); COACHBENCH_API_KEY is set too and is not used`;
+    expect(loud.stderr.split('\n')).toContain(note);
+    for (const result of [loud, quiet]) {
+      expect(result.stderr).not.toContain('ak_not_this_one');
+      expect(result.stderr).not.toContain(fixtures.apiKey!);
+      expect(result.code).toBeLessThanOrEqual(1);
+    }
+    // A line that only informs: --quiet keeps the closing lines and drops it (docs/design.md §2.2).
+    expect(quiet.stderr).not.toContain('API key:');
+    expect(quiet.stderr).toMatch(/^report: /m);
   }, 60_000);
 });
 

@@ -104,6 +104,19 @@ export function once(predicate: (stderr: string) => boolean, action: (pid: numbe
 /** The first progress line of a run (`[1s/4s]  streams ...`) has been printed. */
 export const runIsUnderWay = (stderr: string): boolean => /\[\d+s\/\d+[hms]/.test(stderr);
 
+/** A run's closing lines at the end of its stderr: the verdict, each failure or missing evidence, where the report is. */
+const CLOSING_LINES = /(?:^|\n)(?:PASS|FAIL|INCOMPLETE)\b[^\n]*\n(?: {2}[✗?] [^\n]*\n)*report: [^\n]*\n?$/;
+
+/**
+ * What a run printed besides its closing lines, which it prints even with --quiet (docs/design.md
+ * §2.2): '' for a quiet run that had nothing to warn about. Without closing lines, all of it.
+ */
+export function besidesClosingLines(stderr: string): string {
+  const match = CLOSING_LINES.exec(stderr);
+  if (match === null) return stderr;
+  return stderr.slice(0, match.index + (match[0].startsWith('\n') ? 1 : 0));
+}
+
 /** PIDs whose parent is `parentPid`, found through /proc; one that ends while we look is left out. */
 export function childPids(parentPid: number): number[] {
   const pids: number[] = [];

@@ -164,7 +164,7 @@ export const CHAT_EVENTS = group('chat.', [
   counter('schemaViolations', 'lower', { report: 'schemaViolations', failsCheck: 'stream.event.schema', doc: 'events that do not fit the event schema' }),
   family('schema.', 'lower', {
     report: 'schemaViolationKinds',
-    doc: 'schemaViolations by kind: invalid-json, unknown-event-type, member-payload, decision-payload, message-payload',
+    doc: 'schemaViolations by kind: invalid-json, envelope, unknown-event-type, message-payload, member-payload, decision-payload',
   }),
   counter('messagesSent', 'info', {
     report: 'messagesSent',

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateEvent } from '../../../src/drivers/chat/event-validator.js';
+import { CHAT_EVENTS } from '../../../src/metrics/registry/chat-metrics.js';
+import type { MetricDecl } from '../../../src/metrics/registry/metric-decl.js';
 
 const member = { sessionId: 's1', participantId: 'p1', memberId: 'c1', memberType: 'coach', memberName: 'Ann', photoUrl: null };
 const decision = { sessionId: 's1', participantId: 'p1', memberId: 'c1', memberType: 'coach', memberName: 'Ann' };
@@ -19,7 +22,7 @@ describe('validateEvent', () => {
     expect(validateEvent(frame(type, payload)).ok).toBe(true);
   });
 
-  it.each([
+  const violations = [
     ['{"eventType":"MESSAGE_SENT","payload":[', 'invalid-json'],
     ['[1,2]', 'envelope'],
     ['{"payload":null}', 'envelope'],
@@ -32,10 +35,23 @@ describe('validateEvent', () => {
     [frame('CHAT_SESSION_MEMBER_APPROVED', decision), 'decision-payload'],
     [frame('CHAT_SESSION_MEMBER_APPROVED', { ...decision, approvedBy: 'p1', rejectedBy: 'p1' }), 'decision-payload'],
     [frame('CHAT_SESSION_MEMBER_REJECTED', { ...decision, approvedBy: 'p1' }), 'decision-payload'],
-  ])('flags %s as %s', (data, violation) => {
+  ] as const;
+
+  it.each(violations)('flags %s as %s', (data, violation) => {
     const result = validateEvent(data);
     expect(result.ok).toBe(false);
     expect(result.ok ? null : result.violation).toBe(violation);
+  });
+
+  it('names every violation it flags where a reader looks the key up: the metric tables and docs/failure-codes.md', () => {
+    const kinds = [...new Set(violations.map(([, violation]) => violation))];
+    const metrics: readonly MetricDecl[] = CHAT_EVENTS.metrics;
+    const doc = metrics.find((metric) => metric.report === 'schemaViolationKinds')?.doc ?? '';
+    const page = readFileSync(new URL('../../../docs/failure-codes.md', import.meta.url), 'utf8');
+    for (const kind of kinds) {
+      expect(doc.split(/[:,]\s*/), `the registry doc of schemaViolationKinds names ${kind}`).toContain(kind);
+      expect(page, `docs/failure-codes.md names ${kind}`).toContain(`| \`${kind}\` |`);
+    }
   });
 
   it('returns the messages and session of valid events for isolation checks', () => {
