@@ -3,11 +3,15 @@
  * every command is one line on stderr naming the flag, and exit 2, before anything starts.
  * In-process (src/, no build); test/e2e/cli.test.ts proves the same through bin/.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/util/errors.js';
 import { runCli } from '../support/run-cli.js';
 
 const REPORT = 'docs/example-report/report.json';
+/** A file in a folder that does not exist: no command may create its parents. */
+const UNWRITABLE = join(tmpdir(), `coachbench-no-such-folder-${process.pid}`, 'out.md');
 
 describe('usage errors exit 2 with one line', () => {
   it.each<[string[], string | RegExp]>([
@@ -43,6 +47,9 @@ describe('usage errors exit 2 with one line', () => {
     [['serve', '--workers', 'many'], '--workers: "many" must be an integer in 1..64 or auto'],
     [['compare', REPORT, REPORT, '--max-regression', 'lots'], '--max-regression: "lots" is not a limit (write e.g. 10% or 0.1)'],
     [['compare', REPORT, REPORT, '--floor', 'ms=abc'], /--floor: "ms=abc" must be UNIT=NUMBER/],
+    // An output path that cannot take its file is the user's path, not a defect (exit 4 before).
+    [['compare', REPORT, REPORT, '--markdown', UNWRITABLE], `--markdown ${UNWRITABLE}: ENOENT, no such file or directory`],
+    [['compare', REPORT, REPORT, '--html', tmpdir()], `--html ${tmpdir()}: EISDIR, illegal operation on a directory`],
     // A flag given twice, or without its value.
     [['run', '--duration', '1s', '--duration', '2s'], '--duration: given 2 times; give it once'],
     [['serve', '--port', '1', '--port', '2'], '--port: given 2 times; give it once'],
