@@ -142,16 +142,19 @@ export function parseWorkers(value: string | number | undefined): number | 'auto
   return n;
 }
 
-/** Normalizes a target URL: http(s) only, no trailing slash, an /api/v1 suffix accepted and removed. */
-export function normalizeTargetUrl(text: string): string {
+/**
+ * Normalizes a target URL: http(s) only, no trailing slash, an /api/v1 suffix accepted and
+ * removed. `source` is where the URL came from (`--target` or `COACHBENCH_TARGET`), which an error names.
+ */
+export function normalizeTargetUrl(text: string, source = '--target'): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`--target: "${printable(text)}" is not a URL (e.g. http://127.0.0.1:8080)`);
+    throw new ConfigError(`${source}: "${printable(text)}" is not a URL (e.g. http://127.0.0.1:8080)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--target: "${printable(text)}": only http and https are supported`);
-  if (url.username || url.password) throw new ConfigError('--target: put credentials in COACHBENCH_* variables, not in the URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${source}: "${printable(text)}": only http and https are supported`);
+  if (url.username || url.password) throw new ConfigError(`${source}: put credentials in COACHBENCH_* variables, not in the URL`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
 }
 
@@ -181,12 +184,14 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     if (hasStages(profile)) throw new ConfigError(`${profile.source}: a capacity search steps the load itself; remove the stages (or the search)`);
   }
   const targetText = flags.target ?? env.COACHBENCH_TARGET;
-  const targetUrl = targetText ? normalizeTargetUrl(targetText) : null;
+  // An error names what the user set: the flag, or the variable when the URL came from the environment.
+  const targetSource = flags.target === undefined ? 'COACHBENCH_TARGET' : '--target';
+  const targetUrl = targetText ? normalizeTargetUrl(targetText, targetSource) : null;
   let fixtures: Fixtures | null = null;
   let apiKey: string | null = null;
   let coachToken: string | null = null;
   if (targetUrl) {
-    if (!flags.fixtures) throw new ConfigError('--target needs --fixtures FILE (who the virtual participants are; see docs/design.md §3)');
+    if (!flags.fixtures) throw new ConfigError(`${targetSource} needs --fixtures FILE (who the virtual participants are; see docs/design.md §3)`);
     fixtures = await loadFixtures(flags.fixtures, env.COACHBENCH_TOKEN);
     apiKey = fixtures.apiKey ?? env.COACHBENCH_API_KEY ?? null;
     if (!apiKey) throw new ConfigError(`no API key: set COACHBENCH_API_KEY or "apiKey" in ${flags.fixtures}`);
@@ -225,7 +230,8 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   const tokenCommand = (flags.tokenCommand ?? env.COACHBENCH_TOKEN_COMMAND ?? '').trim() || null;
   if (flags.tokenCommand !== undefined && tokenCommand === null) throw new ConfigError('--token-command: needs a command');
   if (tokenCommand !== null && targetUrl === null) {
-    throw new ConfigError('--token-command is for --target runs: the embedded target issues tokens that do not expire');
+    const source = flags.tokenCommand === undefined ? 'COACHBENCH_TOKEN_COMMAND' : '--token-command';
+    throw new ConfigError(`${source} is for --target runs: the embedded target issues tokens that do not expire`);
   }
   const credentials: CredentialSources = {
     tokenCommand,

@@ -82,3 +82,50 @@ describe('usage errors exit 2 with one line', () => {
     else expect(line).toMatch(message);
   });
 });
+
+describe('a bad environment variable is named as the variable, not as a flag never given', () => {
+  const VARIABLES = ['COACHBENCH_TARGET', 'COACHBENCH_TOKEN_COMMAND', 'COACHBENCH_START_AT'] as const;
+  type Variables = Partial<Record<(typeof VARIABLES)[number], string>>;
+
+  it.each<[Variables, string[], string | RegExp]>([
+    [
+      { COACHBENCH_TARGET: 'ftp://127.0.0.1:9' },
+      ['run', '--fixtures', 'fixtures.json'],
+      'COACHBENCH_TARGET: "ftp://127.0.0.1:9": only http and https are supported',
+    ],
+    [
+      { COACHBENCH_TARGET: 'http://user:pw@127.0.0.1:9' },
+      ['run', '--fixtures', 'fixtures.json'],
+      'COACHBENCH_TARGET: put credentials in COACHBENCH_* variables, not in the URL',
+    ],
+    [{ COACHBENCH_TARGET: 'http://127.0.0.1:9' }, ['run'], 'COACHBENCH_TARGET needs --fixtures FILE (who the virtual participants are; see docs/design.md §3)'],
+    [
+      { COACHBENCH_TARGET: 'ftp://127.0.0.1:9' },
+      ['run', '--target', 'gopher://127.0.0.1:9', '--fixtures', 'f.json'],
+      '--target: "gopher://127.0.0.1:9": only http and https are supported',
+    ],
+    [
+      { COACHBENCH_TOKEN_COMMAND: 'echo token' },
+      ['run'],
+      'COACHBENCH_TOKEN_COMMAND is for --target runs: the embedded target issues tokens that do not expire',
+    ],
+    [{ COACHBENCH_START_AT: 'soon' }, ['run'], /^COACHBENCH_START_AT: "soon" is not an RFC 3339 time/],
+  ])('%j %j', async (env, argv, message) => {
+    const saved = VARIABLES.map((name) => [name, process.env[name]] as const);
+    Object.assign(process.env, env);
+    try {
+      const result = await runCli(argv);
+      expect(result.code).toBe(ExitCode.usage);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      const line = (lines[0] ?? '').replace(/^coachbench: /, '');
+      if (typeof message === 'string') expect(line).toBe(message);
+      else expect(line).toMatch(message);
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+});
