@@ -165,6 +165,19 @@ function parseProgressEvery(text: string): number {
   return ms;
 }
 
+/** The shortest KEEP_ALIVE interval streams can be held to: the floor of `serve --keepalive`. */
+const MIN_EXPECT_KEEPALIVE_MS = 10;
+
+/** `--expect-keepalive`, else the profile's `expectKeepAlive`, else null; at least 10ms, or every stream would fail its cadence and stall checks. */
+function expectKeepAlive(flags: RunFlags, profile: Profile): number | null {
+  const [ms, where] =
+    flags.expectKeepalive !== undefined
+      ? [parseDuration(flags.expectKeepalive, '--expect-keepalive'), `--expect-keepalive: "${printable(flags.expectKeepalive)}"`]
+      : [profile.expectKeepAliveMs, `${profile.source}: expectKeepAlive`];
+  if (ms !== null && ms < MIN_EXPECT_KEEPALIVE_MS) throw new ConfigError(`${where} must be at least 10ms (the shortest interval serve --keepalive takes)`);
+  return ms;
+}
+
 export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv): Promise<RunConfig> {
   const profile = await loadProfile(flags.profile ?? 'smoke');
   if (flags.duration !== undefined) {
@@ -248,7 +261,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     outDir: flags.out ?? null,
     workers: parseWorkers(flags.workers),
     shard: flags.shard ? checkShardFits(parseShard(flags.shard), profile, fixtures?.participants.length ?? null) : null,
-    expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
+    expectKeepAliveMs: expectKeepAlive(flags, profile),
     thresholds,
     progressEveryMs: flags.progressEvery === undefined ? null : parseProgressEvery(flags.progressEvery),
     labels: resolveLabels(flags.label ?? [], env),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/util/errors.js';
+import { quickProfile, writeProfile } from '../support/profiles.js';
 import { runCli } from '../support/run-cli.js';
 
 const REPORT = 'docs/example-report/report.json';
@@ -22,6 +23,9 @@ describe('usage errors exit 2 with one line', () => {
     [['run', '--duration', '30m1h'], /--duration: "30m1h": write the units largest first/],
     [['run', '--expect-keepalive', '15'], /^--expect-keepalive: "15" has no unit \(units ms, s, m, h, d/],
     [['serve', '--keepalive', '500'], /^--keepalive: "500" has no unit \(units ms, s, m, h, d/],
+    // A KEEP_ALIVE expected every 0 ms would fail every stream's cadence and stall checks: the floor of serve --keepalive.
+    [['run', '--expect-keepalive', '0s'], '--expect-keepalive: "0s" must be at least 10ms (the shortest interval serve --keepalive takes)'],
+    [['run', '--expect-keepalive', '5ms'], '--expect-keepalive: "5ms" must be at least 10ms (the shortest interval serve --keepalive takes)'],
     // Numbers: typed, whole, in range.
     [['run', '--workers', 'abc'], '--workers: "abc" must be a whole number in 1..64 or auto'],
     [['run', '--workers', '1.5'], '--workers: "1.5" must be a whole number in 1..64 or auto'],
@@ -80,6 +84,17 @@ describe('usage errors exit 2 with one line', () => {
     const line = (lines[0] ?? '').replace(/^coachbench: /, '');
     if (typeof message === 'string') expect(line).toBe(message);
     else expect(line).toMatch(message);
+  });
+});
+
+describe("a profile's expectKeepAlive", () => {
+  it('is held to the same floor as --expect-keepalive, naming the file and the field', async () => {
+    const { path } = await writeProfile(quickProfile({ expectKeepAlive: '0s' }));
+    const result = await runCli(['run', '--profile', path]);
+    expect(result.code).toBe(ExitCode.usage);
+    expect(result.stderr).toBe(`coachbench: ${path}: expectKeepAlive must be at least 10ms (the shortest interval serve --keepalive takes)\n`);
+    // The flag wins over the profile, and is judged in its place.
+    expect((await runCli(['run', '--profile', path, '--expect-keepalive', '1ms'])).stderr).toMatch(/^coachbench: --expect-keepalive: "1ms" must be/);
   });
 });
 
