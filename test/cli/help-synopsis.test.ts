@@ -1,0 +1,55 @@
+/**
+ * docs/design.md §2.1: the synopsis is the contract and each command's --help lists every
+ * flag. The two are compared flag by flag, both ways, so that a flag added to a command
+ * without its line in the synopsis (or a synopsis flag the command lost) fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/util/errors.js';
+import { runCli } from '../support/run-cli.js';
+
+/** Each command of the §2.1 code block with the long flags its lines name (`--no-x` as `x`, `-H|--header` as `header`). */
+function synopsis(): Map<string, Set<string>> {
+  const design = readFileSync('docs/design.md', 'utf8');
+  const section = design.slice(design.indexOf('### 2.1 Commands'), design.indexOf('### 2.2 run'));
+  const block = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const commands = new Map<string, Set<string>>();
+  let flags: Set<string> | undefined;
+  for (const line of block.split('\n')) {
+    const command = /^coachbench (\w+)/.exec(line)?.[1];
+    if (command !== undefined) {
+      flags = new Set();
+      commands.set(command, flags);
+    }
+    for (const match of line.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)) flags?.add((match[1] ?? '').replace(/^no-/, ''));
+  }
+  return commands;
+}
+
+/** The long flags of a command's --help, without yargs' own --help and --version. */
+function helpFlags(help: string): Set<string> {
+  const options = help.slice(help.indexOf('\nOptions:'), help.indexOf('\nExamples:'));
+  const flags = [...options.matchAll(/^\s+(?:-\w, )?--([a-z][a-z0-9-]*)/gm)].map((match) => match[1] ?? '');
+  return new Set(flags.filter((flag) => flag !== 'help' && flag !== 'version'));
+}
+
+const commands = synopsis();
+
+describe('docs/design.md §2.1 synopsis against each command --help', () => {
+  it('names every command coachbench --help lists', async () => {
+    const help = await runCli(['--help']);
+    const section = help.stdout.slice(help.stdout.indexOf('\nCommands:'), help.stdout.indexOf('\nOptions:'));
+    const listed = [...section.matchAll(/^ {2}coachbench (\w+)/gm)].map((match) => match[1]);
+    expect(listed.length).toBeGreaterThan(5);
+    expect([...commands.keys()].sort()).toEqual([...listed].sort());
+  });
+
+  // `completion` is yargs' own command: its --help prints the script, and it has no flags.
+  it.each([...commands.keys()].filter((command) => command !== 'completion'))('%s: the same flags, and examples at the end', async (command) => {
+    const help = await runCli([command, '--help']);
+    expect(help.code).toBe(ExitCode.ok);
+    expect([...helpFlags(help.stdout)].sort()).toEqual([...(commands.get(command) ?? [])].sort());
+    const examples = help.stdout.slice(help.stdout.indexOf('\nExamples:'));
+    expect(examples.match(new RegExp(`^ {2}coachbench ${command}\\b`, 'gm'))?.length ?? 0, 'examples of the command itself').toBeGreaterThanOrEqual(1);
+  });
+});
