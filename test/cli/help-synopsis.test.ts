@@ -53,3 +53,18 @@ describe('docs/design.md §2.1 synopsis against each command --help', () => {
     expect(examples.match(new RegExp(`^ {2}coachbench ${command}\\b`, 'gm'))?.length ?? 0, 'examples of the command itself').toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('help wording against docs/design.md', () => {
+  it("run --expect-keepalive gives §2.2's order of defaults and its floor", async () => {
+    const help = (await runCli(['run', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain("at least 10ms (default: the profile's expectKeepAlive, else the embedded target's, else 15s)");
+  });
+
+  it('trend: the example of a looser level is looser than the default (§2.4: 5 %)', async () => {
+    const help = (await runCli(['trend', '--help'])).stdout;
+    expect(help).toMatch(/\[default: "5%"\]/);
+    const levels = [...help.matchAll(/--significance (\d+)%/g)].map((match) => Number(match[1]));
+    expect(levels.length).toBeGreaterThan(0);
+    for (const level of levels) expect(level).toBeGreaterThan(5);
+  });
+});
