@@ -3,7 +3,8 @@
  * flag. The two are compared flag by flag, both ways, so that a flag added to a command
  * without its line in the synopsis (or a synopsis flag the command lost) fails here.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/util/errors.js';
 import { runCli } from '../support/run-cli.js';
@@ -66,5 +67,39 @@ describe('help wording against docs/design.md', () => {
     const levels = [...help.matchAll(/--significance (\d+)%/g)].map((match) => Number(match[1]));
     expect(levels.length).toBeGreaterThan(0);
     for (const level of levels) expect(level).toBeGreaterThan(5);
+  });
+});
+
+/** A section of docs/design.md, from its heading to the next one of its level. */
+function designSection(heading: string, next: string): string {
+  const design = readFileSync('docs/design.md', 'utf8');
+  return design.slice(design.indexOf(heading), design.indexOf(next));
+}
+
+/** Every .ts file under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe('docs/design.md §2 against what the code reads', () => {
+  it('§2.6 lists every COACHBENCH_ variable src/ reads from the environment', () => {
+    const read = new Set<string>();
+    for (const file of sources('src')) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\benv\.(COACHBENCH_[A-Z_]+)/g)) read.add(match[1] ?? '');
+    }
+    expect(read.size).toBeGreaterThan(3);
+    const table = designSection('### 2.6 Environment variables', '### 2.7 Secrets');
+    const listed = new Set([...table.matchAll(/^\| `(COACHBENCH_[A-Z_]+)`/gm)].map((match) => match[1] ?? ''));
+    expect([...read].filter((name) => !listed.has(name))).toEqual([]);
+  });
+
+  it('§2.2 names every built-in profile coachbench profiles lists', async () => {
+    const listed = (await runCli(['profiles'])).stdout.match(/^\S+/gm) ?? [];
+    expect(listed.length).toBeGreaterThan(3);
+    const run = designSection('### 2.2 run', '### 2.3 serve');
+    const named = /`--profile` is a built-in name \(([^;]+);/.exec(run.replace(/\s+/g, ' '))?.[1] ?? '';
+    expect([...named.matchAll(/`([^`]+)`/g)].map((match) => match[1]).sort()).toEqual([...listed].sort());
   });
 });
