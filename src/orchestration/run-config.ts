@@ -178,6 +178,18 @@ function expectKeepAlive(flags: RunFlags, profile: Profile): number | null {
   return ms;
 }
 
+/**
+ * A capacity search is not sharded (`run --shard` and `plan --shard` alike): `merge` refuses
+ * capacity searches, and each shard would choose its next step from its own share's SLOs, so
+ * shards would search apart. Refused before the fleet starts.
+ */
+export function refuseShardedSearch(profile: Profile): void {
+  if (!profile.search) return;
+  throw new ConfigError(
+    '--shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)',
+  );
+}
+
 export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv): Promise<RunConfig> {
   const profile = await loadProfile(flags.profile ?? 'smoke');
   if (flags.duration !== undefined) {
@@ -215,13 +227,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   const startAtText = flags.startAt ?? (env.COACHBENCH_START_AT || undefined);
   const startAtMs =
     startAtText === undefined ? null : parseStartAt(startAtText, Date.now(), flags.startAt === undefined ? 'COACHBENCH_START_AT' : '--start-at');
-  // Refused before the fleet starts: `merge` refuses capacity searches, and each shard would
-  // choose its next step from its own share's SLOs, so shards would search apart.
-  if (flags.shard !== undefined && profile.search) {
-    throw new ConfigError(
-      '--shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)',
-    );
-  }
+  if (flags.shard !== undefined) refuseShardedSearch(profile);
   if (startAtMs !== null) {
     if (profile.search) throw new ConfigError('--start-at: a capacity search runs many steps one after another; start it without --start-at');
     refuseLateStart(startAtMs, Date.now());
