@@ -66,6 +66,10 @@ describe('usage errors exit 2 with one line', () => {
     [['rnu'], 'unknown command "rnu"; did you mean run?'],
     [['serv'], 'unknown command "serv"; did you mean serve?'],
     [['xyzzy'], 'Unknown argument: xyzzy (see coachbench --help)'],
+    // A flag before the command is named, whatever yargs made of the rest.
+    [['--bogus'], '--bogus: a flag before the command; name the command first, then its flags (see coachbench --help)'],
+    [['--bogus', 'run'], '--bogus: a flag before the command; name the command first, then its flags (see coachbench --help)'],
+    [['-p', 'smoke', 'plan'], '-p: a flag before the command; name the command first, then its flags (see coachbench --help)'],
     [['run', '--frobnicate'], 'Unknown argument: frobnicate (see coachbench run --help)'],
     [['run', 'extra'], 'Unknown argument: extra (see coachbench run --help)'],
     [['report'], 'Not enough non-option arguments: got 0, need at least 1 (see coachbench report --help)'],
