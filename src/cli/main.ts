@@ -5,7 +5,7 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, ExitCode } from '../util/errors.js';
-import { escapeInvisible, terminalText } from '../util/printable.js';
+import { escapeInvisible, printable, terminalText } from '../util/printable.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../util/version.js';
 import type { CliCommand } from './cli-command.js';
@@ -58,6 +58,8 @@ function usageLine(message: string, argv: readonly string[], commands: readonly 
   const first = argv[0] ?? '';
   if (message.startsWith('Did you mean')) return `unknown command "${first}"; ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
   if (message.startsWith('--')) return message;
+  // A flag before any command: yargs says only "name a command" (or misreads what follows), never naming the flag.
+  if (first.startsWith('-')) return `${printable(first)}: a flag before the command; name the command first, then its flags (see coachbench --help)`;
   const known = commands.some((command) => command.command.split(' ')[0] === first);
   return `${message} (see coachbench ${known ? `${first} ` : ''}--help)`;
 }

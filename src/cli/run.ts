@@ -31,7 +31,9 @@ export const runCommand = defineCommand<RunFlags>({
       .option('shard', textOption('--shard', { describe: 'run shard I of N (0-based, e.g. 0/4); merge the reports with coachbench merge' }))
       .option(
         'expect-keepalive',
-        textOption('--expect-keepalive', { describe: "KEEP_ALIVE interval to hold streams to (default: the embedded target's, else 15s)" }),
+        textOption('--expect-keepalive', {
+          describe: "KEEP_ALIVE interval to hold streams to, at least 10ms (default: the profile's expectKeepAlive, else the embedded target's, else 15s)",
+        }),
       )
       .option('threshold', repeatableOption({ describe: 'threshold expression, repeatable (e.g. "chatStreams.eventLatencyMs.p99 < 250")' }))
       .option(

@@ -38,6 +38,6 @@ export const trendCommand = defineCommand<TrendFlags>({
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'print only regressions' })
       .example('$0 trend reports/nightly/', 'every report.json under the folder, oldest to newest, into reports/trend-<stamp>/')
       .example('$0 trend "reports/nightly-*/report.json" --fail-on-regression -o trend/', 'exit 1 on the night a thresholded metric starts to regress')
-      .example('$0 trend reports/ --significance 5% --floor ms=5', 'a looser level; ignore latency shifts under 5 ms') as never,
+      .example('$0 trend reports/ --significance 10% --floor ms=5', 'a looser level than the default 5%; ignore latency shifts under 5 ms') as never,
   run: runTrend,
 });

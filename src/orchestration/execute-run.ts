@@ -99,13 +99,16 @@ export async function executeRun(
     removeSignalHandler();
     return await settleLateStop(settled, stoppedBy, { stdout, stderr });
   } catch (error) {
-    // Stopped before any load (docs/design.md §2.8): whatever the stop cut short, one line and the signal's code.
-    // A session stops before any load only at its --start-at barrier, and says so itself.
-    if (stoppedBy === null || (sessionBegan && !(error instanceof StoppedBeforeLoad))) throw error;
-    // No report folder left behind: the lock goes first, then the folder this run made.
+    // Ended before any load, by a stop or by an error (a target not reached, a credential
+    // refused, a port taken, a --start-at that passed): no report folder left behind
+    // (docs/design.md §2.8, §2.9). The lock goes first, then the folder this run made if it is
+    // still empty: rmdir removes nothing a session already wrote.
     await folderLock?.release();
     folderLock = null;
     if (madeOutDir) await rmdir(outDir).catch(() => undefined);
+    // Stopped before any load (§2.8): whatever the stop cut short, one line and the signal's code.
+    // A session stops before any load only at its --start-at barrier, and says so itself.
+    if (stoppedBy === null || (sessionBegan && !(error instanceof StoppedBeforeLoad))) throw error;
     throw error instanceof StoppedBeforeLoad ? error : new StoppedBeforeLoad(stoppedBy);
   } finally {
     await folderLock?.release();

@@ -91,9 +91,14 @@ export class Progress {
       const width = this.options.stream.columns || 120;
       this.options.stream.write(`\r${text.slice(0, width - 1).padEnd(Math.min(width - 1, text.length + 4))}`);
       this.wroteTty = true;
-    } else if (point.tSec - this.lastPlainSec >= (this.options.plainEveryMs ? this.options.plainEveryMs / 1_000 : PLAIN_EVERY_SEC)) {
-      this.lastPlainSec = point.tSec;
-      this.options.stream.write(`${text}\n`);
+    } else {
+      // By the interval's second, not its exact end: ends drift by milliseconds (1.003 s, then
+      // 2.001 s), and a cadence measured between them skipped every other line at 1s.
+      const second = Math.round(point.tSec);
+      if (second - this.lastPlainSec >= (this.options.plainEveryMs ? this.options.plainEveryMs / 1_000 : PLAIN_EVERY_SEC)) {
+        this.lastPlainSec = second;
+        this.options.stream.write(`${text}\n`);
+      }
     }
   }
 

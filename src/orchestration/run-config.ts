@@ -164,16 +164,19 @@ export function parseWorkers(value: string | number | undefined): number | 'auto
   return n;
 }
 
-/** Normalizes a target URL: http(s) only, no trailing slash, an /api/v1 suffix accepted and removed. */
-export function normalizeTargetUrl(text: string): string {
+/**
+ * Normalizes a target URL: http(s) only, no trailing slash, an /api/v1 suffix accepted and
+ * removed. `source` is where the URL came from (`--target` or `COACHBENCH_TARGET`), which an error names.
+ */
+export function normalizeTargetUrl(text: string, source = '--target'): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`--target: "${printable(text)}" is not a URL (e.g. http://127.0.0.1:8080)`);
+    throw new ConfigError(`${source}: "${printable(text)}" is not a URL (e.g. http://127.0.0.1:8080)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--target: "${printable(text)}": only http and https are supported`);
-  if (url.username || url.password) throw new ConfigError('--target: put credentials in COACHBENCH_* variables, not in the URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${source}: "${printable(text)}": only http and https are supported`);
+  if (url.username || url.password) throw new ConfigError(`${source}: put credentials in COACHBENCH_* variables, not in the URL`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
 }
 
@@ -182,6 +185,31 @@ function parseProgressEvery(text: string): number {
   const ms = parseDuration(text, '--progress-every');
   if (ms < 1_000) throw new ConfigError(`--progress-every: "${printable(text)}" must be at least 1s (one progress line per interval at most)`);
   return ms;
+}
+
+/** The shortest KEEP_ALIVE interval streams can be held to: the floor of `serve --keepalive`. */
+const MIN_EXPECT_KEEPALIVE_MS = 10;
+
+/** `--expect-keepalive`, else the profile's `expectKeepAlive`, else null; at least 10ms, or every stream would fail its cadence and stall checks. */
+function expectKeepAlive(flags: RunFlags, profile: Profile): number | null {
+  const [ms, where] =
+    flags.expectKeepalive !== undefined
+      ? [parseDuration(flags.expectKeepalive, '--expect-keepalive'), `--expect-keepalive: "${printable(flags.expectKeepalive)}"`]
+      : [profile.expectKeepAliveMs, `${profile.source}: expectKeepAlive`];
+  if (ms !== null && ms < MIN_EXPECT_KEEPALIVE_MS) throw new ConfigError(`${where} must be at least 10ms (the shortest interval serve --keepalive takes)`);
+  return ms;
+}
+
+/**
+ * A capacity search is not sharded (`run --shard` and `plan --shard` alike): `merge` refuses
+ * capacity searches, and each shard would choose its next step from its own share's SLOs, so
+ * shards would search apart. Refused before the fleet starts.
+ */
+export function refuseShardedSearch(profile: Profile): void {
+  if (!profile.search) return;
+  throw new ConfigError(
+    '--shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)',
+  );
 }
 
 export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv): Promise<RunConfig> {
@@ -203,12 +231,14 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     if (hasStages(profile)) throw new ConfigError(`${profile.source}: a capacity search steps the load itself; remove the stages (or the search)`);
   }
   const targetText = flags.target ?? env.COACHBENCH_TARGET;
-  const targetUrl = targetText ? normalizeTargetUrl(targetText) : null;
+  // An error names what the user set: the flag, or the variable when the URL came from the environment.
+  const targetSource = flags.target === undefined ? 'COACHBENCH_TARGET' : '--target';
+  const targetUrl = targetText ? normalizeTargetUrl(targetText, targetSource) : null;
   let fixtures: Fixtures | null = null;
   let apiKey: string | null = null;
   let coachToken: string | null = null;
   if (targetUrl) {
-    if (!flags.fixtures) throw new ConfigError('--target needs --fixtures FILE (who the virtual participants are; see docs/design.md §3)');
+    if (!flags.fixtures) throw new ConfigError(`${targetSource} needs --fixtures FILE (who the virtual participants are; see docs/design.md §3)`);
     fixtures = await loadFixtures(flags.fixtures, env.COACHBENCH_TOKEN);
     apiKey = fixtures.apiKey ?? env.COACHBENCH_API_KEY ?? null;
     if (!apiKey) throw new ConfigError(`no API key: set COACHBENCH_API_KEY or "apiKey" in ${flags.fixtures}`);
@@ -219,13 +249,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   const startAtText = flags.startAt ?? (env.COACHBENCH_START_AT || undefined);
   const startAtMs =
     startAtText === undefined ? null : parseStartAt(startAtText, Date.now(), flags.startAt === undefined ? 'COACHBENCH_START_AT' : '--start-at');
-  // Refused before the fleet starts: `merge` refuses capacity searches, and each shard would
-  // choose its next step from its own share's SLOs, so shards would search apart.
-  if (flags.shard !== undefined && profile.search) {
-    throw new ConfigError(
-      '--shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)',
-    );
-  }
+  if (flags.shard !== undefined) refuseShardedSearch(profile);
   if (startAtMs !== null) {
     if (profile.search) throw new ConfigError('--start-at: a capacity search runs many steps one after another; start it without --start-at');
     refuseLateStart(startAtMs, Date.now());
@@ -247,7 +271,8 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   const tokenCommand = (flags.tokenCommand ?? env.COACHBENCH_TOKEN_COMMAND ?? '').trim() || null;
   if (flags.tokenCommand !== undefined && tokenCommand === null) throw new ConfigError('--token-command: needs a command');
   if (tokenCommand !== null && targetUrl === null) {
-    throw new ConfigError('--token-command is for --target runs: the embedded target issues tokens that do not expire');
+    const source = flags.tokenCommand === undefined ? 'COACHBENCH_TOKEN_COMMAND' : '--token-command';
+    throw new ConfigError(`${source} is for --target runs: the embedded target issues tokens that do not expire`);
   }
   const credentials: CredentialSources = {
     tokenCommand,
@@ -264,7 +289,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     outDir: flags.out ?? null,
     workers: parseWorkers(flags.workers),
     shard: flags.shard ? checkShardFits(parseShard(flags.shard), profile, fixtures?.participants.length ?? null) : null,
-    expectKeepAliveMs: flags.expectKeepalive !== undefined ? parseDuration(flags.expectKeepalive, '--expect-keepalive') : profile.expectKeepAliveMs,
+    expectKeepAliveMs: expectKeepAlive(flags, profile),
     thresholds,
     progressEveryMs: flags.progressEvery === undefined ? null : parseProgressEvery(flags.progressEvery),
     labels: resolveLabels(flags.label ?? [], env),

@@ -23,6 +23,20 @@ describe('a capacity search with stages', () => {
   });
 });
 
+describe('a capacity search with --shard', () => {
+  it('is refused by plan as by run: no shard of a search runs, so none has a plan', async () => {
+    const message =
+      'coachbench: --shard: a capacity search chooses each step from its SLOs, so shards would search apart and cannot merge; search in one run (--workers for more cores)\n';
+    for (const command of ['run', 'plan']) {
+      const result = await runCli(command === 'run' ? ['run', '--profile', 'capacity', '--shard', '0/2'] : ['plan', 'capacity', '--shard', '0/2']);
+      expect(result.code, command).toBe(2);
+      expect(result.stdout, command).toBe('');
+      expect(result.stderr, command).toBe(message);
+    }
+    expect((await runCli(['plan', 'capacity'])).code).toBe(0);
+  });
+});
+
 describe('coachbench plan', () => {
   it('prints every stage of every scenario as a table', async () => {
     const { path } = await writeProfile(staged);

@@ -50,6 +50,15 @@ describe('coachbench trend', () => {
     expect(result.stdout).toMatch(/^REGRESSION: tagLink\.latencyMs\.p99/);
   });
 
+  it('--quiet prints nothing at all when no run regressed', async () => {
+    const steady = join(dir, 'steady');
+    await writeNights(steady, nights(6));
+    const result = await runCli(['trend', steady, '--out', join(dir, 'out-steady'), '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('');
+  });
+
   it.each([
     [['trend', join('no', 'such', 'dir')], `coachbench: no such file, folder or match: ${join('no', 'such', 'dir')}\n`],
     [['trend', '@history', '--significance', '0'], 'coachbench: --significance: 0 must be above 0 and at most 50% (e.g. 1% or 0.05)\n'],

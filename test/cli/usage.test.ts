@@ -3,11 +3,16 @@
  * every command is one line on stderr naming the flag, and exit 2, before anything starts.
  * In-process (src/, no build); test/e2e/cli.test.ts proves the same through bin/.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/util/errors.js';
+import { quickProfile, writeProfile } from '../support/profiles.js';
 import { runCli } from '../support/run-cli.js';
 
 const REPORT = 'docs/example-report/report.json';
+/** A file in a folder that does not exist: no command may create its parents. */
+const UNWRITABLE = join(tmpdir(), `coachbench-no-such-folder-${process.pid}`, 'out.md');
 
 describe('usage errors exit 2 with one line', () => {
   it.each<[string[], string | RegExp]>([
@@ -18,6 +23,9 @@ describe('usage errors exit 2 with one line', () => {
     [['run', '--duration', '30m1h'], /--duration: "30m1h": write the units largest first/],
     [['run', '--expect-keepalive', '15'], /^--expect-keepalive: "15" has no unit \(units ms, s, m, h, d/],
     [['serve', '--keepalive', '500'], /^--keepalive: "500" has no unit \(units ms, s, m, h, d/],
+    // A KEEP_ALIVE expected every 0 ms would fail every stream's cadence and stall checks: the floor of serve --keepalive.
+    [['run', '--expect-keepalive', '0s'], '--expect-keepalive: "0s" must be at least 10ms (the shortest interval serve --keepalive takes)'],
+    [['run', '--expect-keepalive', '5ms'], '--expect-keepalive: "5ms" must be at least 10ms (the shortest interval serve --keepalive takes)'],
     // Numbers: typed, whole, in range.
     [['run', '--workers', 'abc'], '--workers: "abc" must be a whole number in 1..64 or auto'],
     [['run', '--workers', '1.5'], '--workers: "1.5" must be a whole number in 1..64 or auto'],
@@ -43,6 +51,9 @@ describe('usage errors exit 2 with one line', () => {
     [['serve', '--workers', 'many'], '--workers: "many" must be an integer in 1..64 or auto'],
     [['compare', REPORT, REPORT, '--max-regression', 'lots'], '--max-regression: "lots" is not a limit (write e.g. 10% or 0.1)'],
     [['compare', REPORT, REPORT, '--floor', 'ms=abc'], /--floor: "ms=abc" must be UNIT=NUMBER/],
+    // An output path that cannot take its file is the user's path, not a defect (exit 4 before).
+    [['compare', REPORT, REPORT, '--markdown', UNWRITABLE], `--markdown ${UNWRITABLE}: ENOENT, no such file or directory`],
+    [['compare', REPORT, REPORT, '--html', tmpdir()], `--html ${tmpdir()}: EISDIR, illegal operation on a directory`],
     // A flag given twice, or without its value.
     [['run', '--duration', '1s', '--duration', '2s'], '--duration: given 2 times; give it once'],
     [['serve', '--port', '1', '--port', '2'], '--port: given 2 times; give it once'],
@@ -55,6 +66,10 @@ describe('usage errors exit 2 with one line', () => {
     [['rnu'], 'unknown command "rnu"; did you mean run?'],
     [['serv'], 'unknown command "serv"; did you mean serve?'],
     [['xyzzy'], 'Unknown argument: xyzzy (see coachbench --help)'],
+    // A flag before the command is named, whatever yargs made of the rest.
+    [['--bogus'], '--bogus: a flag before the command; name the command first, then its flags (see coachbench --help)'],
+    [['--bogus', 'run'], '--bogus: a flag before the command; name the command first, then its flags (see coachbench --help)'],
+    [['-p', 'smoke', 'plan'], '-p: a flag before the command; name the command first, then its flags (see coachbench --help)'],
     [['run', '--frobnicate'], 'Unknown argument: frobnicate (see coachbench run --help)'],
     [['run', 'extra'], 'Unknown argument: extra (see coachbench run --help)'],
     [['report'], 'Not enough non-option arguments: got 0, need at least 1 (see coachbench report --help)'],
@@ -73,5 +88,63 @@ describe('usage errors exit 2 with one line', () => {
     const line = (lines[0] ?? '').replace(/^coachbench: /, '');
     if (typeof message === 'string') expect(line).toBe(message);
     else expect(line).toMatch(message);
+  });
+});
+
+describe("a profile's expectKeepAlive", () => {
+  it('is held to the same floor as --expect-keepalive, naming the file and the field', async () => {
+    const { path } = await writeProfile(quickProfile({ expectKeepAlive: '0s' }));
+    const result = await runCli(['run', '--profile', path]);
+    expect(result.code).toBe(ExitCode.usage);
+    expect(result.stderr).toBe(`coachbench: ${path}: expectKeepAlive must be at least 10ms (the shortest interval serve --keepalive takes)\n`);
+    // The flag wins over the profile, and is judged in its place.
+    expect((await runCli(['run', '--profile', path, '--expect-keepalive', '1ms'])).stderr).toMatch(/^coachbench: --expect-keepalive: "1ms" must be/);
+  });
+});
+
+describe('a bad environment variable is named as the variable, not as a flag never given', () => {
+  const VARIABLES = ['COACHBENCH_TARGET', 'COACHBENCH_TOKEN_COMMAND', 'COACHBENCH_START_AT'] as const;
+  type Variables = Partial<Record<(typeof VARIABLES)[number], string>>;
+
+  it.each<[Variables, string[], string | RegExp]>([
+    [
+      { COACHBENCH_TARGET: 'ftp://127.0.0.1:9' },
+      ['run', '--fixtures', 'fixtures.json'],
+      'COACHBENCH_TARGET: "ftp://127.0.0.1:9": only http and https are supported',
+    ],
+    [
+      { COACHBENCH_TARGET: 'http://user:pw@127.0.0.1:9' },
+      ['run', '--fixtures', 'fixtures.json'],
+      'COACHBENCH_TARGET: put credentials in COACHBENCH_* variables, not in the URL',
+    ],
+    [{ COACHBENCH_TARGET: 'http://127.0.0.1:9' }, ['run'], 'COACHBENCH_TARGET needs --fixtures FILE (who the virtual participants are; see docs/design.md §3)'],
+    [
+      { COACHBENCH_TARGET: 'ftp://127.0.0.1:9' },
+      ['run', '--target', 'gopher://127.0.0.1:9', '--fixtures', 'f.json'],
+      '--target: "gopher://127.0.0.1:9": only http and https are supported',
+    ],
+    [
+      { COACHBENCH_TOKEN_COMMAND: 'echo token' },
+      ['run'],
+      'COACHBENCH_TOKEN_COMMAND is for --target runs: the embedded target issues tokens that do not expire',
+    ],
+    [{ COACHBENCH_START_AT: 'soon' }, ['run'], /^COACHBENCH_START_AT: "soon" is not an RFC 3339 time/],
+  ])('%j %j', async (env, argv, message) => {
+    const saved = VARIABLES.map((name) => [name, process.env[name]] as const);
+    Object.assign(process.env, env);
+    try {
+      const result = await runCli(argv);
+      expect(result.code).toBe(ExitCode.usage);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      const line = (lines[0] ?? '').replace(/^coachbench: /, '');
+      if (typeof message === 'string') expect(line).toBe(message);
+      else expect(line).toMatch(message);
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });

@@ -4,7 +4,8 @@
  * handling, and a run against an external --target.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,12 +154,23 @@ describe('coachbench run (e2e)', () => {
     expect(result.stderr).toContain('participants[0].token');
   });
 
-  it('exits 3 when the target cannot be reached', async () => {
+  it('exits 3 when the target cannot be reached, leaving no report folder behind', async () => {
     const fixtures = join(dir, 'fixtures.json');
     await writeFile(fixtures, JSON.stringify({ apiKey: 'k-123456', participants: [{ userId: 'p1', token: 't-123456', chatSessionIds: ['c1'] }] }));
-    const result = await coachbench(['run', '--profile', profilePath, '--target', 'http://127.0.0.1:9', '--fixtures', fixtures, '--quiet']);
+    const out = join(dir, 'unreachable');
+    const result = await coachbench(['run', '--profile', profilePath, '--target', 'http://127.0.0.1:9', '--fixtures', fixtures, '--out', out, '--quiet']);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/not reachable/);
+    // Nothing was sent, so nothing is reported: the folder the run made is gone (docs/design.md §2.9).
+    expect(existsSync(out)).toBe(false);
+    // A folder that was there before stays, with what it held.
+    const kept = join(dir, 'unreachable-kept');
+    await mkdir(kept);
+    await writeFile(join(kept, 'notes.txt'), 'mine');
+    expect((await coachbench(['run', '--profile', profilePath, '--target', 'http://127.0.0.1:9', '--fixtures', fixtures, '--out', kept, '--quiet'])).code).toBe(
+      3,
+    );
+    expect(await readdir(kept)).toEqual(['notes.txt']);
   });
 
   it('on SIGINT writes the partial report marked interrupted and exits 130', async () => {

@@ -41,3 +41,34 @@ describe('the progress line', () => {
     expect(progress({ ...plan, scenarios: [] }).line(point(5, 0, 0), new MetricSet())).toContain('  streams 0  ');
   });
 });
+
+describe('plain progress lines', () => {
+  /** The seconds of the lines a non-TTY stream got for points at these interval ends. */
+  function linesAt(ends: number[], plainEveryMs: number | null): string[] {
+    const stream = new PassThrough();
+    let written = '';
+    stream.on('data', (chunk: Buffer) => {
+      written += chunk.toString();
+    });
+    const shown = new Progress({
+      quiet: false,
+      stream: stream as unknown as NodeJS.WriteStream,
+      plan,
+      streamsPerParticipant: 2,
+      durationMs: 30_000,
+      plainEveryMs,
+    });
+    for (const end of ends) shown.update(point(end, 200, 200), new MetricSet());
+    return [...written.matchAll(/^\[(\S+)\/30s\]/gm)].map((match) => match[1] ?? '');
+  }
+  // Interval ends as a run reports them: a second apart, give or take some milliseconds.
+  const ends = [1.003, 2.001, 3.001, 4.006, 5.001, 6, 7.002, 7.998, 9.004, 10.001, 11.003];
+
+  it('--progress-every 1s prints a line for every interval, whatever its ends drift', () => {
+    expect(linesAt(ends, 1_000)).toEqual(['1s', '2s', '3s', '4s', '5s', '6s', '7s', '8s', '9s', '10s', '11s']);
+  });
+
+  it('without a TTY and without the flag, a line every 5 s (docs/design.md §2.2)', () => {
+    expect(linesAt(ends, null)).toEqual(['1s', '6s', '11s']);
+  });
+});

@@ -6,8 +6,9 @@ import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../repo
 import { renderCompareHtml } from '../../report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../../report/compare/render-compare-text.js';
-import { ExitCode } from '../../util/errors.js';
+import { ConfigError, ExitCode } from '../../util/errors.js';
 import { escapeInvisible, terminalText } from '../../util/printable.js';
+import { describeSystemError, systemErrorCode } from '../../util/system-error.js';
 import { readReportFile } from './read-report.js';
 
 export interface CompareFlags {
@@ -22,6 +23,16 @@ export interface CompareFlags {
   strict?: boolean;
 }
 
+/** Writes one view the user asked for; a path that cannot take it is bad input (exit 2), not a defect. */
+async function writeView(flag: string, path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text);
+  } catch (error) {
+    if (systemErrorCode(error) === undefined) throw error;
+    throw new ConfigError(`${flag} ${path}: ${describeSystemError(error)}`);
+  }
+}
+
 export async function runCompare(flags: CompareFlags): Promise<number> {
   const options = {
     maxRegression: parseRegressionLimit(flags['max-regression'], '--max-regression'),
@@ -31,9 +42,10 @@ export async function runCompare(flags: CompareFlags): Promise<number> {
   const [baseline, candidate] = await Promise.all([readReportFile(flags.baseline), readReportFile(flags.candidate)]);
   if (flags.strict) assertComparable(baseline, candidate);
   const comparison = compareReports(baseline, candidate, options);
+  // The files first: a path that cannot take one is one line and exit 2, with no table above it.
+  if (flags.markdown) await writeView('--markdown', flags.markdown, renderCompareMarkdown(comparison));
+  if (flags.html) await writeView('--html', flags.html, renderCompareHtml(comparison, baseline, candidate));
   for (const warning of comparison.warnings) process.stderr.write(terminalText(`coachbench compare: warning: ${escapeInvisible(warning)}\n`));
   process.stdout.write(terminalText(renderCompareText(comparison, { all: flags.all ?? false })));
-  if (flags.markdown) await writeFile(flags.markdown, renderCompareMarkdown(comparison));
-  if (flags.html) await writeFile(flags.html, renderCompareHtml(comparison, baseline, candidate));
   return comparison.regressions.length > 0 ? ExitCode.failed : ExitCode.ok;
 }

@@ -5,7 +5,7 @@ import { renderMixText, renderPlanText } from '../../report/render-plan.js';
 import { ExitCode } from '../../util/errors.js';
 import { printableJson, terminalText } from '../../util/printable.js';
 import { checkShardFits, populationShare } from '../profile-share.js';
-import { parseShard } from '../run-config.js';
+import { parseShard, refuseShardedSearch } from '../run-config.js';
 
 export interface PlanFlags {
   profile: string;
@@ -17,6 +17,8 @@ export async function runPlan(flags: PlanFlags): Promise<number> {
   const profile = await loadProfile(flags.profile);
   const plan = runPlanOf(profile);
   const shard = flags.shard === undefined ? null : checkShardFits(parseShard(flags.shard), profile, null);
+  // No shard of a capacity search runs (`run --shard` refuses it): no shard plan to show either.
+  if (shard !== null) refuseShardedSearch(profile);
   if (flags.json) {
     process.stdout.write(`${printableJson(plan)}\n`);
     return ExitCode.ok;

@@ -76,6 +76,7 @@ export async function runTrend(flags: TrendFlags): Promise<number> {
   const lines = summaryLines(trend, outDir);
   // Each line escaped whole: a run id or file name holding a line break cannot forge a REGRESSION line.
   const shown = (flags.quiet ? lines.filter((line) => line.startsWith('REGRESSION')) : lines).map((line) => escapeInvisible(line));
-  process.stdout.write(terminalText(`${shown.join('\n')}\n`));
+  // --quiet with no regression prints nothing, not an empty line.
+  if (shown.length > 0) process.stdout.write(terminalText(`${shown.join('\n')}\n`));
   return flags['fail-on-regression'] && trend.regressions.length > 0 ? ExitCode.failed : ExitCode.ok;
 }
