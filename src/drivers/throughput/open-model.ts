@@ -43,8 +43,6 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
     },
     { seed: ctx.profile.seed, stream: ctx.arrivalStream, workload: workload.arrivalKey ?? (workload.scenario as 'photoUpload' | 'tagLink') },
   );
-  // The planned arrivals (Poisson: as drawn), which achieved rates are judged against.
-  ctx.metrics.inc(scheduledSlotsName(workload.scenario), pacer.totalSlots);
   const cut = ctx.cut;
   const stopped = stopTimeOf(ctx.signal);
   await runOpenLoop({
@@ -85,7 +83,12 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
   });
   // A schedule whose last answer came early still holds the scenario, and so the run, to its end.
   const stoppedMs = await stopped;
-  ctx.metrics.peak(names.activeMs, Math.max(0, Math.min(stoppedMs, ctx.endMs) - startMs));
+  const spanMs = Math.max(0, Math.min(stoppedMs, ctx.endMs) - startMs);
+  ctx.metrics.peak(names.activeMs, spanMs);
+  // The planned arrivals (Poisson: as drawn) that achieved rates are judged against: the whole
+  // schedule, or of a stopped run the slots due by the stop. The run's plan up to the stop is
+  // not that: the schedule began once the scenario was ready, after the run did.
+  ctx.metrics.inc(scheduledSlotsName(workload.scenario), Math.min(pacer.totalSlots, pacer.dueBy(spanMs)));
 }
 
 /** performance.now() when `signal` aborts (the run's end or an early stop). */

@@ -41,7 +41,7 @@ export const throughputShared = (scenario: ThroughputKey) =>
     counter('lateSlots', 'info', { report: 'lateSlots', doc: 'open model: slots started later than their intended start by more than the lateness bound' }),
     counter('droppedSlots', 'lower', { report: 'droppedSlots', doc: 'open model: slots never started because the concurrency bound was reached' }),
     counter('scheduledSlots', 'info', {
-      doc: "open model: slots the schedule held for the run's remaining time (started + dropped, except those unreached at the stop)",
+      doc: "open model: slots the schedule held for the run's remaining time, or of a stopped run those due by the stop (started + dropped)",
     }),
     histogram('latencyUs', 'lower', {
       report: 'latencyMs',

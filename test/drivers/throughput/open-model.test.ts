@@ -83,6 +83,26 @@ describe('open model', () => {
     }
   });
 
+  it('plans, of a run stopped early, the slots due by the stop', async () => {
+    const server = await photoServer(0);
+    try {
+      const profile = testProfile(10_000, { ratePerSec: 100, overrideShare: 0 });
+      const run = testRun(server.url, fixtures, profile);
+      setTimeout(() => run.abort(), 1_500);
+      const total = await run.run(photoUploadScenario);
+      const summary = buildPhotoUploadSummary(total, profile.photoUpload);
+      const scheduled = total.count(scheduledSlotsName('photoUpload'));
+      // Not the 1,000 of the whole schedule: ~150 were due, fewer as preparation delayed the schedule's start.
+      expect(scheduled).toBeGreaterThan(50);
+      expect(scheduled).toBeLessThanOrEqual(151);
+      // Every slot due by the stop was started, but one due in the instant of the stop.
+      expect(scheduled - (summary.requests + summary.droppedSlots)).toBeGreaterThanOrEqual(0);
+      expect(scheduled - (summary.requests + summary.droppedSlots)).toBeLessThanOrEqual(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('counts latency from the intended start, once: a stalled generator shows in latency, not in service time', async () => {
     const server = await photoServer(0);
     try {
