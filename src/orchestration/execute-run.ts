@@ -68,6 +68,7 @@ export async function executeRun(
     // Before the target: a port that cannot be had is exit 2 with nothing started.
     const outputs = await startLiveOutputs(config.outputs, {
       say: (text) => (config.quiet ? undefined : stderr.write(terminalText(`coachbench: ${text}\n`))),
+      tell: (text) => stderr.write(terminalText(`coachbench: ${text}\n`)),
       warn: (text) => stderr.write(terminalText(`coachbench: warning: ${text}\n`)),
     });
     let outcome: RunOutcome;

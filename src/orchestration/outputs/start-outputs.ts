@@ -10,26 +10,32 @@ import { LiveOutputs } from './live-outputs.js';
 import type { LiveOutputConfig } from './output-config.js';
 
 export interface OutputStartOptions {
-  /** Says where each output is (one line each on stderr). */
+  /** Says where each output is (one line each on stderr); --quiet silences it. */
   say: (text: string) => void;
+  /**
+   * Says where an output is whose port the system chose (`0`): printed even with --quiet,
+   * which silences the lines that only inform, as nothing else tells the port (docs/design.md §2.2).
+   */
+  tell: (text: string) => void;
   warn: (text: string) => void;
 }
 
 /** The outputs of `config`, started; an empty set when none was asked for. */
-export async function startLiveOutputs(config: LiveOutputConfig, { say, warn }: OutputStartOptions): Promise<LiveOutputs> {
+export async function startLiveOutputs(config: LiveOutputConfig, { say, tell, warn }: OutputStartOptions): Promise<LiveOutputs> {
+  const where = (port: number) => (port === 0 ? tell : say);
   const started: LiveOutput[] = [];
   try {
     if (config.metricsPort !== null) {
       const { PrometheusOutput } = await import('./prometheus-output.js');
       const prometheus = await PrometheusOutput.start(config.host, config.metricsPort);
       started.push(prometheus);
-      say(`metrics: ${prometheus.url}/metrics`);
+      where(config.metricsPort)(`metrics: ${prometheus.url}/metrics`);
     }
     if (config.dashboardPort !== null) {
       const { DashboardOutput } = await import('./dashboard-output.js');
       const dashboard = await DashboardOutput.start(config.host, config.dashboardPort);
       started.push(dashboard);
-      say(`dashboard: ${dashboard.url}/`);
+      where(config.dashboardPort)(`dashboard: ${dashboard.url}/`);
     }
     if (config.otlpUrl !== null) {
       const { OtlpOutput } = await import('./otlp-output.js');

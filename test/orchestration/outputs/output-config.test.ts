@@ -10,8 +10,11 @@ import { exportedCountsOf } from '../../../src/metrics/exported-metrics.js';
 import { parseLiveOutputFlags } from '../../../src/orchestration/outputs/output-config.js';
 import { startLiveOutputs } from '../../../src/orchestration/outputs/start-outputs.js';
 import { ConfigError, ExitCode } from '../../../src/util/errors.js';
+import { runBin } from '../../support/bin-helpers.js';
+import { freePort } from '../../support/free-port.js';
+import { quickProfile, writeProfile } from '../../support/profiles.js';
 
-const quiet = { say: () => undefined, warn: () => undefined };
+const quiet = { say: () => undefined, tell: () => undefined, warn: () => undefined };
 
 describe('live-output flags', () => {
   it('default to nothing, 127.0.0.1, and port 5665 for a bare --dashboard', () => {
@@ -57,7 +60,7 @@ describe('starting the outputs', () => {
 
   it('serves /metrics and nothing else', async () => {
     const said: string[] = [];
-    const outputs = await startLiveOutputs({ host: '127.0.0.1', metricsPort: 0, dashboardPort: null, otlpUrl: null }, { ...quiet, say: (t) => said.push(t) });
+    const outputs = await startLiveOutputs({ host: '127.0.0.1', metricsPort: 0, dashboardPort: null, otlpUrl: null }, { ...quiet, tell: (t) => said.push(t) });
     try {
       const url = /^metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics$/.exec(said[0] ?? '')?.[1];
       expect(url).toBeDefined();
@@ -70,6 +73,20 @@ describe('starting the outputs', () => {
       await outputs.close();
     }
   });
+});
+
+describe('where the outputs are, with --quiet', () => {
+  const profile = (): Promise<string> => writeProfile(quickProfile({ duration: '1s', chatStreams: { participants: 2 } })).then((p) => p.path);
+
+  it('says a port the system chose, the one way to learn it, and not one that was given', async () => {
+    const given = await freePort();
+    const result = await runBin(['run', '--profile', await profile(), '--quiet', '--metrics-port', '0', '--dashboard', String(given)], {
+      deadlineMs: 40_000,
+    });
+    expect(result.killed, result.stderr).toBe(false);
+    expect(result.stderr).toMatch(/^coachbench: metrics: http:\/\/127\.0\.0\.1:\d+\/metrics$/m);
+    expect(result.stderr).not.toMatch(/dashboard:/);
+  }, 60_000);
 });
 
 describe('exportedCountsOf', () => {
