@@ -14,7 +14,8 @@ export interface PlanFlags {
 }
 
 export async function runPlan(flags: PlanFlags): Promise<number> {
-  const profile = await loadProfile(flags.profile);
+  // plan takes its profile as an argument, not as --profile: an error names what was typed.
+  const profile = await loadProfile(flags.profile, 'profile');
   const plan = runPlanOf(profile);
   const shard = flags.shard === undefined ? null : checkShardFits(parseShard(flags.shard), profile, null);
   // No shard of a capacity search runs (`run --shard` refuses it): no shard plan to show either.
