@@ -17,6 +17,7 @@ import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
 import { buildReport, type ReportContext, reportPlan } from '../report/build-report.js';
 import { describeAbort } from '../report/describe-abort.js';
+import { formatDuration } from '../util/duration.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { escapeInvisible, terminalText } from '../util/printable.js';
@@ -149,7 +150,7 @@ export async function runSession({
   });
   progress.say(
     `coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
-      `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`,
+      `${workers > 1 ? ` in ${workers} workers` : ''}, ${formatDuration(profile.durationMs)} → ${outDir}`,
   );
   const httpNote = closedModelHttpNote(profile, target.transport.http, target.url);
   if (httpNote !== null) progress.say(`coachbench: ${httpNote}`);

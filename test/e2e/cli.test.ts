@@ -63,6 +63,9 @@ describe('coachbench run (e2e)', () => {
     expect(result.stderr).toMatch(/streams \d+\/48 \(plan \d+\)/);
     expect(result.stderr).toMatch(/PASS/);
     expect(result.code).toBe(0);
+    // The first line writes the duration as the progress line does (`2s`, `3.5s`, `1h00m`).
+    expect(result.stderr).toContain(`24 participants, 2s → ${out}\n`);
+    expect(result.stderr).toMatch(/^\[[\d.]+s\/2s\] /m);
     const report = await readReport(out);
     expect(report.verdict).toBe('pass');
     expect(report.target.embedded).toBe(true);
