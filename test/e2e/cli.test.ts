@@ -269,6 +269,15 @@ describe('coachbench help, completion and defects (e2e)', () => {
     expect(flags.stdout.split('\n')).toEqual(expect.arrayContaining(['--profile', '--duration', '--workers']));
   });
 
+  it.each([['--help'], ['-h']])('completion %s prints its help, not the script', async (flag) => {
+    const help = await coachbench(['completion', flag]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^coachbench completion\n\nprint a bash\/zsh completion script/);
+    expect(help.stdout).toContain('--help');
+    expect(help.stdout).not.toContain('###-begin-coachbench-completions-###');
+    expect(help.stderr).toBe('');
+  });
+
   // A defect cannot be produced on purpose through coachbench itself; a preloaded module
   // throws from a timer once bin/ has installed its handlers, as a stray callback would.
   it.each([
