@@ -109,6 +109,20 @@ describe('coachbench plan: arrivals (docs/design.md §6)', () => {
     expect(JSON.parse((await runCli(['plan', path, '--json'])).stdout).arrivals).toBeUndefined();
   });
 
+  it('says nothing of arrivals for a profile without an open-model schedule', async () => {
+    const { path } = await writeProfile({
+      name: 'closed-only',
+      duration: '1m',
+      chatStreams: { participants: 10, messageRatePerSec: 0 },
+      photoUpload: { enabled: true, model: 'closed', connections: 2 },
+      tagLink: { enabled: false },
+    });
+    const result = await runCli(['plan', path]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/chatStreams\s+hold/);
+    expect(result.stdout).not.toContain('arrivals');
+  });
+
   it('names the Poisson schedules and the seed they draw from', async () => {
     const { path } = await writeProfile({
       ...staged,

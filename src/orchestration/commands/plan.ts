@@ -1,6 +1,6 @@
 /** The work of `coachbench plan` (src/cli/plan.ts declares its flags). */
 import { loadProfile } from '../../contract/profile/load-profile.js';
-import { runPlanOf } from '../../contract/profile/run-plan.js';
+import { arrivalsOf, runPlanOf } from '../../contract/profile/run-plan.js';
 import { renderMixText, renderPlanText } from '../../report/render-plan.js';
 import { ExitCode } from '../../util/errors.js';
 import { printableJson, terminalText } from '../../util/printable.js';
@@ -28,7 +28,7 @@ export async function runPlan(flags: PlanFlags): Promise<number> {
     label: `shard ${shard.index}/${shard.count}`,
     of: (scenario: string, value: number): number => (scenario === 'chatStreams' ? populationShare(value, shard.index, shard.count) : value / shard.count),
   };
-  process.stdout.write(terminalText(renderPlanText(plan, profile.source, share ?? undefined)));
+  process.stdout.write(terminalText(renderPlanText(plan, profile.source, share ?? undefined, arrivalsOf(profile).schedules)));
   if (profile.requests) process.stdout.write(terminalText(`\n${renderMixText(profile.requests)}`));
   return ExitCode.ok;
 }
