@@ -14,7 +14,7 @@ import { mergeCommand } from './merge.js';
 import { planCommand } from './plan.js';
 import { profilesCommand } from './profiles.js';
 import { reportCommand } from './report.js';
-import { runCommand } from './run.js';
+import { runCommand, SMOKE_RUN_EXAMPLE } from './run.js';
 import { serveCommand } from './serve.js';
 import { trendCommand } from './trend.js';
 
@@ -122,7 +122,7 @@ function buildParser(argv: readonly string[], commands: readonly CliCommand[], s
   for (const command of commands) parser = parser.command(command.command, command.describe, command.builder, handler(command));
   parser = asksCompletionHelp(argv) ? parser.command(COMPLETION, COMPLETION_DESCRIBE) : parser.completion(COMPLETION, COMPLETION_DESCRIBE);
   return parser
-    .example('$0 run', 'the smoke profile against the embedded reference target (about 35 s)')
+    .example('$0 run', SMOKE_RUN_EXAMPLE)
     .example('$0 run -p release -t https://staging.example.com -f fixtures.json', 'a 20-minute gate against a real service')
     .example('$0 compare baseline/report.json candidate/report.json', 'exit 1 when a metric regressed')
     .demandCommand(1, 'name a command');
