@@ -14,7 +14,7 @@ import { mergeCommand } from './merge.js';
 import { planCommand } from './plan.js';
 import { profilesCommand } from './profiles.js';
 import { reportCommand } from './report.js';
-import { runCommand } from './run.js';
+import { runCommand, SMOKE_RUN_EXAMPLE } from './run.js';
 import { serveCommand } from './serve.js';
 import { trendCommand } from './trend.js';
 
@@ -67,6 +67,21 @@ function usageLine(message: string, argv: readonly string[], commands: readonly 
 /** A flag that makes yargs answer by itself (help, version, shell completion): such a command line takes the full parser. */
 const ANSWERED_BY_YARGS = /^(--(no-)?(help|version)(=.*)?|-[A-Za-z]*h[A-Za-z]*|--get-yargs-completions.*)$/;
 
+const COMPLETION = 'completion';
+const COMPLETION_DESCRIBE = 'print a bash/zsh completion script (coachbench completion >> ~/.bashrc)';
+
+/** A flag asking for help: `--help`, `-h`, or `-h` among other short flags. */
+const ASKS_HELP = /^(--help(=.*)?|-[A-Za-z]*h[A-Za-z]*)$/;
+
+/**
+ * `completion --help`: yargs answers its completion command with the script before it looks
+ * at --help, so for help the command is declared as an ordinary one, which yargs describes.
+ */
+function asksCompletionHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return argv[0] === COMPLETION && (end === -1 ? argv : argv.slice(0, end)).some((arg) => ASKS_HELP.test(arg));
+}
+
 /**
  * The command `argv` names first, when nothing in it asks yargs for help, the version or a
  * completion. After running a command, yargs renders that command's whole help text, printed
@@ -105,9 +120,9 @@ function buildParser(argv: readonly string[], commands: readonly CliCommand[], s
   // `run ...` as `$0 ...`: the same positionals, flags and handler, as the parser's default command.
   if (direct) return parser.command(direct.command.replace(/^\S+/, '$0'), direct.describe, direct.builder, handler(direct));
   for (const command of commands) parser = parser.command(command.command, command.describe, command.builder, handler(command));
+  parser = asksCompletionHelp(argv) ? parser.command(COMPLETION, COMPLETION_DESCRIBE) : parser.completion(COMPLETION, COMPLETION_DESCRIBE);
   return parser
-    .completion('completion', 'print a bash/zsh completion script (coachbench completion >> ~/.bashrc)')
-    .example('$0 run', 'the smoke profile against the embedded reference target (about 35 s)')
+    .example('$0 run', SMOKE_RUN_EXAMPLE)
     .example('$0 run -p release -t https://staging.example.com -f fixtures.json', 'a 20-minute gate against a real service')
     .example('$0 compare baseline/report.json candidate/report.json', 'exit 1 when a metric regressed')
     .demandCommand(1, 'name a command');

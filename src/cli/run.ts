@@ -7,6 +7,12 @@ import { ConfigError } from '../util/errors.js';
 import { defineCommand } from './cli-command.js';
 import { repeatableOption, textOption } from './flag-values.js';
 
+/**
+ * What `coachbench run` alone does, as both help pages' examples say it: the smoke profile's
+ * duration (profiles/smoke.json) and the whole command's, start and report included (README).
+ */
+export const SMOKE_RUN_EXAMPLE = 'the smoke profile against the embedded reference target (30 s of load, about 35 s in all)';
+
 export const runCommand = defineCommand<RunFlags>({
   command: 'run',
   describe: 'run a profile against a target (default: the smoke profile against the embedded reference target)',
@@ -109,7 +115,7 @@ export const runCommand = defineCommand<RunFlags>({
           return value;
         },
       })
-      .example('$0 run', 'the smoke profile (30 s) against the embedded reference target')
+      .example('$0 run', SMOKE_RUN_EXAMPLE)
       .example('$0 run -p nightly-soak -d 2h30m -t "$URL" -f fixtures.json', 'a soak of a real service, 2 h 30 min')
       .example('$0 run -p nightly-soak --metrics-port 9464 --dashboard', 'a soak watched in Prometheus and in the browser (http://127.0.0.1:5665/)')
       .example('$0 run -p release -w auto --threshold "tagLink.errorRate < 0.01"', 'a release gate on every core, one more threshold')

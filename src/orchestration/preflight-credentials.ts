@@ -176,10 +176,11 @@ export function credentialSources(
       : null;
   const command = config.credentials.tokenCommand !== null;
   const firstToken = target.fixtures.participants[0]?.token;
-  const participantTokens = command ? '--token-command' : env.COACHBENCH_TOKEN && firstToken === env.COACHBENCH_TOKEN ? 'COACHBENCH_TOKEN' : file;
+  const commandName = config.credentials.tokenCommandName ?? '--token-command';
+  const participantTokens = command ? commandName : env.COACHBENCH_TOKEN && firstToken === env.COACHBENCH_TOKEN ? 'COACHBENCH_TOKEN' : file;
   const coachToken =
     target.fixtures.coachToken !== config.coachToken
-      ? '--token-command'
+      ? commandName
       : config.fixtures?.coachToken !== undefined
         ? `${file} ("coachToken")`
         : 'COACHBENCH_COACH_TOKEN';

@@ -270,12 +270,14 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
   }
   const tokenCommand = (flags.tokenCommand ?? env.COACHBENCH_TOKEN_COMMAND ?? '').trim() || null;
   if (flags.tokenCommand !== undefined && tokenCommand === null) throw new ConfigError('--token-command: needs a command');
+  // Its errors, here and when it runs, name what the user set: the flag, or the variable.
+  const tokenCommandName = flags.tokenCommand === undefined ? 'COACHBENCH_TOKEN_COMMAND' : '--token-command';
   if (tokenCommand !== null && targetUrl === null) {
-    const source = flags.tokenCommand === undefined ? 'COACHBENCH_TOKEN_COMMAND' : '--token-command';
-    throw new ConfigError(`${source} is for --target runs: the embedded target issues tokens that do not expire`);
+    throw new ConfigError(`${tokenCommandName} is for --target runs: the embedded target issues tokens that do not expire`);
   }
   const credentials: CredentialSources = {
     tokenCommand,
+    ...(tokenCommand !== null ? { tokenCommandName } : {}),
     fixturesPath: targetUrl === null ? null : (flags.fixtures ?? null),
     ...(env.COACHBENCH_TOKEN ? { fallbackToken: env.COACHBENCH_TOKEN } : {}),
   };

@@ -17,11 +17,13 @@ import { ThresholdMonitor } from '../metrics/threshold-monitor.js';
 import { parseThresholds } from '../metrics/thresholds.js';
 import { buildReport, type ReportContext, reportPlan } from '../report/build-report.js';
 import { describeAbort } from '../report/describe-abort.js';
+import { formatDuration } from '../util/duration.js';
 import { ExitCode } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { escapeInvisible, terminalText } from '../util/printable.js';
 import { secretsSnapshot } from '../util/redact.js';
 import { describeSystemError } from '../util/system-error.js';
+import { closedModelHttpNote } from './closed-model-http.js';
 import type { LiveOutputs } from './outputs/live-outputs.js';
 import { judgeLive } from './outputs/live-verdict.js';
 import { checkInFlightSplits, fixturesCap, profileShare, shardFixtures } from './profile-share.js';
@@ -148,8 +150,10 @@ export async function runSession({
   });
   progress.say(
     `coachbench ${profile.name}: ${target.embedded ? 'embedded target' : 'target'} ${target.url}, ${participants} participants` +
-      `${workers > 1 ? ` in ${workers} workers` : ''}, ${Math.round(profile.durationMs / 1_000)} s → ${outDir}`,
+      `${workers > 1 ? ` in ${workers} workers` : ''}, ${formatDuration(profile.durationMs)} → ${outDir}`,
   );
+  const httpNote = closedModelHttpNote(profile, target.transport.http, target.url);
+  if (httpNote !== null) progress.say(`coachbench: ${httpNote}`);
   const warnings: string[] = [];
   // Said at once (a soak is long) and kept in the report; printed even with --quiet.
   const warn = (text: string): void => {

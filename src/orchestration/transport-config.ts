@@ -7,9 +7,9 @@
 import type { ProfileTls } from '../contract/profile/profile.js';
 import { DEFAULT_USER_AGENT, type HttpVersion, type ProxySettings, type Transport } from '../engine/transport.js';
 import { ConfigError } from '../util/errors.js';
+import { CERTIFICATE, PRIVATE_KEY, readPemFile } from '../util/pem-file.js';
 import { printable } from '../util/printable.js';
 import { registerSecret } from '../util/redact.js';
-import { NotRegularFile, readRegularFileSync } from '../util/regular-file.js';
 import type { TraceSettings } from '../util/traceparent.js';
 
 export interface TransportFlags {
@@ -41,22 +41,6 @@ function httpVersionOf(flag: string | undefined): HttpVersion {
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer']);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-function readPem(path: string, what: string, marker: RegExp): string {
-  let text: string;
-  try {
-    text = readRegularFileSync(path);
-  } catch (error) {
-    // A FIFO read synchronously would hold the process before any stop signal could be heard.
-    if (error instanceof NotRegularFile) throw new ConfigError(`${what} ${path}: ${error.message}; give the path of a PEM file`);
-    throw new ConfigError(`${what} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
-  }
-  if (!marker.test(text)) throw new ConfigError(`${what} ${path}: not a PEM file (no "-----BEGIN ...-----" block of the right kind)`);
-  return text;
-}
-
-const CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
-const PRIVATE_KEY = /-----BEGIN (RSA |EC |ENCRYPTED )?PRIVATE KEY-----/;
 
 /** `${VAR}` replaced from the environment; a value that came from there is a secret from now on. */
 function substitute(value: string, where: string, env: NodeJS.ProcessEnv): string {
@@ -134,12 +118,12 @@ export function resolveTransport(
     const [key, value] = parseHeaderFlag(text, env);
     headers[key] = value;
   }
-  const key = keyFile === null ? null : readPem(keyFile, '--key', PRIVATE_KEY);
+  const key = keyFile === null ? null : readPemFile(keyFile, '--key', PRIVATE_KEY);
   if (key !== null) registerSecret(key);
   return {
     tls: {
-      ca: caFiles.map((file) => readPem(file, '--ca', CERTIFICATE)),
-      cert: certFile === null ? null : readPem(certFile, '--cert', CERTIFICATE),
+      ca: caFiles.map((file) => readPemFile(file, '--ca', CERTIFICATE)),
+      cert: certFile === null ? null : readPemFile(certFile, '--cert', CERTIFICATE),
       key,
       insecure: flags.insecure ?? profile.tls.insecure,
       servername: flags.servername ?? profile.tls.servername,

@@ -8,10 +8,12 @@ import { closeSync, openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
-import { NotRegularFile, readRegularFileSync } from '../util/regular-file.js';
+import { CERTIFICATE, PRIVATE_KEY, readPemFile } from '../util/pem-file.js';
 import { describeFault, normaliseFaults } from './faults/faults.js';
+import type { TargetTls } from './http/tls-identity.js';
 import { DEFAULT_SERVE_PORT } from './serve-defaults.js';
 import { startTarget } from './start-target.js';
 import { MAX_WORKERS } from './target-config.js';
@@ -109,13 +111,37 @@ function traceLogFileOf(path: string): string {
   return path;
 }
 
-function readPemFlag(path: string, flag: string): string {
+/** The reason OpenSSL gives, without its error-code prefix: "key values mismatch". */
+function tlsReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^error:[0-9A-F]+:/i, '').replace(/^[^:]*::/, '');
+}
+
+/**
+ * The PEM texts TLS is built from, checked here so that a file TLS cannot use is one line naming
+ * its flag and path (exit 2), not an internal error when the server starts: each file on its own,
+ * then the key against the certificate.
+ */
+function tlsFilesOf(certPath: string, keyPath: string, clientCaPath: string | undefined): TargetTls {
+  const cert = readPemFile(certPath, '--tls-cert', CERTIFICATE);
+  const key = readPemFile(keyPath, '--tls-key', PRIVATE_KEY);
+  const clientCa = clientCaPath === undefined ? undefined : readPemFile(clientCaPath, '--tls-client-ca', CERTIFICATE);
+  const usable = (flag: string, path: string, options: SecureContextOptions): void => {
+    try {
+      createSecureContext(options);
+    } catch (error) {
+      throw new ConfigError(`${flag} ${path}: ${tlsReason(error)}`);
+    }
+  };
+  usable('--tls-cert', certPath, { cert });
+  usable('--tls-key', keyPath, { key });
+  if (clientCa !== undefined) usable('--tls-client-ca', clientCaPath!, { ca: clientCa });
   try {
-    return readRegularFileSync(path);
+    createSecureContext({ cert, key });
   } catch (error) {
-    if (error instanceof NotRegularFile) throw new ConfigError(`${flag} ${path}: ${error.message}; give the path of a PEM file`);
-    throw new ConfigError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    throw new ConfigError(`--tls-key ${keyPath}: not the key of --tls-cert ${certPath} (${tlsReason(error)})`);
   }
+  return { cert, key, ...(clientCa !== undefined ? { clientCa } : {}) };
 }
 
 /** `--tls self-signed`, or `--tls-cert` with `--tls-key` (PEM files); `--tls-client-ca` asks clients for certificates. */
@@ -134,11 +160,7 @@ function tlsOptionOf(flags: ServeFlags): TargetOptions['tls'] {
     if (flags.tlsClientCa !== undefined) throw new ConfigError('--tls-client-ca: give the server identity with --tls-cert/--tls-key');
     return 'self-signed';
   }
-  return {
-    cert: readPemFlag(flags.tlsCert!, '--tls-cert'),
-    key: readPemFlag(flags.tlsKey!, '--tls-key'),
-    ...(flags.tlsClientCa !== undefined ? { clientCa: readPemFlag(flags.tlsClientCa, '--tls-client-ca') } : {}),
-  };
+  return tlsFilesOf(flags.tlsCert!, flags.tlsKey!, flags.tlsClientCa);
 }
 
 /** Writes the certificate clients must trust (`run --ca FILE`); returns where. */

@@ -3,7 +3,7 @@
  * share one shard applies when the run is split (docs/design.md §2.11).
  */
 import type { RequestsSettings } from '../contract/profile/profile.js';
-import type { RunPlan } from '../contract/profile/stage-plan.js';
+import type { ArrivalsPlan, RunPlan } from '../contract/profile/stage-plan.js';
 import { formatDuration } from '../util/duration.js';
 
 export interface PlanShare {
@@ -26,8 +26,12 @@ function row(cells: readonly string[], widths: readonly number[]): string {
 const DESCRIBED = { uniform: 'uniform (evenly spaced)', poisson: 'poisson (exponential gaps)' } as const;
 const WORKLOAD_NAMES = { photoUpload: 'photoUpload', tagLink: 'tagLink', chatMessages: 'chatStreams messages' } as const;
 
-/** The arrival process of the open-model schedules (plan.arrivals is there only when one is Poisson). */
-function arrivalsLine(plan: RunPlan): string {
+/**
+ * The arrival process of the open-model schedules (plan.arrivals is there only when one is
+ * Poisson); nothing when `openSchedules` says the profile has none (a closed model, no message rate).
+ */
+function arrivalsLine(plan: RunPlan, openSchedules?: ArrivalsPlan['schedules']): string | null {
+  if (!plan.arrivals && openSchedules?.length === 0) return null;
   if (!plan.arrivals) return 'arrivals: uniform (evenly spaced) on every open-model schedule';
   const schedules = plan.arrivals.schedules.map(
     (schedule) =>
@@ -36,7 +40,8 @@ function arrivalsLine(plan: RunPlan): string {
   return `arrivals: ${schedules.join(', ')}; seed ${plan.arrivals.seed} (--seed)`;
 }
 
-export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare): string {
+/** `openSchedules`: the profile's open-model schedules (run-plan.ts arrivalsOf), so that a profile without any says nothing of arrivals. */
+export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare, openSchedules?: ArrivalsPlan['schedules']): string {
   const header = ['scenario', 'stage', 'start', 'end', 'from', 'to', ...(share ? [`${share.label} start`, `${share.label} end`] : [])];
   const rows = plan.scenarios.flatMap((scenario) =>
     scenario.stages.map((stage) => [
@@ -57,7 +62,8 @@ export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare)
     row(header, widths),
     ...rows.map((cells) => row(cells, widths)),
   ];
-  lines.push('', arrivalsLine(plan));
+  const arrivals = arrivalsLine(plan, openSchedules);
+  if (arrivals !== null) lines.push('', arrivals);
   if (plan.windows.length > 0) lines.push('', `named windows for thresholds ({stage:NAME}): ${plan.windows.map((window) => window.name).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

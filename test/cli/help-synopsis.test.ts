@@ -103,3 +103,20 @@ describe('docs/design.md §2 against what the code reads', () => {
     expect([...named.matchAll(/`([^`]+)`/g)].map((match) => match[1]).sort()).toEqual([...listed].sort());
   });
 });
+
+describe('the smoke run example', () => {
+  it("says the same in coachbench --help and run --help: the profile's duration and the whole run's", async () => {
+    const smoke = JSON.parse(readFileSync('profiles/smoke.json', 'utf8')) as { duration: string };
+    const example = async (argv: string[]): Promise<string> => {
+      const { stdout } = await runCli(argv);
+      const examples = stdout.slice(stdout.indexOf('Examples:')).replace(/\s+/g, ' ');
+      return /coachbench run (the smoke profile[^)]*\))/.exec(examples)?.[1] ?? '';
+    };
+    const top = await example(['--help']);
+    expect(top).toBe(await example(['run', '--help']));
+    expect(top).toContain(`${smoke.duration.replace(/s$/, ' s')} of load`);
+    // The README's figure for the whole command, start and report included.
+    expect(readFileSync('README.md', 'utf8')).toContain('`npx coachbench run` takes about 35 seconds');
+    expect(top).toContain('about 35 s in all');
+  });
+});

@@ -85,8 +85,10 @@ describe('coachbench plan', () => {
     expect(result.stdout).toMatch(/chatStreams\s+hold\s+2s\s+30s\s+300\s+300/);
   });
 
-  it.each([
-    [['plan', 'no-such-profile'], '--profile "no-such-profile": no such file or built-in profile'],
+  it.each<[string[], string | RegExp]>([
+    // plan takes its profile as an argument: the line names the argument, run names its flag.
+    [['plan', 'no-such-profile'], /^coachbench: profile "no-such-profile": no such file or built-in profile \(see coachbench profiles\)$/m],
+    [['run', '--profile', 'no-such-profile'], /^coachbench: --profile "no-such-profile": no such file or built-in profile/m],
     [['plan', 'smoke', '--shard', '2/2'], '--shard: "2/2" must be I/N'],
     [['plan', 'smoke', '--shard', '0/1001'], '--shard: "0/1001" splits the run into 1001 shards; at most 1000'],
     [['plan', 'smoke', '--shard', '300/301'], '--shard 300/301: 301 shards but profiles/smoke.json holds 300 participants'],
@@ -94,7 +96,8 @@ describe('coachbench plan', () => {
   ])('%j exits 2 with one line', async (argv, message) => {
     const result = await runCli(argv);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(message);
+    if (typeof message === 'string') expect(result.stderr).toContain(message);
+    else expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
@@ -104,6 +107,20 @@ describe('coachbench plan: arrivals (docs/design.md §6)', () => {
     const { path } = await writeProfile(staged);
     expect((await runCli(['plan', path])).stdout).toContain('arrivals: uniform (evenly spaced) on every open-model schedule');
     expect(JSON.parse((await runCli(['plan', path, '--json'])).stdout).arrivals).toBeUndefined();
+  });
+
+  it('says nothing of arrivals for a profile without an open-model schedule', async () => {
+    const { path } = await writeProfile({
+      name: 'closed-only',
+      duration: '1m',
+      chatStreams: { participants: 10, messageRatePerSec: 0 },
+      photoUpload: { enabled: true, model: 'closed', connections: 2 },
+      tagLink: { enabled: false },
+    });
+    const result = await runCli(['plan', path]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/chatStreams\s+hold/);
+    expect(result.stdout).not.toContain('arrivals');
   });
 
   it('names the Poisson schedules and the seed they draw from', async () => {

@@ -49,6 +49,11 @@ describe('usage errors exit 2 with one line', () => {
     [['serve', '--sessions', '2000'], '--sessions: "2000" must be an integer in 1..1000'],
     [['serve', '--seed', 'x'], '--seed: "x" is not a whole number (decimal digits, e.g. 8080)'],
     [['serve', '--workers', 'many'], '--workers: "many" must be an integer in 1..64 or auto'],
+    // A TLS file that is no PEM is the user's file, not a defect (exit 4 when the server started).
+    [
+      ['serve', '--port', '0', '--tls-cert', 'package.json', '--tls-key', 'package.json'],
+      '--tls-cert package.json: not a PEM file (no "-----BEGIN ...-----" block of the right kind)',
+    ],
     [['compare', REPORT, REPORT, '--max-regression', 'lots'], '--max-regression: "lots" is not a limit (write e.g. 10% or 0.1)'],
     [['compare', REPORT, REPORT, '--floor', 'ms=abc'], /--floor: "ms=abc" must be UNIT=NUMBER/],
     // An output path that cannot take its file is the user's path, not a defect (exit 4 before).

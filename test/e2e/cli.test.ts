@@ -63,6 +63,9 @@ describe('coachbench run (e2e)', () => {
     expect(result.stderr).toMatch(/streams \d+\/48 \(plan \d+\)/);
     expect(result.stderr).toMatch(/PASS/);
     expect(result.code).toBe(0);
+    // The first line writes the duration as the progress line does (`2s`, `3.5s`, `1h00m`).
+    expect(result.stderr).toContain(`24 participants, 2s → ${out}\n`);
+    expect(result.stderr).toMatch(/^\[[\d.]+s\/2s\] /m);
     const report = await readReport(out);
     expect(report.verdict).toBe('pass');
     expect(report.target.embedded).toBe(true);
@@ -264,6 +267,15 @@ describe('coachbench help, completion and defects (e2e)', () => {
     expect(words.stdout.split('\n')).toEqual(expect.arrayContaining(['run', 'serve', 'report', 'compare', 'merge', 'profiles']));
     const flags = await coachbench(['--get-yargs-completions', 'coachbench', 'run', '--']);
     expect(flags.stdout.split('\n')).toEqual(expect.arrayContaining(['--profile', '--duration', '--workers']));
+  });
+
+  it.each([['--help'], ['-h']])('completion %s prints its help, not the script', async (flag) => {
+    const help = await coachbench(['completion', flag]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^coachbench completion\n\nprint a bash\/zsh completion script/);
+    expect(help.stdout).toContain('--help');
+    expect(help.stdout).not.toContain('###-begin-coachbench-completions-###');
+    expect(help.stderr).toBe('');
   });
 
   // A defect cannot be produced on purpose through coachbench itself; a preloaded module

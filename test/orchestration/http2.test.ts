@@ -12,7 +12,7 @@ import type { Report } from '../../src/contract/report.js';
 import type { RunningTarget, TargetOptions } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type Pem, testPki } from '../support/certificates.js';
-import { profileFile, quickProfile, writeProfile } from '../support/profiles.js';
+import { profileFile, quickProfile, TIMING_SLACK, writeProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 import { startTargetWithFixtures, type TargetWithFixtures } from '../support/target-helpers.js';
 
@@ -177,5 +177,28 @@ describe('--http auto', () => {
       expect(Object.keys(report!.transport!.protocols!.streams!), protocol).toEqual([protocol]);
       expect(Object.keys(report!.transport!.protocols!.requests!), protocol).toEqual([protocol]);
     }
+  }, 60_000);
+
+  it('keeps the closed model on HTTP/1.1 over TLS and says so in one line, which --quiet silences', async () => {
+    // The embedded target over TLS with h2 beside HTTP/1.1: the streams take h2, autocannon cannot.
+    const { path: profile } = await writeProfile(
+      quickProfile({
+        duration: '1500ms',
+        target: { keepAlive: '500ms', participants: 4, sessionsPerParticipant: 1, tls: 'self-signed', http2: true },
+        chatStreams: { participants: 4, rampPerSec: 200, switchEvery: '1s', messageRatePerSec: 0, churnRatePerSec: 0 },
+        photoUpload: { enabled: true, model: 'closed', connections: 1, imageSizes: ['2KiB'] },
+        ...TIMING_SLACK,
+      }),
+    );
+    const note =
+      'coachbench: --http auto: photoUpload (closed model) stays on HTTP/1.1, which autocannon alone speaks; the other requests and streams take h2 where the target offers it';
+    const out = join(dir, 'closed-auto');
+    const said = await runBin(['run', '-p', profile, '--http', 'auto', '-o', out]);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.transport!.protocols).toMatchObject({ streams: { h2: 4 }, closedModel: { 'http/1.1': 1 } });
+    expect(said.stderr.split('\n').filter((line) => line.includes('--http auto'))).toEqual([note]);
+    const quiet = await run(['run', '-p', profile, '--http', 'auto']);
+    expect(quiet.report).not.toBeNull();
+    expect(quiet.stderr).not.toContain('--http auto');
   }, 60_000);
 });

@@ -107,6 +107,16 @@ describe('a token command that cannot give the first tokens', () => {
     expect(result.stderr.trim().split('\n')).toEqual(['coachbench: --token-command failed (exit 4): login refused for token ***; the run did not start']);
   }, 30_000);
 
+  it('set as COACHBENCH_TOKEN_COMMAND, is named as the variable, not as a flag never given', async () => {
+    const command = `${NODE} -e ${JSON.stringify('console.error("idp down"); process.exit(4)')}`;
+    const out = join(dir, 'first-from-variable');
+    const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', fixtures, '--expect-keepalive', '500ms', '-o', out], {
+      env: { TOKEN_API_KEY: target.fixtures.apiKey, COACHBENCH_TOKEN_COMMAND: command },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim().split('\n')).toEqual(['coachbench: COACHBENCH_TOKEN_COMMAND failed (exit 4): idp down; the run did not start']);
+  }, 30_000);
+
   it('is refused for the embedded target, whose tokens never expire (exit 2)', async () => {
     const result = await runBin(['run', '-p', profile, '--token-command', 'echo t']);
     expect(result.code).toBe(2);

@@ -1,10 +1,11 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../src/cli/serve.js';
 import { loadFixtures } from '../../src/contract/fixtures.js';
+import { selfSignedIdentity } from '../../src/reference-service/http/tls-identity.js';
 import { resolveServeOptions, serveUntil } from '../../src/reference-service/serve-main.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { eventually } from '../support/target-helpers.js';
@@ -58,6 +59,51 @@ describe('serve flags', () => {
   ])('refuses %j with one ConfigError line', (flags, message) => {
     expect(() => resolveServeOptions(flags)).toThrow(ConfigError);
     expect(() => resolveServeOptions(flags)).toThrow(message);
+  });
+});
+
+describe('serve TLS files: one line naming the flag and the file, before the target starts', () => {
+  const file = (name: string) => join(dir, name);
+  beforeAll(async () => {
+    const [own, other] = await Promise.all([selfSignedIdentity(['127.0.0.1']), selfSignedIdentity(['127.0.0.1'])]);
+    await Promise.all([
+      writeFile(file('own.crt'), own.cert),
+      writeFile(file('own.key'), own.key),
+      writeFile(file('other.key'), other.key),
+      writeFile(file('notpem.txt'), 'hello\n'),
+      writeFile(file('garbled.crt'), '-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n'),
+    ]);
+  });
+
+  it('a matching pair is taken', () => {
+    const tls = resolveServeOptions({ tlsCert: file('own.crt'), tlsKey: file('own.key') }).options.tls;
+    expect(tls).toMatchObject({ cert: expect.stringContaining('BEGIN CERTIFICATE'), key: expect.stringContaining('PRIVATE KEY') });
+  });
+
+  it.each<[Record<string, string>, string | RegExp]>([
+    [{ tlsCert: 'notpem.txt', tlsKey: 'notpem.txt' }, '--tls-cert notpem.txt: not a PEM file (no "-----BEGIN ...-----" block of the right kind)'],
+    [{ tlsCert: 'own.crt', tlsKey: 'notpem.txt' }, '--tls-key notpem.txt: not a PEM file (no "-----BEGIN ...-----" block of the right kind)'],
+    [{ tlsCert: 'own.key', tlsKey: 'own.crt' }, '--tls-cert own.key: not a PEM file (no "-----BEGIN ...-----" block of the right kind)'],
+    [
+      { tlsCert: 'own.crt', tlsKey: 'own.key', tlsClientCa: 'notpem.txt' },
+      '--tls-client-ca notpem.txt: not a PEM file (no "-----BEGIN ...-----" block of the right kind)',
+    ],
+    [{ tlsCert: 'missing.crt', tlsKey: 'own.key' }, '--tls-cert missing.crt: cannot read (ENOENT)'],
+    [{ tlsCert: 'garbled.crt', tlsKey: 'own.key' }, /^--tls-cert garbled\.crt: \S/],
+    [{ tlsCert: 'own.crt', tlsKey: 'other.key' }, /^--tls-key other\.key: not the key of --tls-cert own\.crt \(key values mismatch\)$/],
+  ])('%j', (names, message) => {
+    const flags = Object.fromEntries(Object.entries(names).map(([flag, name]) => [flag, file(name)]));
+    let thrown: unknown;
+    try {
+      resolveServeOptions(flags);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    const line = (thrown as Error).message.replaceAll(`${dir}/`, '');
+    expect(line.split('\n')).toHaveLength(1);
+    if (typeof message === 'string') expect(line).toBe(message);
+    else expect(line).toMatch(message);
   });
 });
 

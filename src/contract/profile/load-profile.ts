@@ -67,16 +67,20 @@ export function validateProfileFile(data: unknown, source: string): ProfileFile 
   throw new ConfigError(`invalid profile ${source}: ${unique.join('; ')}`);
 }
 
-/** Resolves `--profile NAME|FILE` to a path: an existing file wins, else a built-in name. */
-export function profilePath(nameOrFile: string): string {
+/**
+ * Resolves `--profile NAME|FILE` to a path: an existing file wins, else a built-in name.
+ * `given` is how the user gave it (`--profile` to run, the `profile` argument to plan), which an error names.
+ */
+export function profilePath(nameOrFile: string, given = '--profile'): string {
   if (existsSync(nameOrFile)) return nameOrFile;
   const builtIn = new URL(`${nameOrFile}.json`, PROFILES_DIR);
   if (/^[A-Za-z0-9._-]+$/.test(nameOrFile) && existsSync(builtIn)) return fileURLToPath(builtIn);
-  throw new ConfigError(`--profile "${printable(nameOrFile)}": no such file or built-in profile (see coachbench profiles)`);
+  throw new ConfigError(`${given} "${printable(nameOrFile)}": no such file or built-in profile (see coachbench profiles)`);
 }
 
-export async function loadProfile(nameOrFile: string): Promise<Profile> {
-  const path = profilePath(nameOrFile);
+/** The profile `nameOrFile`, validated and resolved; `given` as for profilePath. */
+export async function loadProfile(nameOrFile: string, given = '--profile'): Promise<Profile> {
+  const path = profilePath(nameOrFile, given);
   const profilesDir = fileURLToPath(PROFILES_DIR);
   const source = path.startsWith(profilesDir) ? `profiles/${path.slice(profilesDir.length)}` : path;
   const data = await readJsonFile(path, { kind: 'profile', source, jsonc: true, unreadable: (code) => `profile ${source}: cannot read (${code})` });

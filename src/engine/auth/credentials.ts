@@ -22,11 +22,16 @@ import { type CredentialUpdate, runTokenCommand } from './token-command.js';
 export interface CredentialSources {
   /** `--token-command`: run when a current token is refused. */
   tokenCommand: string | null;
+  /** Where the command was given, as its errors name it: `--token-command` (the default) or COACHBENCH_TOKEN_COMMAND. */
+  tokenCommandName?: string;
   /** The fixtures file, re-read for its tokens when it changes on disk. */
   fixturesPath: string | null;
   /** COACHBENCH_TOKEN, standing in for participants the file gives no token (as when it was first read). */
   fallbackToken?: string;
 }
+
+/** runTokenCommand's `name` option, when the sources say how the command was given. */
+const commandName = (sources: CredentialSources): { name?: string } => (sources.tokenCommandName === undefined ? {} : { name: sources.tokenCommandName });
 
 const COACH = '\u0000coach';
 /** A refresh this recent already answered for the token that is now refused: no second run for it. */
@@ -88,7 +93,7 @@ export class Credentials {
     if (!(await this.refreshBefore(this.closed.signal))) return null;
     const renewed = this.tokenOf(owner);
     if (renewed === token) {
-      this.rejectedAfterRefresh('--token-command gave the token that had just been refused');
+      this.rejectedAfterRefresh(`${this.sources.tokenCommandName ?? '--token-command'} gave the token that had just been refused`);
       return null;
     }
     this.metrics().inc(AUTH.resent);
@@ -180,7 +185,7 @@ export class Credentials {
     if (command === null) return false;
     const startMs = performance.now();
     try {
-      this.apply(await runTokenCommand(command, () => this.heldTokens(), { signal: this.closed.signal }));
+      this.apply(await runTokenCommand(command, () => this.heldTokens(), { signal: this.closed.signal, ...commandName(this.sources) }));
       const metrics = this.metrics();
       metrics.inc(AUTH.refreshes);
       recordMs(metrics.histogram(AUTH.refreshUs), performance.now() - startMs);
@@ -279,7 +284,7 @@ export class Credentials {
 export async function renewBeforeRun(fixtures: Fixtures, sources: CredentialSources, signal?: AbortSignal): Promise<void> {
   if (sources.tokenCommand === null) return;
   const credentials = new Credentials(fixtures, sources, () => new MetricSet());
-  credentials.apply(await runTokenCommand(sources.tokenCommand, () => credentials.heldTokens(), signal ? { signal } : {}));
+  credentials.apply(await runTokenCommand(sources.tokenCommand, () => credentials.heldTokens(), { ...(signal ? { signal } : {}), ...commandName(sources) }));
 }
 
 /**

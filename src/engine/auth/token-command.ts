@@ -29,6 +29,9 @@ const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 export const MAX_TOKEN_BYTES = 8 * 1024;
 const STDERR_TAIL_CHARS = 400;
 
+/** How the command is named in an error when the caller does not say: the flag. */
+const DEFAULT_NAME = '--token-command';
+
 const TOKEN_TEXT = /^[\x21-\x7e]+$/;
 // Token-shaped values in what a failing command printed: `"token": "x"`, `token=x`, `Bearer x`.
 const TOKEN_FIELDS = /((?:token|access_token|id_token)["']?\s*[:=]\s*["']?|Bearer\s+)[^\s"',;}]+/giu;
@@ -36,47 +39,49 @@ const TOKEN_FIELDS = /((?:token|access_token|id_token)["']?\s*[:=]\s*["']?|Beare
 const isToken = (value: unknown): value is string => typeof value === 'string' && TOKEN_TEXT.test(value);
 
 /** Refuses a token over MAX_TOKEN_BYTES (printable ASCII: one byte a character); `what` names it. */
-function checkSize(token: string, what: string): void {
+function checkSize(token: string, what: string, name: string): void {
   if (token.length > MAX_TOKEN_BYTES) {
-    throw new TokenCommandError(`--token-command printed ${what} of ${token.length} bytes, over the ${MAX_TOKEN_BYTES / 1024} KiB limit for one token`);
+    throw new TokenCommandError(`${name} printed ${what} of ${token.length} bytes, over the ${MAX_TOKEN_BYTES / 1024} KiB limit for one token`);
   }
 }
 
-/** Parses what the command printed; throws TokenCommandError saying what is wrong (never the value). */
-export function parseTokenOutput(stdout: string): CredentialUpdate {
+/**
+ * Parses what the command printed; throws TokenCommandError saying what is wrong (never the
+ * value). `name` is where the command was given (`--token-command` or COACHBENCH_TOKEN_COMMAND).
+ */
+export function parseTokenOutput(stdout: string, name = DEFAULT_NAME): CredentialUpdate {
   const text = stdout.trim();
-  if (text === '') throw new TokenCommandError('--token-command printed no token');
+  if (text === '') throw new TokenCommandError(`${name} printed no token`);
   if (!text.startsWith('{')) {
-    if (!isToken(text)) throw new TokenCommandError('--token-command printed more than one token (expected one token, or a JSON object)');
-    checkSize(text, 'a token');
+    if (!isToken(text)) throw new TokenCommandError(`${name} printed more than one token (expected one token, or a JSON object)`);
+    checkSize(text, 'a token', name);
     return { token: text };
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new TokenCommandError('--token-command printed JSON that does not parse');
+    throw new TokenCommandError(`${name} printed JSON that does not parse`);
   }
   const record = data as Record<string, unknown>;
   const update: CredentialUpdate = {};
   for (const key of ['token', 'coachToken'] as const) {
     if (record[key] === undefined) continue;
-    if (!isToken(record[key])) throw new TokenCommandError(`--token-command: "${key}" must be a token (printable, no spaces)`);
-    checkSize(record[key], `a "${key}"`);
+    if (!isToken(record[key])) throw new TokenCommandError(`${name}: "${key}" must be a token (printable, no spaces)`);
+    checkSize(record[key], `a "${key}"`, name);
     update[key] = record[key];
   }
   if (record.participants !== undefined) {
     const entries = typeof record.participants === 'object' && record.participants !== null ? Object.entries(record.participants) : null;
-    if (entries === null || Array.isArray(record.participants))
-      throw new TokenCommandError('--token-command: "participants" must be an object of user id → token');
+    if (entries === null || Array.isArray(record.participants)) throw new TokenCommandError(`${name}: "participants" must be an object of user id → token`);
     const bad = entries.find(([, token]) => !isToken(token));
-    if (bad) throw new TokenCommandError(`--token-command: participants["${bad[0]}"] must be a token (printable, no spaces)`);
+    if (bad) throw new TokenCommandError(`${name}: participants["${bad[0]}"] must be a token (printable, no spaces)`);
     const big = entries.find(([, token]) => (token as string).length > MAX_TOKEN_BYTES);
-    if (big) checkSize(big[1] as string, `participants["${big[0]}"]`);
+    if (big) checkSize(big[1] as string, `participants["${big[0]}"]`, name);
     update.participants = new Map(entries as Array<[string, string]>);
   }
   if (update.token === undefined && update.coachToken === undefined && update.participants === undefined) {
-    throw new TokenCommandError('--token-command printed JSON without "token", "coachToken" or "participants"');
+    throw new TokenCommandError(`${name} printed JSON without "token", "coachToken" or "participants"`);
   }
   return update;
 }
@@ -97,9 +102,10 @@ export function maskedStderr(stderr: string, known: Iterable<string>): string {
 export function runTokenCommand(
   command: string,
   known: () => Iterable<string>,
-  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { timeoutMs?: number; signal?: AbortSignal; name?: string } = {},
 ): Promise<CredentialUpdate> {
   const timeoutMs = options.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
+  const name = options.name ?? DEFAULT_NAME;
   return new Promise((resolve, reject) => {
     // Its own process group: a shell's children (curl, an SDK) hold the pipes open, so a
     // command that hangs is ended as a group, by the PID of the guard started here; the guard
@@ -122,7 +128,7 @@ export function runTokenCommand(
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       const said = maskedStderr(stderr, [...known(), ...tokensIn(Buffer.concat(stdout).toString())]);
-      reject(new TokenCommandError(`--token-command ${what}${said ? `: ${said}` : ''}`));
+      reject(new TokenCommandError(`${name} ${what}${said ? `: ${said}` : ''}`));
     };
     const onAbort = (): void => {
       killGroup();
@@ -154,7 +160,7 @@ export function runTokenCommand(
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       try {
-        resolve(parseTokenOutput(Buffer.concat(stdout).toString()));
+        resolve(parseTokenOutput(Buffer.concat(stdout).toString(), name));
       } catch (error) {
         reject(error);
       }

@@ -103,6 +103,15 @@ describe('Credentials.renew', () => {
     expect(held.participants[0]!.token).toBe('pt_1_0');
   });
 
+  it('names the command as it was given: COACHBENCH_TOKEN_COMMAND, not a flag never given', async () => {
+    const credentials = credentialsWith(fixtures(), {
+      tokenCommand: `${NODE} -e "console.error('idp down'); process.exit(2)"`,
+      tokenCommandName: 'COACHBENCH_TOKEN_COMMAND',
+    });
+    expect(await credentials.renew('Bearer pt_1_0')).toBeNull();
+    expect(metrics.encode().samples.auth).toEqual(['COACHBENCH_TOKEN_COMMAND failed (exit 2): idp down']);
+  });
+
   it('counts a token over the size bound as a failed refresh, naming the limit, and keeps the tokens held', async () => {
     const held = fixtures();
     const credentials = credentialsWith(held, { tokenCommand: `${NODE} -e "process.stdout.write('x'.repeat(9000))"` });
