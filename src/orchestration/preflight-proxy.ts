@@ -10,6 +10,7 @@ import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js
 import type { Transport } from '../engine/transport.js';
 import { ConfigError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
+import { closedModelScenarios } from './closed-model-http.js';
 
 /** `403 Forbidden`. */
 const statusText = (status: number): string => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
@@ -31,8 +32,7 @@ export function proxyMadeAnswer(status: number, headers: Record<string, string |
 }
 
 /** True when the profile runs a closed model (autocannon), which has no proxy support. */
-const runsClosedModel = (profile: Profile): boolean =>
-  [profile.photoUpload, profile.tagLink, ...(profile.requests?.kinds ?? [])].some((settings) => settings.enabled && settings.model === 'closed');
+const runsClosedModel = (profile: Profile): boolean => closedModelScenarios(profile).length > 0;
 
 /**
  * Exit 2 when proxy variables send the target through a proxy and the profile runs the

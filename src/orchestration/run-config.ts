@@ -17,6 +17,7 @@ import { printable } from '../util/printable.js';
 import { MAX_SEED } from '../util/random-stream.js';
 import { registerSecret } from '../util/redact.js';
 import { parseSearch } from './capacity/search-plan.js';
+import { closedModelScenarios } from './closed-model-http.js';
 import { type LiveOutputConfig, type LiveOutputFlags, parseLiveOutputFlags } from './outputs/output-config.js';
 import { checkShardFits } from './profile-share.js';
 import { resolveLabels } from './run-labels.js';
@@ -255,9 +256,7 @@ export async function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv):
     refuseLateStart(startAtMs, Date.now());
   }
   const transport = resolveTransport(flags, profile, env);
-  const closedModel = [profile.photoUpload, profile.tagLink, ...(profile.requests?.kinds ?? [])].some(
-    (settings) => settings.enabled && settings.model === 'closed',
-  );
+  const closedModel = closedModelScenarios(profile).length > 0;
   if (closedModel && transport.http === '2') {
     throw new ConfigError(
       '--http 2: the closed model (autocannon) speaks HTTP/1.1 only; use the open model, or --http auto (the closed model then stays on HTTP/1.1)',
