@@ -80,7 +80,6 @@ export interface RunConfig {
   credentials: CredentialSources;
 }
 
-/** A threshold on `requests.<kind>.…` (`--threshold` too) must name a kind of the profile (docs/design.md §2.15). */
 /**
  * The profile's thresholds, then the --threshold flags', in that order. A bad one is named
  * where it was written, the profile's by its file and entry, a flag's as `--threshold`
@@ -103,6 +102,7 @@ function parseRunThresholds(profile: Profile, flagged: readonly string[]): Parse
   return parsed;
 }
 
+/** A threshold on `requests.<kind>.…` (`--threshold` too) must name a kind of the profile (docs/design.md §2.15). */
 function checkKindNames(thresholds: readonly ParsedThreshold[], profile: Profile): void {
   const kinds = (profile.requests?.kinds ?? []).map((kind) => kind.name);
   for (const threshold of thresholds) {
@@ -197,7 +197,8 @@ function expectKeepAlive(flags: RunFlags, profile: Profile): number | null {
     flags.expectKeepalive !== undefined
       ? [parseDuration(flags.expectKeepalive, '--expect-keepalive'), `--expect-keepalive: "${printable(flags.expectKeepalive)}"`]
       : [profile.expectKeepAliveMs, `${profile.source}: expectKeepAlive`];
-  if (ms !== null && ms < MIN_EXPECT_KEEPALIVE_MS) throw new ConfigError(`${where} must be at least 10ms (the shortest interval serve --keepalive takes)`);
+  if (ms !== null && ms < MIN_EXPECT_KEEPALIVE_MS)
+    throw new ConfigError(`${where} must be at least ${MIN_EXPECT_KEEPALIVE_MS}ms (the shortest interval serve --keepalive takes)`);
   return ms;
 }
 
