@@ -224,6 +224,7 @@ export function judgeGoals(workloads) {
       const rows = open.byRate[rate]?.rows ?? [];
       const of = pairedRatio(rows, m);
       const each = (other) => pairedRatios(rows, 'coachbench', other);
+      const vsFloor = each('floor');
       const margin = open.marginalUsPerRequest?.[rate] ?? {};
       const floorBeside = (value, of) => (value === null || value === undefined ? null : `floor (bare undici loop): ${value} ${of}`);
       goals.push(
@@ -239,8 +240,8 @@ export function judgeGoals(workloads) {
           beside: floorBeside(ratio(margin.floor, margin.autocannonC), "× autocannon -C's"),
         }),
         judged(`open ${rate}/s: coachbench CPU per request / the floor's`, of('coachbench', 'floor'), 1.2, {
-          beside: eachAndMedians(each('floor'), m, 'floor'),
-          each: each('floor'),
+          beside: eachAndMedians(vsFloor, m, 'floor'),
+          each: vsFloor,
         }),
       );
     }

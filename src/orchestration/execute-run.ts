@@ -66,21 +66,21 @@ export async function executeRun(
     // Before the target: a folder another run is writing is exit 2 with nothing started.
     folderLock = await lockRunFolder(outDir, flag);
     // Before the target: a port that cannot be had is exit 2 with nothing started.
+    // A line that must be seen, and one that only informs, which --quiet silences (docs/design.md §2.2).
+    const tell = (text: string): void => void stderr.write(terminalText(`coachbench: ${text}\n`));
+    const say = (text: string): void => (config.quiet ? undefined : tell(text));
     const outputs = await startLiveOutputs(config.outputs, {
-      say: (text) => (config.quiet ? undefined : stderr.write(terminalText(`coachbench: ${text}\n`))),
-      tell: (text) => stderr.write(terminalText(`coachbench: ${text}\n`)),
-      warn: (text) => stderr.write(terminalText(`coachbench: warning: ${text}\n`)),
+      say,
+      tell,
+      warn: (text) => tell(`warning: ${text}`),
     });
     let outcome: RunOutcome;
     try {
       const target = await resolveTarget(config, stop.signal);
       try {
         if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
-        // Which API key is used only informs: --quiet silences it (docs/design.md §2.2).
-        await untilStopped(
-          preflightTarget(target, config, (line) => (config.quiet ? undefined : stderr.write(terminalText(`coachbench: ${line}\n`)))),
-          stop.signal,
-        );
+        // Which API key is used only informs.
+        await untilStopped(preflightTarget(target, config, say), stop.signal);
         if (stoppedBy !== null) throw new StoppedBeforeLoad(stoppedBy);
         sessionBegan = true;
         const session = { config, target, outDir, stop, hurry: hurry.signal, stoppedBy: () => stoppedBy, stdout, stderr, outputs };
