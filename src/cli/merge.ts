@@ -15,8 +15,8 @@ export const mergeCommand = defineCommand<MergeFlags>({
     yargs
       .positional('shards', { type: 'string', array: true, describe: 'report.json of each shard', demandOption: true })
       .option('out', textOption('--out', { alias: 'o', demandOption: true, describe: 'folder for the merged report.json, report.html, junit.xml, summary.md' }))
-      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no summary on stderr' })
+      .option('quiet', { alias: 'q', type: 'boolean', describe: 'print only warnings, the verdict and the report path' })
       .example('$0 merge shard-*/report.json --out merged/', 'one report folder from the shards of one run')
-      .example('$0 merge a/report.json b/report.json -o merged --quiet', 'the same, without the summary on stderr') as never,
+      .example('$0 merge a/report.json b/report.json -o merged --quiet', 'the same, printing only warnings, the verdict and the report path') as never,
   run: runMerge,
 });

@@ -91,7 +91,7 @@ export const runCommand = defineCommand<RunFlags>({
         }),
       )
       .option('label', repeatableOption({ describe: 'KEY=VALUE kept in report.json for coachbench trend, repeatable (release=v2.3.1)' }))
-      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress output (the closing verdict and report path still print)' })
+      .option('quiet', { alias: 'q', type: 'boolean', describe: 'no progress or informative lines (warnings, the verdict and the report path still print)' })
       .option(
         'progress-every',
         textOption('--progress-every', {

@@ -35,7 +35,7 @@ export const trendCommand = defineCommand<TrendFlags>({
       )
       .option('permutations', integerOption('--permutations', { default: DEFAULT_E_DIVISIVE.permutations, describe: 'shuffles per permutation test' }))
       .option('floor', repeatableOption({ describe: 'raise the smallest shift that counts for a unit, repeatable: ms=5 (noisy runners)' }))
-      .option('quiet', { alias: 'q', type: 'boolean', describe: 'print only regressions' })
+      .option('quiet', { alias: 'q', type: 'boolean', describe: 'print only the verdict, notes, regressions and where the files went' })
       .example('$0 trend reports/nightly/', 'every report.json under the folder, oldest to newest, into reports/trend-<stamp>/')
       .example('$0 trend "reports/nightly-*/report.json" --fail-on-regression -o trend/', 'exit 1 on the night a thresholded metric starts to regress')
       .example('$0 trend reports/ --significance 10% --floor ms=5', 'a looser level than the default 5%; ignore latency shifts under 5 ms') as never,

@@ -43,20 +43,30 @@ describe('coachbench trend', () => {
     );
   });
 
-  it('without --fail-on-regression the same history exits 0; --quiet prints only the regression', async () => {
-    const result = await runCli(['trend', history, '--profile', 'nightly', '--out', join(dir, 'out2'), '--quiet']);
+  it('without --fail-on-regression the same history exits 0; --quiet keeps the verdict, the regression and where the files went', async () => {
+    const out = join(dir, 'out2');
+    const result = await runCli(['trend', history, '--profile', 'nightly', '--out', out, '--quiet']);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split('\n')).toHaveLength(1);
-    expect(result.stdout).toMatch(/^REGRESSION: tagLink\.latencyMs\.p99/);
+    // The skipped report and the change points only inform: --quiet drops them (docs/design.md §2.2).
+    expect(result.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^trend: 9 runs of nightly, \d+ change points? in \d+ metrics; the newest run is in a regression of 1 thresholded metric$/),
+      expect.stringMatching(/^REGRESSION: tagLink\.latencyMs\.p99/),
+      `trend: ${out}/trend.html, trend.md, trend.json`,
+    ]);
   });
 
-  it('--quiet prints nothing at all when no run regressed', async () => {
+  it('--quiet with no regression still says the verdict and where the files went', async () => {
     const steady = join(dir, 'steady');
     await writeNights(steady, nights(6));
-    const result = await runCli(['trend', steady, '--out', join(dir, 'out-steady'), '--quiet']);
+    const out = join(dir, 'out-steady');
+    const result = await runCli(['trend', steady, '--out', out, '--quiet']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('');
+    expect(result.stdout).toMatch(
+      /^trend: 6 runs of nightly, 0 change points in \d+ metrics; no regression in the newest run among \d+ thresholded metrics?\n/,
+    );
+    expect(result.stdout.endsWith(`\ntrend: ${out}/trend.html, trend.md, trend.json\n`)).toBe(true);
+    expect(result.stdout.trim().split('\n')).toHaveLength(2);
   });
 
   it.each([

@@ -38,15 +38,23 @@ function parseSignificance(text: string, permutations: number): number {
   return level;
 }
 
-function summaryLines(trend: Trend, outDir: string): string[] {
+/**
+ * What trend prints. `quiet` keeps what a nightly log must show, as `run --quiet` does (docs/design.md
+ * §2.2, §2.4): the verdict, the notes (a thresholded metric not followed, or missing from runs),
+ * every regression and where the files went; it drops the skipped reports and the change points,
+ * which the files list too.
+ */
+function summaryLines(trend: Trend, outDir: string, quiet: boolean): string[] {
   const lines = [`trend: ${trendVerdict(trend)}`];
-  for (const skip of trend.skipped) lines.push(`  skipped ${skip.file}: ${skip.reason}`);
+  if (!quiet) for (const skip of trend.skipped) lines.push(`  skipped ${skip.file}: ${skip.reason}`);
   for (const note of trend.notes) lines.push(`  note: ${note}`);
-  for (const series of trend.series) {
-    for (const change of series.changePoints) {
-      const run = trend.runs[change.run - 1];
-      const where = run ? describeRun(run) : `run ${change.run}`;
-      lines.push(`  change: ${change.metric} at ${where}: ${change.kind}${change.provisional ? ' (newest runs only, so far)' : ''}`);
+  if (!quiet) {
+    for (const series of trend.series) {
+      for (const change of series.changePoints) {
+        const run = trend.runs[change.run - 1];
+        const where = run ? describeRun(run) : `run ${change.run}`;
+        lines.push(`  change: ${change.metric} at ${where}: ${change.kind}${change.provisional ? ' (newest runs only, so far)' : ''}`);
+      }
     }
   }
   for (const change of trend.regressions) lines.push(`REGRESSION: ${regressionSentence(change, trend.runs)}`);
@@ -73,10 +81,8 @@ export async function runTrend(flags: TrendFlags): Promise<number> {
     if (systemErrorCode(error) === undefined) throw error;
     throw new ConfigError(`--out ${outDir}: ${describeSystemError(error)}`);
   });
-  const lines = summaryLines(trend, outDir);
   // Each line escaped whole: a run id or file name holding a line break cannot forge a REGRESSION line.
-  const shown = (flags.quiet ? lines.filter((line) => line.startsWith('REGRESSION')) : lines).map((line) => escapeInvisible(line));
-  // --quiet with no regression prints nothing, not an empty line.
-  if (shown.length > 0) process.stdout.write(terminalText(`${shown.join('\n')}\n`));
+  const shown = summaryLines(trend, outDir, flags.quiet ?? false).map((line) => escapeInvisible(line));
+  process.stdout.write(terminalText(`${shown.join('\n')}\n`));
   return flags['fail-on-regression'] && trend.regressions.length > 0 ? ExitCode.failed : ExitCode.ok;
 }

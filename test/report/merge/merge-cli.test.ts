@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { RUN_LOCK_FILE } from '../../../src/orchestration/run-folder-lock.js';
+import { besidesClosingLines } from '../../support/bin-helpers.js';
 import { type ShardBench, shardBench } from '../../support/shard-runs.js';
 
 const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
@@ -66,6 +67,23 @@ describe('coachbench merge (e2e)', () => {
     expect(report.mergedFrom).toEqual([shard0, shard1]);
     const [a, b] = await Promise.all([readReport(dirname(shard0)), readReport(dirname(shard1))]);
     expect(report.scenarios.chatStreams!.opened).toBe(a.scenarios.chatStreams!.opened + b.scenarios.chatStreams!.opened);
+  });
+
+  it('--quiet drops only the informative line: the verdict and where the report went still print (docs/design.md §2.2)', async () => {
+    const out = join(bench.dir, 'merged-quiet');
+    const result = await coachbench(['merge', shard0, shard1, '--out', out, '--quiet']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^PASS: /);
+    expect(result.stderr).toContain(`report: ${join(out, 'report.json')}\n`);
+    expect(besidesClosingLines(result.stderr)).toBe('');
+  });
+
+  it('-q keeps a warning: a missing shard is said before the verdict', async () => {
+    const out = join(bench.dir, 'partial-quiet');
+    const result = await coachbench(['merge', shard0, '--out', out, '-q']);
+    expect(result.code).toBe(1);
+    expect(besidesClosingLines(result.stderr)).toMatch(/^ {2}! partial merge: 1 of 2 shards \(missing 1\/2\)[^\n]*\n$/);
+    expect(result.stderr).toMatch(/^FAIL: /m);
   });
 
   it('refuses (exit 2) an --out a live run is writing, leaving that folder as it was', async () => {
