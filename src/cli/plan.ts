@@ -11,9 +11,10 @@ export const planCommand = defineCommand<PlanFlags>({
     yargs
       .positional('profile', { type: 'string', describe: 'built-in profile name or profile file' })
       .option('json', { type: 'boolean', describe: 'print the plan as JSON (the same object as report.json "plan")' })
-      .option('shard', textOption('--shard', { describe: 'also show what shard I of N applies (e.g. 0/4)' }))
+      .option('shard', textOption('--shard', { describe: 'also show what shard I of N applies (e.g. 0/4); with --json, under "shard"' }))
       .example('$0 plan release', 'the release profile: ramp, peak, spike and ramp-down, stage by stage')
       .example('$0 plan my-profile.jsonc --shard 1/4', 'what the second of four shards will apply')
-      .example('$0 plan release --json | jq .windows', 'the stage names thresholds can use') as never,
+      .example('$0 plan release --json | jq .windows', 'the stage names thresholds can use')
+      .example('$0 plan release --json --shard 0/4 | jq .shard', 'the first of four shards: its index, count and share of every stage') as never,
   run: runPlan,
 });

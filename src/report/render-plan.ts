@@ -11,6 +11,8 @@ export interface PlanShare {
   label: string;
   /** The share of a scenario's value at a point of the plan. */
   of: (scenario: string, value: number) => number;
+  /** What the shard applies, in words: "the participants of ranks 1, 4, 7, … and 1/3 of every rate". */
+  applies?: string;
 }
 
 const at = (ms: number): string => (ms === 0 ? '0s' : formatDuration(ms));
@@ -58,6 +60,7 @@ export function renderPlanText(plan: RunPlan, source: string, share?: PlanShare,
   const units = plan.scenarios.map((scenario) => `${scenario.scenario} in ${scenario.unit}`).join(', ');
   const lines = [
     `${source}: ${formatDuration(plan.durationMs)} in all; values are ${units || 'none (no scenario has a planned shape)'}`,
+    ...(share?.applies ? [`${share.label} applies ${share.applies} (its columns below)`] : []),
     '',
     row(header, widths),
     ...rows.map((cells) => row(cells, widths)),

@@ -67,6 +67,33 @@ describe('coachbench plan', () => {
     expect(row('tags').slice(-2)).toEqual(['0', '13.33']);
   });
 
+  it('names the shard and what it applies above the table', async () => {
+    const { path } = await writeProfile(staged);
+    const lines = (await runCli(['plan', path, '--shard', '1/3'])).stdout.split('\n');
+    expect(lines[1]).toBe('shard 1/3 applies the participants of ranks 1, 4, 7, … and 1/3 of every rate (its columns below)');
+    expect(lines[2]).toBe('');
+  });
+
+  it('with --json --shard keeps the whole plan and adds the shard: which one, and its share of every stage', async () => {
+    const { path } = await writeProfile(staged);
+    const whole = JSON.parse((await runCli(['plan', path, '--json'])).stdout);
+    expect(whole.shard).toBeUndefined();
+    const result = await runCli(['plan', path, '--json', '--shard', '1/3']);
+    expect(result.code).toBe(0);
+    const { shard, ...plan } = JSON.parse(result.stdout);
+    expect(plan).toEqual(whole);
+    expect(shard.index).toBe(1);
+    expect(shard.count).toBe(3);
+    const stages = (name: string) => shard.scenarios.find((s: { scenario: string }) => s.scenario === name).stages;
+    // The same figures as the text's shard columns: ranks 1, 4, ..., 997 of 0..999 (333 participants); 40 req/s / 3.
+    expect(stages('chatStreams').map((stage: { name: string; from: number; to: number }) => [stage.name, stage.from, stage.to])).toEqual([
+      ['up', 0, 333],
+      ['peak', 333, 333],
+      ['stage-3', 333, 0],
+    ]);
+    expect(stages('tagLink')).toEqual([{ name: 'tags', named: true, startMs: 0, endMs: 390_000, from: 0, to: 40 / 3 }]);
+  });
+
   it('prints the same plan as report.json with --json', async () => {
     const { path } = await writeProfile(staged);
     const plan = JSON.parse((await runCli(['plan', path, '--json'])).stdout);

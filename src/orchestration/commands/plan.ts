@@ -1,7 +1,9 @@
 /** The work of `coachbench plan` (src/cli/plan.ts declares its flags). */
 import { loadProfile } from '../../contract/profile/load-profile.js';
 import { arrivalsOf, runPlanOf } from '../../contract/profile/run-plan.js';
-import { renderMixText, renderPlanText } from '../../report/render-plan.js';
+import type { RunPlan, ScenarioPlan } from '../../contract/profile/stage-plan.js';
+import type { ShardInfo } from '../../contract/report.js';
+import { type PlanShare, renderMixText, renderPlanText } from '../../report/render-plan.js';
 import { ExitCode } from '../../util/errors.js';
 import { printableJson, terminalText } from '../../util/printable.js';
 import { checkShardFits, populationShare } from '../profile-share.js';
@@ -13,6 +15,35 @@ export interface PlanFlags {
   shard?: string;
 }
 
+/** `plan --json --shard I/N`: the whole run's plan, and under `shard` which shard this is and its share of every stage. */
+interface ShardedPlan extends RunPlan {
+  shard: ShardInfo & { scenarios: ScenarioPlan[] };
+}
+
+/** What shard `shard` applies of a value: the participants of its ranks, 1/N of a rate (docs/design.md §2.11). */
+function shareOf(shard: ShardInfo, plan: RunPlan): PlanShare {
+  const { index, count } = shard;
+  const applies = [
+    ...(plan.scenarios.some((scenario) => scenario.unit === 'participants')
+      ? [`the participants of ranks ${index}, ${index + count}, ${index + 2 * count}, …`]
+      : []),
+    ...(plan.scenarios.some((scenario) => scenario.unit === 'requests/s') ? [`1/${count} of every rate`] : []),
+  ];
+  return {
+    label: `shard ${index}/${count}`,
+    of: (scenario, value) => (scenario === 'chatStreams' ? populationShare(value, index, count) : value / count),
+    ...(applies.length > 0 ? { applies: applies.join(' and ') } : {}),
+  };
+}
+
+function shardedPlan(plan: RunPlan, shard: ShardInfo, share: PlanShare): ShardedPlan {
+  const scenarios = plan.scenarios.map((scenario) => ({
+    ...scenario,
+    stages: scenario.stages.map((stage) => ({ ...stage, from: share.of(scenario.scenario, stage.from), to: share.of(scenario.scenario, stage.to) })),
+  }));
+  return { ...plan, shard: { index: shard.index, count: shard.count, scenarios } };
+}
+
 export async function runPlan(flags: PlanFlags): Promise<number> {
   // plan takes its profile as an argument, not as --profile: an error names what was typed.
   const profile = await loadProfile(flags.profile, 'profile');
@@ -20,14 +51,11 @@ export async function runPlan(flags: PlanFlags): Promise<number> {
   const shard = flags.shard === undefined ? null : checkShardFits(parseShard(flags.shard), profile, null);
   // No shard of a capacity search runs (`run --shard` refuses it): no shard plan to show either.
   if (shard !== null) refuseShardedSearch(profile);
+  const share = shard && shareOf(shard, plan);
   if (flags.json) {
-    process.stdout.write(`${printableJson(plan)}\n`);
+    process.stdout.write(`${printableJson(shard && share ? shardedPlan(plan, shard, share) : plan)}\n`);
     return ExitCode.ok;
   }
-  const share = shard && {
-    label: `shard ${shard.index}/${shard.count}`,
-    of: (scenario: string, value: number): number => (scenario === 'chatStreams' ? populationShare(value, shard.index, shard.count) : value / shard.count),
-  };
   process.stdout.write(terminalText(renderPlanText(plan, profile.source, share ?? undefined, arrivalsOf(profile).schedules)));
   if (profile.requests) process.stdout.write(terminalText(`\n${renderMixText(profile.requests)}`));
   return ExitCode.ok;
