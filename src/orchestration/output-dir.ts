@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../report/write-report.js';
 import { ConfigError } from '../util/errors.js';
 import { makeDirs } from '../util/make-dirs.js';
-import { describeSystemError } from '../util/system-error.js';
+import { cannotWriteLine } from '../util/system-error.js';
 
 /** Kernel filesystems: files there are processes, devices and settings, never reports. */
 const KERNEL_ROOTS = ['/proc', '/sys', '/dev'] as const;
@@ -58,7 +58,7 @@ export async function prepareOutputDir(path: string, flag = '--out'): Promise<vo
     const file = await fileAncestor(absolute);
     if (file !== null) throw refuse(`${file} is a file, so no folder can be made inside it`);
     await makeDirs(absolute).catch((error: unknown) => {
-      throw refuse(`the folder cannot be created: ${describeSystemError(error)}`);
+      throw new ConfigError(cannotWriteLine(flag, path, error, 'the folder cannot be created'));
     });
   }
   // Mode bits do not tell: root ignores them, and a read-only or immutable folder ignores root.
@@ -67,6 +67,6 @@ export async function prepareOutputDir(path: string, flag = '--out'): Promise<vo
     await writeFileAtomic(probe, '');
     await rm(probe, { force: true });
   } catch (error) {
-    throw refuse(`the folder is not writable: ${describeSystemError(error)}`);
+    throw new ConfigError(cannotWriteLine(flag, path, error, 'the folder is not writable'));
   }
 }

@@ -9,7 +9,7 @@ import { link, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../util/errors.js';
-import { describeSystemError } from '../util/system-error.js';
+import { cannotWriteLine } from '../util/system-error.js';
 
 /** The lock's name inside the report folder; it exists only while a run writes there. */
 export const RUN_LOCK_FILE = '.coachbench-run.lock';
@@ -90,8 +90,7 @@ export async function lockRunFolder(dir: string, flag = '--out'): Promise<RunFol
       await writeFile(path, content, { flag: 'wx', mode: 0o644 });
       return { path, release: () => release(path) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new ConfigError(`${flag} ${dir}: cannot create ${RUN_LOCK_FILE}: ${describeSystemError(error)}`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(cannotWriteLine(flag, dir, error, `cannot create ${RUN_LOCK_FILE}`));
     }
     const holder = await liveHolder(path);
     if (holder !== null || attempt === ATTEMPTS) {

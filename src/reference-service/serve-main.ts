@@ -12,6 +12,7 @@ import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { ConfigError, ExitCode } from '../util/errors.js';
 import { CERTIFICATE, PRIVATE_KEY, readPemFile } from '../util/pem-file.js';
+import { cannotWrite } from '../util/system-error.js';
 import { describeFault, normaliseFaults } from './faults/faults.js';
 import type { TargetTls } from './http/tls-identity.js';
 import { DEFAULT_SERVE_PORT } from './serve-defaults.js';
@@ -106,7 +107,7 @@ function traceLogFileOf(path: string): string {
   try {
     closeSync(openSync(path, 'a'));
   } catch (error) {
-    throw new ConfigError(`--log-traces ${path}: cannot open for appending (${(error as NodeJS.ErrnoException).code ?? 'unwritable'})`);
+    throw cannotWrite('--log-traces', path, error);
   }
   return path;
 }
@@ -170,7 +171,7 @@ async function writeCertificate(target: RunningTarget, requested: string | undef
   try {
     await writeFile(path, target.certificate);
   } catch (error) {
-    throw new ConfigError(`--tls-cert-out ${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw cannotWrite('--tls-cert-out', path, error);
   }
   return path;
 }
@@ -181,7 +182,7 @@ export async function writeFixturesFile(target: RunningTarget, path: string): Pr
   try {
     await writeFile(path, `${JSON.stringify({ apiKey, coachToken, participants }, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
-    throw new ConfigError(`--fixtures-out ${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw cannotWrite('--fixtures-out', path, error);
   }
 }
 

@@ -1,4 +1,5 @@
 /** System (errno) errors as short phrases for one-line messages. */
+import { ConfigError } from './errors.js';
 
 /** The errno code of a Node system error (`ENOSPC`), or undefined for any other value. */
 export function systemErrorCode(error: unknown): string | undefined {
@@ -15,4 +16,23 @@ export function describeSystemError(error: unknown): string {
   const code = systemErrorCode(error);
   const reason = /^[A-Z]+: ([^,]+)/.exec(message)?.[1];
   return code && reason ? `${code}, ${reason}` : message;
+}
+
+/**
+ * The one wording of a file or folder the user named that cannot be written, for every command
+ * (docs/design.md §2.10): `--markdown out/x.md: ENOENT, no such file or directory`, the flag,
+ * the path, then the system's code and reason; `step` names what failed inside a folder
+ * (`cannot create .coachbench-run.lock`). `flag` is null for a path no flag named (the views
+ * `report` writes beside its report.json).
+ */
+export function cannotWriteLine(flag: string | null, path: string, error: unknown, step?: string): string {
+  return `${flag === null ? '' : `${flag} `}${path}: ${step === undefined ? '' : `${step}: `}${describeSystemError(error)}`;
+}
+
+/**
+ * cannotWriteLine as a ConfigError (exit 2) when `error` is a system error: the user's path
+ * cannot take the file. Anything else is a defect and is returned as it was, to be thrown.
+ */
+export function cannotWrite(flag: string | null, path: string, error: unknown, step?: string): unknown {
+  return systemErrorCode(error) === undefined ? error : new ConfigError(cannotWriteLine(flag, path, error, step));
 }

@@ -55,7 +55,7 @@ describe('serve flags', () => {
     [{ fault: ['drop=150'] }, '--fault drop=150: percentage must be 0..100'],
     [{ fixturesOut: '' }, '--fixtures-out: needs a file path'],
     [{ logTraces: '' }, '--log-traces: needs a file path'],
-    [{ logTraces: '/nonexistent-coachbench/traces.jsonl' }, '--log-traces /nonexistent-coachbench/traces.jsonl: cannot open for appending (ENOENT)'],
+    [{ logTraces: '/nonexistent-coachbench/traces.jsonl' }, '--log-traces /nonexistent-coachbench/traces.jsonl: ENOENT, no such file or directory'],
   ])('refuses %j with one ConfigError line', (flags, message) => {
     expect(() => resolveServeOptions(flags)).toThrow(ConfigError);
     expect(() => resolveServeOptions(flags)).toThrow(message);

@@ -94,7 +94,7 @@ describe('writeReportFiles', () => {
 });
 
 describe('coachbench report into a folder that cannot take the file', () => {
-  it(`exits 2 with one line naming the file (${lock.how})`, async () => {
+  it(`exits 2 with one line naming the flag and the file (${lock.how})`, async () => {
     const dir = join(work, 'views-locked');
     await mkdir(dir);
     const reportPath = join(work, 'views-report.json');
@@ -114,7 +114,8 @@ describe('coachbench report into a folder that cannot take the file', () => {
       vi.restoreAllMocks();
     }
     expect(code).toBe(2);
-    expect(stderr).toBe(`coachbench: ${join(dir, 'view.html')}: ${lock.code}, ${lock.code === 'EPERM' ? 'operation not permitted' : 'permission denied'}\n`);
+    // Named by its flag, as every command names a file the user gave that it cannot write (docs/design.md §2.10).
+    expect(stderr).toBe(`coachbench: --html ${join(dir, 'view.html')}: ${lock.code}, ${lock.code === 'EPERM' ? 'operation not permitted' : 'permission denied'}\n`);
     expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -6,9 +6,9 @@ import { parseFloors, parseMetricLimits, parseRegressionLimit } from '../../repo
 import { renderCompareHtml } from '../../report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../report/compare/render-compare-markdown.js';
 import { renderCompareText } from '../../report/compare/render-compare-text.js';
-import { ConfigError, ExitCode } from '../../util/errors.js';
+import { ExitCode } from '../../util/errors.js';
 import { escapeInvisible, terminalText } from '../../util/printable.js';
-import { describeSystemError, systemErrorCode } from '../../util/system-error.js';
+import { cannotWrite } from '../../util/system-error.js';
 import { readReportFile } from './read-report.js';
 
 export interface CompareFlags {
@@ -28,8 +28,7 @@ async function writeView(flag: string, path: string, text: string): Promise<void
   try {
     await writeFile(path, text);
   } catch (error) {
-    if (systemErrorCode(error) === undefined) throw error;
-    throw new ConfigError(`${flag} ${path}: ${describeSystemError(error)}`);
+    throw cannotWrite(flag, path, error);
   }
 }
 

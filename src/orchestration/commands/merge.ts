@@ -1,10 +1,11 @@
 /** The work of `coachbench merge` (src/cli/merge.ts declares its flags). */
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { Report } from '../../contract/report.js';
 import { mergeReports } from '../../report/merge/merge-reports.js';
-import { writeReportFiles } from '../../report/write-report.js';
+import { ReportWriteError, writeReportFiles } from '../../report/write-report.js';
 import { ConfigError, ExitCode } from '../../util/errors.js';
 import { escapeInvisible, terminalText } from '../../util/printable.js';
+import { cannotWrite } from '../../util/system-error.js';
 import { describeOutcome } from '../outcome-line.js';
 import { prepareOutputDir } from '../output-dir.js';
 import { lockRunFolder } from '../run-folder-lock.js';
@@ -47,7 +48,10 @@ export async function runMerge(flags: MergeFlags): Promise<number> {
   // The merged report.json must not land over a run still writing that folder, nor another merge.
   const lock = await lockRunFolder(flags.out);
   try {
-    await writeReportFiles(flags.out, report);
+    await writeReportFiles(flags.out, report).catch((error: unknown) => {
+      if (!(error instanceof ReportWriteError)) throw error;
+      throw cannotWrite('--out', flags.out, error.cause, `cannot write ${basename(error.path)}`);
+    });
   } finally {
     await lock.release();
   }

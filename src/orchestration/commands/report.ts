@@ -7,9 +7,10 @@
 import { dirname } from 'node:path';
 import { type ViewKind, viewPathsIn } from '../../report/report-views.js';
 import { checkTraceUrlTemplate } from '../../report/trace-url.js';
-import { writeViews } from '../../report/write-report.js';
+import { ReportWriteError, writeViews } from '../../report/write-report.js';
 import { ExitCode } from '../../util/errors.js';
 import { escapeInvisible, terminalText } from '../../util/printable.js';
+import { cannotWrite } from '../../util/system-error.js';
 import { readReportFile } from './read-report.js';
 
 export interface ReportFlags {
@@ -20,6 +21,8 @@ export interface ReportFlags {
   /** `--trace-url TEMPLATE`: links for the slowest trace ids, replacing the report's own. */
   traceUrl?: string;
 }
+
+const VIEW_FLAGS = ['html', 'junit', 'markdown'] as const;
 
 /** The files to write: the flags given, or all three beside the report. */
 export function reportTargets(flags: ReportFlags): Partial<Record<ViewKind, string>> {
@@ -36,7 +39,12 @@ export async function runReport(flags: ReportFlags): Promise<number> {
   const read = await readReportFile(flags.report);
   // The views link trace ids with the template given now; report.json itself is left as it was.
   const report = template === undefined ? read : { ...read, traceUrl: template };
-  const written = await writeViews(report, reportTargets(flags));
+  const written = await writeViews(report, reportTargets(flags)).catch((error: unknown) => {
+    if (!(error instanceof ReportWriteError)) throw error;
+    // A view the user named by its flag is named so; the views written beside the report have none.
+    const flag = VIEW_FLAGS.find((name) => flags[name] === error.path);
+    throw cannotWrite(flag === undefined ? null : `--${flag}`, error.path, error.cause);
+  });
   for (const path of written) process.stdout.write(terminalText(`wrote ${escapeInvisible(path)}\n`));
   return ExitCode.ok;
 }

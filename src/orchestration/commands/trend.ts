@@ -9,7 +9,7 @@ import { describeRun, regressionSentence, trendVerdict } from '../../report/tren
 import { writeTrendFiles } from '../../report/trend/write-trend.js';
 import { ConfigError, ExitCode } from '../../util/errors.js';
 import { escapeInvisible, terminalText } from '../../util/printable.js';
-import { describeSystemError, systemErrorCode } from '../../util/system-error.js';
+import { cannotWrite } from '../../util/system-error.js';
 import { prepareOutputDir } from '../output-dir.js';
 import { defaultRunId } from '../run-session.js';
 
@@ -78,8 +78,7 @@ export async function runTrend(flags: TrendFlags): Promise<number> {
   const outDir = flags.out ?? `reports/${defaultRunId('trend', generatedAt)}`;
   await prepareOutputDir(outDir);
   await writeTrendFiles(outDir, trend).catch((error: unknown) => {
-    if (systemErrorCode(error) === undefined) throw error;
-    throw new ConfigError(`--out ${outDir}: ${describeSystemError(error)}`);
+    throw cannotWrite('--out', outDir, error);
   });
   // Each line escaped whole: a run id or file name holding a line break cannot forge a REGRESSION line.
   const shown = summaryLines(trend, outDir, flags.quiet ?? false).map((line) => escapeInvisible(line));

@@ -7,6 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { cannotWriteLine } from '../../util/system-error.js';
 import { parseTraceparent } from '../../util/traceparent.js';
 
 /** One line of the trace log. */
@@ -30,7 +31,7 @@ export class TraceLog {
   constructor(path: string) {
     this.out = createWriteStream(path, { flags: 'a' });
     // A full disk must not take the target down: the log is a witness, not the service.
-    this.out.on('error', (error) => process.stderr.write(`coachbench target: --log-traces ${path}: ${error.message}\n`));
+    this.out.on('error', (error) => process.stderr.write(`coachbench target: ${cannotWriteLine('--log-traces', path, error)}\n`));
   }
 
   /** Watches one request: a line when its answer ends, if it carried a valid traceparent. */

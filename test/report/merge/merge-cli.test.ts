@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { RUN_LOCK_FILE } from '../../../src/orchestration/run-folder-lock.js';
 import { besidesClosingLines } from '../../support/bin-helpers.js';
+import { mountSmallDisk } from '../../support/failing-filesystems.js';
 import { type ShardBench, shardBench } from '../../support/shard-runs.js';
 
 const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
@@ -85,6 +86,25 @@ describe('coachbench merge (e2e)', () => {
     expect(besidesClosingLines(result.stderr)).toMatch(/^ {2}! partial merge: 1 of 2 shards \(missing 1\/2\)[^\n]*\n$/);
     expect(result.stderr).toMatch(/^FAIL: /m);
   });
+
+  // A tmpfs needs root and mount (this team's machine; the container CI), as in test/orchestration/disk-full.test.ts.
+  it.runIf(process.getuid?.() === 0)(
+    'exits 2 with the shared wording when --out cannot take the report: the flag, the folder, the file, the system error',
+    async () => {
+      // A real full disk: the folder is made and proved writable (an empty file), the lock fits, report.json does not.
+      const disk = await mountSmallDisk(1024 * 1024);
+      if (disk === null) throw new Error('root, but a tmpfs could not be mounted: mount -t tmpfs failed');
+      try {
+        const out = join(disk.dir, 'merged');
+        await disk.fill(8 * 1024);
+        const result = await coachbench(['merge', shard0, shard1, '--out', out]);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toBe(`coachbench: --out ${out}: cannot write report.json: ENOSPC, no space left on device\n`);
+      } finally {
+        await disk.unmount();
+      }
+    },
+  );
 
   it('refuses (exit 2) an --out a live run is writing, leaving that folder as it was', async () => {
     const out = join(bench.dir, 'in-use');
