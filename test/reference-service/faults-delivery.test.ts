@@ -113,6 +113,23 @@ describe('leak', () => {
     expect(messages(other)).toHaveLength(1);
   });
 
+  it('writes the copy without an id: line, so the receiving stream keeps its own ids and resumes in its own session', async () => {
+    const t = await withFaults('leak=100');
+    const own = await chatStream(t, 0);
+    const other = await chatStream(t, 1);
+    await send(t, 0, 'of session 0');
+    await other.waitFor((f) => f.some((x) => x.json?.eventType === 'MESSAGE_SENT'), 1_000);
+    const original = messages(own)[0]!;
+    // The data line is the original's, byte for byte; the id of session 0 is not carried
+    // over, where it would become the other stream's Last-Event-ID (docs/target.md, leak).
+    expect(original.raw).toBe(`id: 1\ndata: ${original.data}`);
+    expect(messages(other)[0]!.raw).toBe(`data: ${original.data}`);
+    // The receiving stream's own events keep its session's numbering, from 1.
+    await send(t, 1, 'of session 1');
+    await other.waitFor((f) => f.filter((x) => x.json?.eventType === 'MESSAGE_SENT').length >= 2, 1_000);
+    expect(messages(other).map((frame) => frame.id)).toEqual([undefined, '1']);
+  });
+
   it('without another session open there is nowhere to leak', async () => {
     const t = await withFaults('leak=100');
     const own = await chatStream(t, 0);

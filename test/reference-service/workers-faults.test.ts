@@ -61,6 +61,9 @@ describe('faults across workers', () => {
     const first = await sendOn(t, 1, 'leaks to worker 2');
     await lone.waitFor((f) => f.length >= 1);
     expect(messageIds(lone)).toEqual([first.id]);
+    // As in one process: the copy carries no id: line (docs/target.md, leak).
+    const copy = lone.frames.find((frame) => frame.json?.eventType === 'MESSAGE_SENT')!;
+    expect(copy.raw).toBe(`data: ${copy.data}`);
     // Other-session streams on both workers now: still exactly one leaked copy per event.
     const second = await chatOn(t, 1, 2);
     const sent = [await sendOn(t, 2, 'a'), await sendOn(t, 1, 'b'), await sendOn(t, 2, 'c')];

@@ -127,6 +127,8 @@ export async function call(target: RunningTarget, method: Dispatcher.HttpMethod,
 
 export interface Frame {
   atMs: number;
+  /** The frame's lines as they arrived, without the blank line that ends it (`id: 3\ndata: {...}`). */
+  raw: string;
   data: string;
   /** The frame's `id:` (events carry one; KEEP_ALIVEs do not). */
   id?: string;
@@ -167,7 +169,8 @@ export async function openStream(target: RunningTarget, path: string, token: str
     buffer += chunk;
     let end = buffer.indexOf('\n\n');
     while (end !== -1) {
-      const lines = buffer.slice(0, end).split('\n');
+      const raw = buffer.slice(0, end);
+      const lines = raw.split('\n');
       buffer = buffer.slice(end + 2);
       end = buffer.indexOf('\n\n');
       const dataLine = lines.find((line) => line.startsWith('data:'));
@@ -181,7 +184,7 @@ export async function openStream(target: RunningTarget, path: string, token: str
       } catch {
         json = null;
       }
-      frames.push({ atMs, data, json, ...(id !== undefined ? { id } : {}) });
+      frames.push({ atMs, raw, data, json, ...(id !== undefined ? { id } : {}) });
     }
     for (const listener of listeners) listener();
   });

@@ -39,7 +39,10 @@ export class LocalEventDelivery implements EventHub {
     return this.hub.otherSessionStream(sessionId) !== undefined;
   }
 
-  /** Writes `event`, unchanged, to one open chat stream of another session (after `latency`). */
+  /**
+   * Writes `event`'s frame to one open chat stream of another session (after `latency`), without
+   * an `id:` line: the receiving stream's last event id, and its resume, stay its own (docs/design.md §4.12).
+   */
   leak(event: Pick<HubEvent, 'sessionId' | 'frame'>): void {
     this.delays.run(this.faults.latencyMs, () => this.hub.otherSessionStream(event.sessionId)?.writeEvent(Buffer.from(event.frame)));
   }
