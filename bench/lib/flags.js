@@ -15,6 +15,13 @@
 // switch (--no-pin). `--name=value` is `--name value`. A value may begin with `--`
 // (--client-node-options '--max-semi-space-size=4') unless it is a flag the script knows:
 // `--bin --no-pin` is --bin missing its value, not a path named --no-pin.
+//
+// Most scripts copy the values they use throughout into UPPER_CASE constants right below their
+// declaration (`const SECONDS = flags.seconds;`), some named for a unit or role
+// (`const DELAY_MS = flags.delay;`, `const OTHER = flags.bin;`). Why not destructure the values
+// under the flags' own names: the scripts' functions take `rate`, `streams`, `size` and `seconds`
+// as parameters and locals, which those names would shadow, and a constant in capitals reads
+// as a setting of the whole run wherever it is used.
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
