@@ -115,7 +115,9 @@ describe('coachbench report into a folder that cannot take the file', () => {
     }
     expect(code).toBe(2);
     // Named by its flag, as every command names a file the user gave that it cannot write (docs/design.md §2.10).
-    expect(stderr).toBe(`coachbench: --html ${join(dir, 'view.html')}: ${lock.code}, ${lock.code === 'EPERM' ? 'operation not permitted' : 'permission denied'}\n`);
+    expect(stderr).toBe(
+      `coachbench: --html ${join(dir, 'view.html')}: ${lock.code}, ${lock.code === 'EPERM' ? 'operation not permitted' : 'permission denied'}\n`,
+    );
     expect(await readdir(dir)).toEqual([]);
   });
 });
