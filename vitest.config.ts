@@ -13,7 +13,7 @@ const shared = {
  * end 9 of its 300 streams (stages-run), and the TLS handshakes of an h2 ramp, competing
  * with a neighbour file, stalled the driver 130 ms and cut KEEP_ALIVE gaps short (http2).
  * The image test's containers and the README's walk-through hold the smoke profile's 300
- * participants to a passing verdict.
+ * participants to its checks and thresholds.
  */
 const PRECISION = [
   'test/orchestration/stages-run.test.ts',

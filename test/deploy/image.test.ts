@@ -144,13 +144,27 @@ describe.skipIf(!runImageTests)(`the image (podman)${skipReason}`, () => {
       '--duration',
       '4s',
     ]);
-    expect(ran.code, ran.stderr).toBe(0);
+    expect([0, 1], ran.stderr).toContain(ran.code);
     // Progress in the container log, the report on the host.
     expect(ran.stderr).toMatch(/\[[\d.]+s\/4s\] {2}streams/);
     const [folder] = readdirSync(reports);
     const report = await reportIn(join(reports, folder as string));
     expect(report.profile.name).toBe('smoke');
-    expect(report.verdict).toBe('pass');
+    /*
+     * Every check and threshold of the image's run passes but one whose verdict is the host's:
+     * generator.healthy is the driver judging its own event loop (docs/design.md §5.4), which a
+     * CI runner loaded by other jobs fails under a correct image. The default run cannot be
+     * given another bound (generator.maxEventLoopDelayP99 is the profile's, and the profile is
+     * the point), so that check must have been judged (sampled), and whatever it says, the exit
+     * code and the verdict must agree with it.
+     */
+    const failed = report.checks.filter((check) => check.status === 'fail').map((check) => check.id);
+    const missed = report.thresholds.filter((threshold) => threshold.status !== 'pass').map((threshold) => threshold.expression);
+    expect([...failed.filter((id) => id !== 'generator.healthy'), ...missed], ran.stderr).toEqual([]);
+    expect(report.checks.find((check) => check.id === 'generator.healthy')?.status).toMatch(/^(pass|fail)$/);
+    expect(report.generator.saturated).toBe(failed.includes('generator.healthy'));
+    expect(report.verdict).toBe(failed.length === 0 ? 'pass' : 'fail');
+    expect(ran.code, ran.stderr).toBe(failed.length === 0 ? 0 : 1);
   });
 
   it('stops a run on SIGTERM with exit 143 and an interrupted report', { timeout: 120_000 }, async () => {

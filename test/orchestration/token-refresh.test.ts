@@ -76,8 +76,10 @@ describe('--token-command against a target whose tokens expire every 2 s', () =>
 
   it('the closed model drops the answers to tokens being replaced and keeps its requests clean', async () => {
     const { command } = await tokenCommand(await mkdtemp(join(dir, 'closed-')), target);
+    // Two renewals take two token lifetimes plus two runs of the command, and each run is a
+    // Node start that a loaded 2-core machine stretches to seconds: the run leaves room for both.
     const profile = await tokenProfile('closed', {
-      duration: '5s',
+      duration: '10s',
       chatStreams: { enabled: false },
       photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
     });

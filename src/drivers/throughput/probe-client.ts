@@ -1,15 +1,18 @@
 /**
  * Sends probe requests (a handful, one at a time, not load): each answer is inspected like
  * a load answer, every error answer is errors.problem_json evidence, and probes count in
- * `probes.requests` only, never in the throughput scenarios' numbers.
+ * `probes.requests` only, never in the throughput scenarios' numbers. A probe refused with
+ * 401 for its bearer token is sent again with the renewed token, as a load request is
+ * (docs/design.md §2.13); one that looks for a refusal is sent once.
  */
 
 import type { CheckId } from '../../contract/check-ids.js';
+import { sendRenewing } from '../../engine/auth/credentials.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
-import { exchange, type HttpRequestSpec } from './http-exchange.js';
+import { exchange, type HttpRequestSpec, statusOfExchange } from './http-exchange.js';
 import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
 
 /** A probe's inspected answer, or why there was none (`cut`: the run ended first, which is no evidence). */
@@ -36,8 +39,20 @@ export class ProbeClient {
     return this.ctx.metrics;
   }
 
-  async send(spec: HttpRequestSpec, label: string): Promise<ProbeOutcome> {
-    const result = await exchange(this.ctx.dispatcher, this.origin, spec, this.timeoutMs, this.cut);
+  /**
+   * Sends `spec`; with `renew` (the default), a 401 to a token that the run can renew is sent
+   * once more with the renewed one, so an expired token is not judged as the target's answer.
+   */
+  async send(spec: HttpRequestSpec, label: string, renew = true): Promise<ProbeOutcome> {
+    const { answer: result } = await sendRenewing(
+      renew ? this.ctx.credentials : null,
+      spec.headers,
+      (headers) => exchange(this.ctx.dispatcher, this.origin, { ...spec, headers }, this.timeoutMs, this.cut),
+      statusOfExchange,
+      undefined,
+      // The refused first send was a request too.
+      () => this.metrics.inc(PROBE_NAMES.requests),
+    );
     this.metrics.inc(PROBE_NAMES.requests);
     if (!result.ok && this.cut.aborted) {
       this.metrics.inc(cutAtEndName('probes'));
@@ -50,9 +65,13 @@ export class ProbeClient {
     return { ok: true, inspection };
   }
 
-  /** Records evidence for `check` that the answer was a refusal (401 or 403). */
+  /**
+   * Records evidence for `check` that the answer was a refusal (401 or 403). Sent once: its
+   * 401 is the answer looked for, and renewing the token for it would run the token command
+   * and count the refusal again as one of a renewed token.
+   */
   async expectRefused(check: CheckId, spec: HttpRequestSpec, label: string): Promise<void> {
-    const outcome = await this.send(spec, label);
+    const outcome = await this.send(spec, label, false);
     if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: no complete answer (${outcome.detail})`);
     const { status } = outcome.inspection;
     const refused = status === 401 || status === 403;
