@@ -115,7 +115,7 @@ function checkHdrPayloads(data: unknown, path: string, decodeHdr: (base64: strin
  * schema, or (with `decodeHdr`) holds an HDR payload that does not decode.
  */
 export async function loadReport(path: string, options: LoadReportOptions = {}): Promise<Report> {
-  const data = await readJsonFile(path, { kind: 'report', source: path, jsonc: false, unreadable: (code) => `${path}: cannot read report (${code})` });
+  const data = await readJsonFile(path, { kind: 'report', source: path, jsonc: false, flag: null });
   const { valid, errors } = validateReport(data);
   if (!valid) {
     const more = errors.length > MAX_ERRORS_SHOWN ? ` (+${errors.length - MAX_ERRORS_SHOWN} more)` : '';

@@ -83,14 +83,6 @@ export function shardFixtures(fixtures: RunFixtures, participants: number, shard
 }
 
 /**
- * Process `part` of `parts` holds the participants whose rank is part, part + parts, ...:
- * of a planned population P it has those ranks below P online (the shares sum to P).
- */
-export function populationShare(population: number, part: number, parts: number): number {
-  return dealtShare(population, part, parts);
-}
-
-/**
  * The participants a run can hold when its fixtures file has fewer than the profile asks for
  * (the driver brings only those online), with the one line that says so; null when there are enough.
  */

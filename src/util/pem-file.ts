@@ -5,6 +5,7 @@
  */
 import { ConfigError } from './errors.js';
 import { NotRegularFile, readRegularFileSync } from './regular-file.js';
+import { cannotRead } from './system-error.js';
 
 export const CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
 export const PRIVATE_KEY = /-----BEGIN (RSA |EC |ENCRYPTED )?PRIVATE KEY-----/;
@@ -17,7 +18,7 @@ export function readPemFile(path: string, flag: string, marker: RegExp): string 
   } catch (error) {
     // A FIFO read synchronously would hold the process before any stop signal could be heard.
     if (error instanceof NotRegularFile) throw new ConfigError(`${flag} ${path}: ${error.message}; give the path of a PEM file`);
-    throw new ConfigError(`${flag} ${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    throw cannotRead(flag, path, error);
   }
   if (!marker.test(text)) throw new ConfigError(`${flag} ${path}: not a PEM file (no "-----BEGIN ...-----" block of the right kind)`);
   return text;

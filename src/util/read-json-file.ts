@@ -9,7 +9,8 @@ import { open } from 'node:fs/promises';
 import { formatBytes } from './bytes.js';
 import { ConfigError } from './errors.js';
 import { jsonProblem, lineAndColumn, parseJsonText } from './json-text.js';
-import { NotRegularFile, nonRegularKind, OPEN_NON_BLOCKING } from './regular-file.js';
+import { assertRegularFile, NotRegularFile, OPEN_NON_BLOCKING } from './regular-file.js';
+import { cannotRead } from './system-error.js';
 import { decodeUtf8 } from './utf8.js';
 
 const MIB = 1024 * 1024;
@@ -32,8 +33,8 @@ export interface JsonFileSpec {
   kind: JsonFileKind;
   /** The file as messages name it (`profiles/smoke.json`, or the path given). */
   source: string;
-  /** The whole message when the file cannot be read, given the system's code (ENOENT, EISDIR, ...). */
-  unreadable: (code: string) => string;
+  /** The flag that named the file (`--fixtures`), or null for a command's argument: a file that cannot be read is said `FLAG SOURCE: CODE, reason`. */
+  flag: string | null;
   /** Comments and trailing commas allowed (profiles). */
   jsonc: boolean;
   /** Overrides the kind's limit (tests). */
@@ -51,7 +52,7 @@ async function readBounded(path: string, limit: number): Promise<{ bytes: Uint8A
   const handle = await open(path, OPEN_NON_BLOCKING);
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
+    assertRegularFile(stats, path);
     // A regular file says its size: a huge one is refused unread.
     if (stats.size > limit) return { bytes: new Uint8Array(0), size: stats.size };
     const chunks: Buffer[] = [];
@@ -78,7 +79,7 @@ export async function readJsonFile(path: string, spec: JsonFileSpec): Promise<un
   } catch (error) {
     if (error instanceof NotRegularFile)
       throw new ConfigError(`${spec.source}: not a regular file but ${error.kind}; coachbench reads ${KIND_NAMES[spec.kind]} from a regular file only`);
-    throw new ConfigError(spec.unreadable((error as NodeJS.ErrnoException).code ?? 'unreadable'));
+    throw cannotRead(spec.flag, spec.source, error);
   }
   if (read.size > limit) {
     const size = read.bytes.length === 0 ? formatBytes(read.size) : `more than ${formatBytes(limit)}`;

@@ -25,12 +25,23 @@ export class NotRegularFile extends Error {
   }
 }
 
+/**
+ * Throws unless `stats` is a regular file's. A directory fails as reading it would, with the
+ * system's EISDIR, so that it is said like any file that cannot be read (docs/design.md §2.10);
+ * a FIFO, a device or a socket, which no read would refuse, with NotRegularFile.
+ */
+export function assertRegularFile(stats: Stats, path: string): void {
+  if (stats.isFile()) return;
+  if (stats.isDirectory())
+    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: 'EISDIR', syscall: 'read', path });
+  throw new NotRegularFile(nonRegularKind(stats));
+}
+
 /** The whole text of a regular file, read synchronously; throws NotRegularFile, or the system's error. */
 export function readRegularFileSync(path: string): string {
   const fd = openSync(path, OPEN_NON_BLOCKING);
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
+    assertRegularFile(fstatSync(fd), path);
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);

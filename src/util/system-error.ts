@@ -30,6 +30,22 @@ export function cannotWriteLine(flag: string | null, path: string, error: unknow
 }
 
 /**
+ * The one wording of a file the user named that cannot be read, the same shape as
+ * cannotWriteLine (docs/design.md §2.10): `--fixtures f.json: ENOENT, no such file or
+ * directory`. `flag` is null for a path given as an argument (`compare A B`): the path
+ * alone names it. Only the file that cannot be opened or read at all: what its text holds
+ * (a syntax error at line:column, a schema error naming the field) is its reader's to say.
+ */
+export function cannotReadLine(flag: string | null, path: string, error: unknown): string {
+  return cannotWriteLine(flag, path, error);
+}
+
+/** cannotReadLine as a ConfigError (exit 2) when `error` is a system error; anything else is returned to be thrown. */
+export function cannotRead(flag: string | null, path: string, error: unknown): unknown {
+  return systemErrorCode(error) === undefined ? error : new ConfigError(cannotReadLine(flag, path, error));
+}
+
+/**
  * cannotWriteLine as a ConfigError (exit 2) when `error` is a system error: the user's path
  * cannot take the file. Anything else is a defect and is returned as it was, to be thrown.
  */

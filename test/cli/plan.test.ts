@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { loadProfile } from '../../src/contract/profile/load-profile.js';
+import type { ScenarioPlan } from '../../src/contract/profile/stage-plan.js';
+import { reportPlan } from '../../src/report/build-report.js';
 import { writeProfile } from '../support/profiles.js';
 import { runCli } from '../support/run-cli.js';
 
@@ -92,6 +95,27 @@ describe('coachbench plan', () => {
       ['stage-3', 333, 0],
     ]);
     expect(stages('tagLink')).toEqual([{ name: 'tags', named: true, startMs: 0, endMs: 390_000, from: 0, to: 40 / 3 }]);
+  });
+
+  it("shows each shard the plan its report.json holds, when the shards do not divide the participants; the shards' plans sum to the whole", async () => {
+    const { path } = await writeProfile(staged);
+    const profile = await loadProfile(path);
+    const whole = JSON.parse((await runCli(['plan', path, '--json'])).stdout);
+    const shards: ScenarioPlan[][] = [];
+    for (const index of [0, 1, 2]) {
+      const { shard } = JSON.parse((await runCli(['plan', path, '--json', '--shard', `${index}/3`])).stdout);
+      // report.json `plan` of shard I/3 (buildReport's own reportPlan), fixtures holding every participant.
+      expect(shard.scenarios).toEqual(reportPlan(profile, { shard: { index, count: 3 } }).scenarios);
+      shards.push(shard.scenarios);
+    }
+    const peaks = shards.map((scenarios) => scenarios[0]!.stages[1]!.to);
+    expect(peaks).toEqual([334, 333, 333]);
+    for (const [s, scenario] of (whole.scenarios as ScenarioPlan[]).entries()) {
+      for (const [i, stage] of scenario.stages.entries()) {
+        expect(shards.reduce((sum, scenarios) => sum + scenarios[s]!.stages[i]!.to, 0)).toBeCloseTo(stage.to, 9);
+        expect(shards.reduce((sum, scenarios) => sum + scenarios[s]!.stages[i]!.from, 0)).toBeCloseTo(stage.from, 9);
+      }
+    }
   });
 
   it('prints the same plan as report.json with --json', async () => {

@@ -49,6 +49,25 @@ describe('drivenPlan', () => {
     expect(plan.scenarios[1]!.stages[0]).toMatchObject({ from: 10, to: 10 });
   });
 
+  it('gives a shard the whole participants of its ranks when the shards do not divide the population, summing to the plan', () => {
+    const thousand: RunPlan = {
+      ...smoke,
+      scenarios: [{ ...smoke.scenarios[0]!, stages: [stage('ramp', 0, 2_000, 0, 1_000), stage('hold', 2_000, 30_000, 1_000, 1_000)] }],
+    };
+    const shards = [0, 1, 2].map((index) => drivenPlan(thousand, { participants: null, shard: { index, count: 3 } }));
+    // Ranks 0, 3, ..., 999 (334); 1, 4, ..., 997 (333); 2, 5, ..., 998 (333): what each shard's driver holds.
+    expect(shards.map((plan) => plannedParticipantsAt(plan, 20_000))).toEqual([334, 333, 333]);
+    for (const at of [0, 1_000, 2_000, 30_000])
+      expect(shards.reduce((sum, plan) => sum + plannedParticipantsAt(plan, at), 0)).toBeCloseTo(plannedParticipantsAt(thousand, at), 9);
+  });
+
+  it('gives the fraction of a population that is no whole number to the shard of its next rank', () => {
+    const half: RunPlan = { ...smoke, scenarios: [{ ...smoke.scenarios[0]!, stages: [stage('hold', 0, 30_000, 7.5, 7.5)] }] };
+    // Ranks below 7.5 are 0..7: rank 7, the one online only in part, is shard 1's of 2.
+    const shares = [0, 1].map((index) => plannedParticipantsAt(drivenPlan(half, { participants: null, shard: { index, count: 2 } }), 10_000));
+    expect(shares).toEqual([4, 3.5]);
+  });
+
   it('caps before it shares: a shard of a capped run holds its share of the cap', () => {
     expect(plannedParticipantsAt(drivenPlan(smoke, { participants: 200, shard: { index: 1, count: 2 } }), 20_000)).toBe(100);
   });

@@ -162,7 +162,7 @@ describe('loadReport', () => {
   });
 
   it.each([
-    ['missing.json', null, /missing\.json: cannot read report \(ENOENT\)$/],
+    ['missing.json', null, /missing\.json: ENOENT, no such file or directory$/],
     ['broken.json', '{"schemaVersion": ', /broken\.json:1:19: not valid JSON: expected a value at the end of the file$/],
     [
       'invalid.json',

@@ -119,7 +119,7 @@ describe('mutual TLS', () => {
 describe('bad TLS flags', () => {
   it.each([
     [['--cert', '/etc/hostname'], '--cert needs --key (a client certificate and its key)'],
-    [['--ca', '/no/such.pem'], '--ca /no/such.pem: cannot read (ENOENT)'],
+    [['--ca', '/no/such.pem'], '--ca /no/such.pem: ENOENT, no such file or directory'],
     [['--ca', '/etc/hostname'], '--ca /etc/hostname: not a PEM file'],
   ])('%j exits 2 with one line', async (flags, message) => {
     const result = await runBin(['run', '-d', '1s', ...flags]);

@@ -88,7 +88,7 @@ describe('serve TLS files: one line naming the flag and the file, before the tar
       { tlsCert: 'own.crt', tlsKey: 'own.key', tlsClientCa: 'notpem.txt' },
       '--tls-client-ca notpem.txt: not a PEM file (no "-----BEGIN ...-----" block of the right kind)',
     ],
-    [{ tlsCert: 'missing.crt', tlsKey: 'own.key' }, '--tls-cert missing.crt: cannot read (ENOENT)'],
+    [{ tlsCert: 'missing.crt', tlsKey: 'own.key' }, '--tls-cert missing.crt: ENOENT, no such file or directory'],
     [{ tlsCert: 'garbled.crt', tlsKey: 'own.key' }, /^--tls-cert garbled\.crt: \S/],
     [{ tlsCert: 'own.crt', tlsKey: 'other.key' }, /^--tls-key other\.key: not the key of --tls-cert own\.crt \(key values mismatch\)$/],
   ])('%j', (names, message) => {

@@ -124,6 +124,6 @@ describe('coachbench compare', () => {
   it('exits 2 when a report cannot be read', async () => {
     const path = await saveReport('ok.json', makeReport());
     expect(await cli('compare', path, join(dir, 'missing.json'))).toBe(2);
-    expect(stderr).toContain('missing.json: cannot read report (ENOENT)');
+    expect(stderr).toContain('missing.json: ENOENT, no such file or directory');
   });
 });

@@ -23,7 +23,7 @@ const spec = (source: string, extra: Partial<JsonFileSpec> = {}): JsonFileSpec =
   kind: 'profile',
   source,
   jsonc: true,
-  unreadable: (code) => `${source}: cannot read (${code})`,
+  flag: null,
   ...extra,
 });
 
@@ -75,7 +75,6 @@ describe('readJsonFile', () => {
 
   it('refuses a device unread: not a regular file', async () => {
     expect(await refusal('/dev/zero')).toBe('/dev/zero: not a regular file but a character device; coachbench reads a profile from a regular file only');
-    expect(await refusal(dir, { kind: 'report' })).toBe(`${dir}: not a regular file but a directory; coachbench reads a report from a regular file only`);
     expect(JSON_FILE_MAX_BYTES.report).toBe(256 * 1024 * 1024);
   });
 
@@ -97,9 +96,12 @@ describe('readJsonFile', () => {
     );
   });
 
-  it('names an unreadable file with the caller’s words', async () => {
+  it('names a file that cannot be read as a file that cannot be written is named: FLAG PATH: CODE, reason', async () => {
     const path = join(dir, 'missing.json');
-    expect(await refusal(path)).toBe(`${path}: cannot read (ENOENT)`);
+    expect(await refusal(path)).toBe(`${path}: ENOENT, no such file or directory`);
+    expect(await refusal(path, { flag: '--fixtures' })).toBe(`--fixtures ${path}: ENOENT, no such file or directory`);
+    // A directory is refused before a read, in the words a read of it would fail with.
+    expect(await refusal(dir, { kind: 'report' })).toBe(`${dir}: EISDIR, illegal operation on a directory`);
   });
 });
 

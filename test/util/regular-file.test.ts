@@ -1,7 +1,8 @@
 /**
  * The synchronous reader of small input files (PEM files of --ca, --cert, --key, serve's
  * --tls-cert): a regular file is read; a FIFO, a device or a directory is refused on its open
- * handle, the FIFO without waiting for a writer (the open is non-blocking).
+ * handle, the FIFO without waiting for a writer (the open is non-blocking), the directory with
+ * the system's EISDIR, as a read of it fails.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -32,14 +33,9 @@ describe('readRegularFileSync', () => {
     expect(readRegularFileSync(path)).toBe('-----BEGIN CERTIFICATE-----\n');
   });
 
-  it('refuses what is not a regular file, naming what it is, and says the system’s code of a missing one', () => {
+  it('refuses what is not a regular file, naming what it is, and says the system’s code of a directory or a missing one', () => {
     const fifo = join(dir, 'ca.fifo');
     execFileSync('mkfifo', [fifo]);
-    expect([kindOf(fifo), kindOf('/dev/null'), kindOf(dir), kindOf(join(dir, 'missing.pem'))]).toEqual([
-      'a FIFO',
-      'a character device',
-      'a directory',
-      'ENOENT',
-    ]);
+    expect([kindOf(fifo), kindOf('/dev/null'), kindOf(dir), kindOf(join(dir, 'missing.pem'))]).toEqual(['a FIFO', 'a character device', 'EISDIR', 'ENOENT']);
   });
 });

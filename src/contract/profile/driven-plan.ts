@@ -4,7 +4,8 @@
  * and a shard's share of every scenario. report.json `plan`, the planned line of the charts,
  * the progress line and load.achieved all read this, so they say what was driven.
  */
-import { type PlannedStage, type RunPlan, scaleStages, valueAt } from './stage-plan.js';
+import { dealtPopulationShare } from '../../util/dealt-share.js';
+import { type PlannedStage, type RunPlan, type ScenarioPlan, valueAt } from './stage-plan.js';
 
 /**
  * The stages with every value held at `cap` or below. A stage that crosses the cap is split
@@ -39,15 +40,26 @@ export interface DrivenShare {
 }
 
 /**
- * The run's plan as driven: chat capped at `participants`, then every value divided by the
- * shard count (a shard holds every N-th participant and 1/N of every rate; docs/design.md §2.11).
+ * What shard `index` of `count` drives of a scenario's planned value (docs/design.md §2.11):
+ * of a population, the participants of its ranks (rank mod count), whole, as its driver holds
+ * them; of a rate, 1/count. `plan --shard` shows these figures and a shard's report.json
+ * `plan` holds them, and the shards' shares sum to the whole run's value.
+ */
+export function shardValue(unit: ScenarioPlan['unit'], value: number, shard: { index: number; count: number }): number {
+  return unit === 'participants' ? dealtPopulationShare(value, shard.index, shard.count) : value / shard.count;
+}
+
+/**
+ * The run's plan as driven: chat capped at `participants`, then the shard's share of every
+ * value (shardValue: the participants of its ranks, 1/N of every rate).
  */
 export function drivenPlan(plan: RunPlan, share: DrivenShare): RunPlan {
-  const parts = share.shard?.count ?? 1;
+  const { shard } = share;
   const scenarios = plan.scenarios.map((scenario) => {
     let stages = scenario.stages;
     if (scenario.unit === 'participants' && share.participants !== null) stages = capStages(stages, share.participants);
-    if (parts > 1) stages = scaleStages(stages, 1 / parts);
+    if (shard !== null && shard.count > 1)
+      stages = stages.map((stage) => ({ ...stage, from: shardValue(scenario.unit, stage.from, shard), to: shardValue(scenario.unit, stage.to, shard) }));
     return stages === scenario.stages ? scenario : { ...scenario, stages };
   });
   return { ...plan, scenarios };

@@ -83,7 +83,7 @@ export async function loadProfile(nameOrFile: string, given = '--profile'): Prom
   const path = profilePath(nameOrFile, given);
   const profilesDir = fileURLToPath(PROFILES_DIR);
   const source = path.startsWith(profilesDir) ? `profiles/${path.slice(profilesDir.length)}` : path;
-  const data = await readJsonFile(path, { kind: 'profile', source, jsonc: true, unreadable: (code) => `profile ${source}: cannot read (${code})` });
+  const data = await readJsonFile(path, { kind: 'profile', source, jsonc: true, flag: given });
   return withPathsFrom(dirname(path), resolveProfile(validateProfileFile(data, source), source));
 }
 

@@ -1,4 +1,5 @@
 /** The work of `coachbench plan` (src/cli/plan.ts declares its flags). */
+import { drivenPlan, shardValue } from '../../contract/profile/driven-plan.js';
 import { loadProfile } from '../../contract/profile/load-profile.js';
 import { arrivalsOf, runPlanOf } from '../../contract/profile/run-plan.js';
 import type { RunPlan, ScenarioPlan } from '../../contract/profile/stage-plan.js';
@@ -6,7 +7,7 @@ import type { ShardInfo } from '../../contract/report.js';
 import { type PlanShare, renderMixText, renderPlanText } from '../../report/render-plan.js';
 import { ExitCode } from '../../util/errors.js';
 import { printableJson, terminalText } from '../../util/printable.js';
-import { checkShardFits, populationShare } from '../profile-share.js';
+import { checkShardFits } from '../profile-share.js';
 import { parseShard, refuseShardedSearch } from '../run-config.js';
 
 export interface PlanFlags {
@@ -20,7 +21,10 @@ interface ShardedPlan extends RunPlan {
   shard: ShardInfo & { scenarios: ScenarioPlan[] };
 }
 
-/** What shard `shard` applies of a value: the participants of its ranks, 1/N of a rate (docs/design.md §2.11). */
+/**
+ * What shard `shard` applies of a value: the participants of its ranks, 1/N of a rate
+ * (docs/design.md §2.11), the figures the shard's report.json `plan` holds (shardValue).
+ */
 function shareOf(shard: ShardInfo, plan: RunPlan): PlanShare {
   const { index, count } = shard;
   const applies = [
@@ -31,16 +35,14 @@ function shareOf(shard: ShardInfo, plan: RunPlan): PlanShare {
   ];
   return {
     label: `shard ${index}/${count}`,
-    of: (scenario, value) => (scenario === 'chatStreams' ? populationShare(value, index, count) : value / count),
+    of: (scenario, value) => shardValue(plan.scenarios.find((s) => s.scenario === scenario)?.unit ?? 'requests/s', value, shard),
     ...(applies.length > 0 ? { applies: applies.join(' and ') } : {}),
   };
 }
 
-function shardedPlan(plan: RunPlan, shard: ShardInfo, share: PlanShare): ShardedPlan {
-  const scenarios = plan.scenarios.map((scenario) => ({
-    ...scenario,
-    stages: scenario.stages.map((stage) => ({ ...stage, from: share.of(scenario.scenario, stage.from), to: share.of(scenario.scenario, stage.to) })),
-  }));
+/** The shard's scenarios are its report's `plan` of them, with nothing capping the population (no fixtures file is read here). */
+function shardedPlan(plan: RunPlan, shard: ShardInfo): ShardedPlan {
+  const { scenarios } = drivenPlan(plan, { participants: null, shard });
   return { ...plan, shard: { index: shard.index, count: shard.count, scenarios } };
 }
 
@@ -51,12 +53,11 @@ export async function runPlan(flags: PlanFlags): Promise<number> {
   const shard = flags.shard === undefined ? null : checkShardFits(parseShard(flags.shard), profile, null);
   // No shard of a capacity search runs (`run --shard` refuses it): no shard plan to show either.
   if (shard !== null) refuseShardedSearch(profile);
-  const share = shard && shareOf(shard, plan);
   if (flags.json) {
-    process.stdout.write(`${printableJson(shard && share ? shardedPlan(plan, shard, share) : plan)}\n`);
+    process.stdout.write(`${printableJson(shard ? shardedPlan(plan, shard) : plan)}\n`);
     return ExitCode.ok;
   }
-  process.stdout.write(terminalText(renderPlanText(plan, profile.source, share ?? undefined, arrivalsOf(profile).schedules)));
+  process.stdout.write(terminalText(renderPlanText(plan, profile.source, shard ? shareOf(shard, plan) : undefined, arrivalsOf(profile).schedules)));
   if (profile.requests) process.stdout.write(terminalText(`\n${renderMixText(profile.requests)}`));
   return ExitCode.ok;
 }

@@ -95,8 +95,8 @@ describe('buildTrend', () => {
     const trend = buildTrend(entries([...nights(3), night(9, { profile: 'release' })]), [], { settings: SETTINGS, generatedAt: at });
     expect(trend.profile).toBe('release');
     expect(trend.skipped).toHaveLength(3);
-    const attempt = () => buildTrend([], [{ file: '/a/report.json', reason: 'cannot read report (ENOENT)' }], { settings: SETTINGS, generatedAt: at });
+    const attempt = () => buildTrend([], [{ file: '/a/report.json', reason: 'ENOENT, no such file or directory' }], { settings: SETTINGS, generatedAt: at });
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow('no usable report of profile (any) among the inputs (/a/report.json: cannot read report (ENOENT))');
+    expect(attempt).toThrow('no usable report of profile (any) among the inputs (/a/report.json: ENOENT, no such file or directory)');
   });
 });
