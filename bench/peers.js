@@ -54,7 +54,7 @@ import { marginal, medians, summarise } from './lib/peers-summary.js';
 import { writePeersTable } from './lib/peers-table.js';
 import { PINNED, photoBody, startPhotoTarget } from './lib/photo-target.js';
 import { BIN, benchDir, processTree, startServe, stopProcess } from './lib/processes.js';
-import { beginMeasurement, loadavg1, writeResults } from './lib/results.js';
+import { beginMeasurement, loadavg1, writeResults, writesLatestResults } from './lib/results.js';
 import { rounder } from './lib/round.js';
 import { nodeClient, wrk } from './lib/rulers.js';
 
@@ -136,8 +136,8 @@ function pinTarget(pid) {
   if (result.status !== 0) console.warn(`taskset failed for ${pid}: ${result.stderr || result.error}`);
 }
 
-const peers = findPeers();
-for (const peer of Object.values(peers)) console.log(`${peer.name}: ${peer.version ?? `missing (${peer.reason})`}`);
+const peers = findPeers(chosen);
+for (const peer of Object.values(peers).filter((peer) => chosen(peer.name))) console.log(`${peer.name}: ${peer.version ?? `missing (${peer.reason})`}`);
 const nginx = findNginx();
 
 /** The figures of a coachbench photo run, in the peers' row shape. */
@@ -179,7 +179,7 @@ async function rotate(allTools, measure) {
 }
 
 const peerTools = (names, make) => names.filter((name) => peers[name].version !== null).map((name) => [name, make(name)]);
-const missing = (names) => Object.fromEntries(names.filter((name) => peers[name].version === null).map((name) => [name, peers[name].reason]));
+const missing = (names) => Object.fromEntries(names.filter((name) => chosen(name) && peers[name].version === null).map((name) => [name, peers[name].reason]));
 const RUNNERS = { h2load, hey, autocannon, locust, artillery };
 
 async function closedWorkload() {
@@ -476,4 +476,5 @@ const results = {
 };
 const summarised = summarise(results);
 const measuredWith = await writeResults('peers', begun, summarised);
-await writePeersTable({ measuredWith, ...summarised });
+if (writesLatestResults) await writePeersTable({ measuredWith, ...summarised });
+else console.log('docs/benchmarks.md and README.md left as they are: they quote bench/results/peers.json, not --out');

@@ -44,20 +44,27 @@ const firstLine = (command, args) => {
   return `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n')[0] || command;
 };
 
-/** Each peer's version, or null and the reason it is missing. */
-export function findPeers() {
+/**
+ * Each peer's version, or null and the reason it is missing. Only the peers `wanted` names are
+ * looked for (and installed when missing): a measurement of some tools installs nothing else.
+ */
+export function findPeers(wanted = () => true) {
+  const unwanted = (name) => (wanted(name) ? null : { name, version: null, reason: 'not looked for: not run in this measurement (--tools)' });
   const debian = (name, command, pkg, versionArgs) =>
-    aptInstall(command, pkg)
+    unwanted(name) ??
+    (aptInstall(command, pkg)
       ? { name, version: firstLine(command, versionArgs), reason: null }
-      : { name, version: null, reason: `${command} is not installed and could not be (apt-get install ${pkg} as root)` };
+      : { name, version: null, reason: `${command} is not installed and could not be (apt-get install ${pkg} as root)` });
   const peers = {
     wrk: debian('wrk', 'wrk', 'wrk', ['-v']),
     h2load: debian('h2load', 'h2load', 'nghttp2-client', ['--version']),
-    hey: aptInstall('hey', 'hey')
-      ? { name: 'hey', version: `hey (Debian ${debianVersion('hey')})`, reason: null }
-      : { name: 'hey', version: null, reason: 'hey is not installed and could not be (apt-get install hey as root)' },
+    hey:
+      unwanted('hey') ??
+      (aptInstall('hey', 'hey')
+        ? { name: 'hey', version: `hey (Debian ${debianVersion('hey')})`, reason: null }
+        : { name: 'hey', version: null, reason: 'hey is not installed and could not be (apt-get install hey as root)' }),
     locust: debian('locust', 'locust', 'python3-locust', ['-V']),
-    artillery: findArtillery(),
+    artillery: unwanted('artillery') ?? findArtillery(),
   };
   if (peers.locust.version) peers.locust.version = `locust ${debianVersion('python3-locust')} (Debian python3-locust)`;
   return peers;

@@ -9,7 +9,11 @@ import { dirname, relative, resolve } from 'node:path';
 import { libraryFlags } from './flags.js';
 
 const flags = libraryFlags(import.meta.url, {
-  out: { kind: 'text', value: 'FILE', means: 'writes the results to FILE instead of bench/results/<benchmark>.json (an A/B run, another build)' },
+  out: {
+    kind: 'text',
+    value: 'FILE',
+    means: 'writes the results to FILE instead of bench/results/<benchmark>.json (an A/B run, another build), leaving the docs that quote it as they are',
+  },
 });
 const CLOCK_TICKS_PER_SEC = 100;
 const REPO = new URL('../../', import.meta.url).pathname;
@@ -97,6 +101,12 @@ export function endMeasurement(begun) {
 export function resultsFile(name) {
   return flags.out ? resolve(flags.out) : new URL(`../results/${name}.json`, import.meta.url).pathname;
 }
+
+/**
+ * Whether this run writes the benchmark's latest results (no `--out`): only those are quoted by
+ * the docs, so a script that also writes a docs table writes it only then.
+ */
+export const writesLatestResults = !flags.out;
 
 /**
  * The record a benchmark last wrote, or null: the whole file, or with `variant` its entry under
