@@ -19,6 +19,8 @@ export interface Misbehaviour {
   ignoreOverride?: boolean;
   /** Lets participant tokens create and link tags. */
   participantsMayTag?: boolean;
+  /** Refuses a participant's create-and-link with 401 instead of 403 (a role rule many APIs answer so). */
+  roleRefusedWith401?: boolean;
   /** Leaves Cache-Control off successful photo answers. */
   photoWithoutCacheControl?: boolean;
   /** Answers create-and-link with an object instead of an array of ids. */
@@ -83,7 +85,7 @@ export async function startFakeTarget(bad: Misbehaviour = {}): Promise<FakeTarge
     }
     if (req.method === 'POST' && req.url === '/api/v1/admin/tags/new_and_link/participant') {
       const body = JSON.parse((await readBody(req)).toString('utf8')) as { tags: string[] };
-      if (who !== 'coach' && !bad.participantsMayTag) return problem(res, 403, 'coach or connector only');
+      if (who !== 'coach' && !bad.participantsMayTag) return problem(res, bad.roleRefusedWith401 ? 401 : 403, 'coach or connector only');
       const ids: string[] = [];
       for (const name of body.tags) {
         const existing = tags.get(name);

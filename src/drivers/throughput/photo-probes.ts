@@ -80,3 +80,24 @@ export async function runPhotoAuthProbes(probe: ProbeClient, participant: Fixtur
     await probe.expectRefused('auth.apikey.required', spec, label);
   }
 }
+
+/**
+ * Why a 401 to `token` elsewhere says nothing of that other rule, or null when it does: the
+ * same token, with the key, is sent on its participant's own photo upload, and only an accepted
+ * upload shows the token was known. Not judged as an upload (photo.upload is the other probes').
+ */
+export async function tokenRefusedOwnUpload(probe: ProbeClient, participant: FixtureParticipant, token: string, apiKey: string): Promise<string | null> {
+  const [image] = buildImageCorpus(['jpeg'], [PROBE_IMAGE_BYTES], 99);
+  if (image === undefined || probe.stopped) return 'the run stopped first';
+  const body = defaultPhotoBody(image);
+  const spec: HttpRequestSpec = {
+    method: 'PATCH',
+    path: photoPath(probe.basePath, participant.userId),
+    headers: photoHeaders(token, apiKey, body.contentType),
+    body: body.body,
+  };
+  const outcome = await probe.send(spec, 'probe PATCH profile_photo (the same token, to tell a refused role from a refused token)', false);
+  if (!outcome.ok) return outcome.cut ? 'the run stopped first' : `the same token's own photo upload got no complete answer (${outcome.detail})`;
+  const { status } = outcome.inspection;
+  return status >= 200 && status < 300 ? null : `the same token's own photo upload was answered ${status} too, so the token itself may be unknown or expired`;
+}

@@ -68,14 +68,17 @@ export class ProbeClient {
   /**
    * Records evidence for `check` that the answer was a refusal (401 or 403). Sent once: its
    * 401 is the answer looked for, and renewing the token for it would run the token command
-   * and count the refusal again as one of a renewed token.
+   * and count the refusal again as one of a renewed token. With `whyNot401`, a 401 counts only
+   * when it resolves to null; otherwise the probe is no evidence, and the log says why.
    */
-  async expectRefused(check: CheckId, spec: HttpRequestSpec, label: string): Promise<void> {
+  async expectRefused(check: CheckId, spec: HttpRequestSpec, label: string, whyNot401?: () => Promise<string | null>): Promise<void> {
     const outcome = await this.send(spec, label, false);
     if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: no complete answer (${outcome.detail})`);
     const { status } = outcome.inspection;
-    const refused = status === 401 || status === 403;
-    this.evidence(check, refused ? null : `${label}: answered ${status}, expected 401 or 403`);
+    if (status !== 401 && status !== 403) return this.evidence(check, `${label}: answered ${status}, expected 401 or 403`);
+    const notEvidence = status === 401 && whyNot401 !== undefined ? await whyNot401() : null;
+    if (notEvidence === null) this.evidence(check, null);
+    else this.log(`${check}: ${label} answered 401, no evidence: ${notEvidence}`);
   }
 
   evidence(check: CheckId, failure: string | null): void {

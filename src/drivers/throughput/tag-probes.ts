@@ -5,16 +5,24 @@
  * request without X-API-Key must be refused (auth.apikey.required).
  */
 import type { FixtureParticipant } from '../../contract/fixtures.js';
+import { tokenRefusedOwnUpload } from './photo-probes.js';
 import type { ProbeClient } from './probe-client.js';
 import { runTagPrefix } from './tag-name-pool.js';
 import { judgeTags, type TagMemo, tagRequest } from './tag-workload.js';
 
-/** A participant token on create-and-link must be refused (tags.role.required). */
+/**
+ * A participant token on create-and-link must be refused (tags.role.required). A 403 refuses a
+ * known token its role; a 401 may only say the token is unknown or expired, so it counts when
+ * the same token is then accepted on the participant's own upload (docs/design.md §5.4).
+ */
 export async function runTagRoleProbe(probe: ProbeClient, participant: FixtureParticipant, apiKey: string): Promise<void> {
   if (probe.stopped) return;
   const names = [`${runTagPrefix()}-probe-role`];
-  const spec = tagRequest(probe.basePath, participant.token, apiKey, participant.userId, names);
-  await probe.expectRefused('tags.role.required', spec, 'probe POST new_and_link with a participant token');
+  const token = participant.token;
+  const spec = tagRequest(probe.basePath, token, apiKey, participant.userId, names);
+  await probe.expectRefused('tags.role.required', spec, 'probe POST new_and_link with a participant token', () =>
+    tokenRefusedOwnUpload(probe, participant, token, apiKey),
+  );
 }
 
 /** Create-and-link with the coach token: new, repeated and mixed names; then without X-API-Key. */

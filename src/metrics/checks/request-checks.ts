@@ -20,7 +20,8 @@ const NO_EVIDENCE: Readonly<Record<RequestCheckId, string>> = {
   'photo.fieldname.override': 'no upload with the `name` override was answered (photoUpload off, or no answer)',
   'tags.link': 'no create-and-link naming a new tag was answered (tagLink off, no coach token, or no answer)',
   'tags.existing.ignored': 'no create-and-link naming an existing tag was answered',
-  'tags.role.required': 'the participant-token probe did not run (tagLink off)',
+  'tags.role.required':
+    'the participant-token probe did not run (tagLink off), or its 401 came with the same token refused on its own upload (the probe log says so)',
   'auth.apikey.required': 'no request without X-API-Key was probed (photoUpload and tagLink off)',
   'errors.problem_json': 'no 4xx or 5xx answer was seen',
   'requests.expectations': 'no answer to a request kind was judged (the profile has no `requests`, or no answer)',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS, type CheckId } from '../../../src/contract/check-ids.js';
 import { photoUploadScenario, probesScenario, tagLinkScenario } from '../../../src/drivers/throughput/index.js';
+import { PROBE_NAMES } from '../../../src/metrics/throughput-extra-names.js';
 import { type Misbehaviour, startFakeTarget } from '../../support/fake-throughput-target.js';
 import { checksOf, testProfile, testRun } from '../../support/throughput-helpers.js';
 
@@ -29,6 +30,32 @@ describe('request-level checks against a correct fake target', () => {
   it('every request-level check passes, so each failure below is the switch flipped', async () => {
     const { checks } = await runAgainst({});
     for (const id of REQUEST_CHECKS) expect(`${id}: ${checks[id].status} ${checks[id].detail}`).toBe(`${id}: pass ${checks[id].detail}`);
+  });
+});
+
+describe('tags.role.required when the refusal is a 401', () => {
+  it('passes where the same token is accepted on its own upload: the 401 was the role', async () => {
+    const { checks, failing } = await runAgainst({ roleRefusedWith401: true });
+    expect(failing).toEqual([]);
+    expect(checks['tags.role.required'].status, checks['tags.role.required'].detail).toBe('pass');
+  });
+
+  it('is no evidence when the token is refused everywhere: a wrong participant token shows no role rule', async () => {
+    const fake = await startFakeTarget({});
+    try {
+      // Only tags run, so the coach token's accepted create-and-links are the run's only accepted answers.
+      const profile = testProfile(600, { enabled: false }, { ratePerSec: 10 });
+      const fixtures = { ...fake.fixtures, participants: fake.fixtures.participants.map((p) => ({ ...p, token: `expired-${p.token}` })) };
+      const total = await testRun(fake.url, fixtures, profile).run(probesScenario, tagLinkScenario);
+      const checks = checksOf(total);
+      expect(checks['tags.link'].status).toBe('pass');
+      expect(checks['tags.role.required'].status, checks['tags.role.required'].detail).toBe('skip');
+      expect(total.samplesOf(PROBE_NAMES.samples).join('\n')).toMatch(
+        /tags\.role\.required: .* answered 401, no evidence: the same token's own photo upload was answered 401 too/,
+      );
+    } finally {
+      await fake.close();
+    }
   });
 });
 
