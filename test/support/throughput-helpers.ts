@@ -10,6 +10,7 @@ import type { Profile } from '../../src/contract/profile/profile.js';
 import type { ProfileFile } from '../../src/contract/profile/profile-file.js';
 import { resolveProfile } from '../../src/contract/profile/resolve-profile.js';
 import type { CheckResult } from '../../src/contract/report.js';
+import type { CredentialSources } from '../../src/engine/auth/credentials.js';
 import { runScenarios } from '../../src/engine/run-scenarios.js';
 import type { RunFixtures, Scenario } from '../../src/engine/scenario.js';
 import { evaluateChecks } from '../../src/metrics/checks/evaluate-checks.js';
@@ -41,9 +42,10 @@ export interface TestRun {
 /**
  * A run of `scenarios` against `targetUrl` through the same engine entry point as
  * `coachbench run`. Intervals close every 100 ms (as the run's recorder does every second,
- * so a driver that cached a histogram would lose samples).
+ * so a driver that cached a histogram would lose samples). `credentials`: how the run renews
+ * a refused token (a token command, a re-read fixtures file), as `--token-command` gives it.
  */
-export function testRun(targetUrl: string, fixtures: RunFixtures, profile: Profile): TestRun {
+export function testRun(targetUrl: string, fixtures: RunFixtures, profile: Profile, credentials?: CredentialSources): TestRun {
   const total = new MetricSet();
   const stop = new AbortController();
   return {
@@ -59,6 +61,7 @@ export function testRun(targetUrl: string, fixtures: RunFixtures, profile: Profi
         stop,
         sink: (interval) => total.add(interval),
         intervalMs: 100,
+        ...(credentials ? { credentials } : {}),
       });
       return total;
     },

@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probesScenario } from '../../../src/drivers/throughput/index.js';
-import { runScenarios } from '../../../src/engine/run-scenarios.js';
-import { MetricSet } from '../../../src/metrics/metric-set.js';
 import { AUTH } from '../../../src/metrics/names.js';
 import { PROBE_NAMES } from '../../../src/metrics/throughput-extra-names.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { checksOf, testProfile } from '../../support/throughput-helpers.js';
+import { checksOf, testProfile, testRun } from '../../support/throughput-helpers.js';
 import { NODE } from '../../support/token-helpers.js';
 
 let target: RunningTarget | undefined;
@@ -43,19 +41,10 @@ process.stdout.write(JSON.stringify({ coachToken: body.coachToken, participants:
       coachToken: 'ct-of-an-earlier-login',
       participants: target.fixtures.participants.map((p) => ({ ...p, token: `pt-of-an-earlier-login-${p.userId}` })),
     };
-    const profile = testProfile(2_000, {}, {});
-    const total = new MetricSet();
-    await runScenarios({
-      scenarios: [probesScenario],
-      profile,
-      targetUrl: target.url,
-      fixtures,
-      keepAlive: { intervalMs: profile.target.keepAliveMs, toleranceMs: 1_000 },
-      stop: new AbortController(),
-      sink: (interval) => total.add(interval),
-      intervalMs: 100,
-      credentials: { tokenCommand: `${NODE} ${JSON.stringify(script)}`, fixturesPath: null },
-    });
+    const total = await testRun(target.url, fixtures, testProfile(2_000, {}, {}), {
+      tokenCommand: `${NODE} ${JSON.stringify(script)}`,
+      fixturesPath: null,
+    }).run(probesScenario);
     const checks = checksOf(total);
     for (const id of [
       'photo.upload',
