@@ -58,9 +58,10 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
   const replay = new ReplayLog();
   const streams = new StreamRegistry(hub, settings, config.keepAliveMs, counters, replay, config.sseRetryMs, config.accelBufferingHeader);
   const delivery = new LocalEventDelivery(hub, settings, delays, setup.decidesLeaks, replay);
+  const traceLog = config.traceLogFile !== null ? new TraceLog(config.traceLogFile) : undefined;
   const app: TargetApp = {
     store,
-    reply: new Responder(delays, settings),
+    reply: new Responder(delays, settings, traceLog),
     commands: setup.commands(delivery),
     streams,
     faults: settings,
@@ -68,7 +69,7 @@ export function buildTargetRuntime(setup: RuntimeSetup): TargetRuntime {
     sessionsPerParticipant: config.sessionsPerParticipant,
     tokensExpire: config.tokenTtlMs !== null,
     ...(setup.workerLabel !== undefined ? { workerLabel: setup.workerLabel } : {}),
-    ...(config.traceLogFile !== null ? { traceLog: new TraceLog(config.traceLogFile) } : {}),
+    ...(traceLog !== undefined ? { traceLog } : {}),
   };
   const { server, close: closeServer } = createTargetServer({ tls: config.tls, http2: config.http2 }, createDispatcher(app, new Router(ALL_ROUTES), counters));
   let closing: Promise<void> | null = null;

@@ -30,6 +30,11 @@ export const PROBLEM_HEADERS: Readonly<Record<string, string>> = {
 // A 204 has no body, but docs/design.md §4 asks for Content-Type on every response.
 const EMPTY_HEADERS: Readonly<Record<string, string>> = { ...JSON_HEADERS, 'content-type': 'text/plain; charset=utf-8' };
 
+/** Told the instant an answer is about to be written (the trace log stops its clock there). */
+export interface AnswerWatcher {
+  answering(res: ServerResponse): void;
+}
+
 /** Sends non-stream responses, each delayed by the `latency` fault when it is set. */
 export class Responder {
   // A delayed answer has not sent headers yet; this keeps a second answer from racing it.
@@ -43,6 +48,7 @@ export class Responder {
     private readonly delays: DelayScheduler,
     // Read at each answer: a fault switched on later (`latency=200ms@30s`) takes effect at once.
     private readonly faults: Pick<FaultSettings, 'latencyMs'>,
+    private readonly watcher?: AnswerWatcher,
   ) {}
 
   json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
@@ -80,6 +86,7 @@ export class Responder {
     const write = (): void => {
       if (res.destroyed) return;
       if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+      this.watcher?.answering(res);
       res.writeHead(status, headers);
       res.end(body);
     };

@@ -21,12 +21,15 @@ export interface TraceLogLine {
   /** The path without its query (a query may carry tokens). */
   path: string;
   status: number;
-  /** From the request's arrival to the end of its answer; a stream's is its whole life. */
+  /** From the request's arrival until its answer is handed to the socket; a stream's is its whole life. */
   handlingMs: number;
 }
 
 export class TraceLog {
   private readonly out: WriteStream;
+  // When each watched request's answer was handed to the socket (performance.now()).
+  private readonly answeredMs = new WeakMap<ServerResponse, number>();
+  private readonly watched = new WeakSet<ServerResponse>();
 
   constructor(path: string) {
     this.out = createWriteStream(path, { flags: 'a' });
@@ -40,7 +43,9 @@ export class TraceLog {
     const parsed = parseTraceparent(Array.isArray(header) ? header[0] : header);
     if (parsed === null) return;
     const startMs = performance.now();
+    this.watched.add(res);
     res.once('close', () => {
+      const endMs = this.answeredMs.get(res) ?? performance.now();
       const line: TraceLogLine = {
         time: new Date().toISOString(),
         traceId: parsed.traceId,
@@ -49,10 +54,19 @@ export class TraceLog {
         method: req.method ?? 'GET',
         path,
         status: res.statusCode,
-        handlingMs: Math.round((performance.now() - startMs) * 1_000) / 1_000,
+        handlingMs: Math.round((endMs - startMs) * 1_000) / 1_000,
       };
       this.out.write(`${JSON.stringify(line)}\n`);
     });
+  }
+
+  /**
+   * Stops the clock of `res`'s request as its answer is about to be written. Read after the
+   * write, the clock would race the client's: a target descheduled between its write and its
+   * clock read would log more time than the client measured for the whole exchange.
+   */
+  answering(res: ServerResponse): void {
+    if (this.watched.has(res) && !this.answeredMs.has(res)) this.answeredMs.set(res, performance.now());
   }
 
   /** Flushes and closes the file. */
