@@ -10,7 +10,7 @@ import { formatBytes } from './bytes.js';
 import { ConfigError } from './errors.js';
 import { jsonProblem, lineAndColumn, parseJsonText } from './json-text.js';
 import { assertRegularFile, NotRegularFile, OPEN_NON_BLOCKING } from './regular-file.js';
-import { cannotRead } from './system-error.js';
+import { cannotRead, flagAndPath } from './system-error.js';
 import { decodeUtf8 } from './utf8.js';
 
 const MIB = 1024 * 1024;
@@ -70,6 +70,13 @@ async function readBounded(path: string, limit: number): Promise<{ bytes: Uint8A
   }
 }
 
+/**
+ * The file as a refusal of the file itself names it (not a regular file, too large): with its
+ * flag, as a file that cannot be read is (docs/design.md §2.10). What its text holds is said
+ * at file:line:column, without the flag.
+ */
+const named = (spec: JsonFileSpec): string => flagAndPath(spec.flag, spec.source);
+
 /** Reads, checks and parses a JSON input file; every refusal is one ConfigError line naming it. */
 export async function readJsonFile(path: string, spec: JsonFileSpec): Promise<unknown> {
   const limit = spec.maxBytes ?? JSON_FILE_MAX_BYTES[spec.kind];
@@ -78,12 +85,12 @@ export async function readJsonFile(path: string, spec: JsonFileSpec): Promise<un
     read = await readBounded(path, limit);
   } catch (error) {
     if (error instanceof NotRegularFile)
-      throw new ConfigError(`${spec.source}: not a regular file but ${error.kind}; coachbench reads ${KIND_NAMES[spec.kind]} from a regular file only`);
+      throw new ConfigError(`${named(spec)}: not a regular file but ${error.kind}; coachbench reads ${KIND_NAMES[spec.kind]} from a regular file only`);
     throw cannotRead(spec.flag, spec.source, error);
   }
   if (read.size > limit) {
     const size = read.bytes.length === 0 ? formatBytes(read.size) : `more than ${formatBytes(limit)}`;
-    throw new ConfigError(`${spec.source}: ${size}, larger than ${KIND_NAMES[spec.kind]} may be (${formatBytes(limit)})`);
+    throw new ConfigError(`${named(spec)}: ${size}, larger than ${KIND_NAMES[spec.kind]} may be (${formatBytes(limit)})`);
   }
   const decoded = decodeUtf8(read.bytes);
   if ('problem' in decoded) {

@@ -26,7 +26,12 @@ export function describeSystemError(error: unknown): string {
  * `report` writes beside its report.json).
  */
 export function cannotWriteLine(flag: string | null, path: string, error: unknown, step?: string): string {
-  return `${flag === null ? '' : `${flag} `}${path}: ${step === undefined ? '' : `${step}: `}${describeSystemError(error)}`;
+  return `${flagAndPath(flag, path)}: ${step === undefined ? '' : `${step}: `}${describeSystemError(error)}`;
+}
+
+/** `--fixtures f.json`, or the path alone when no flag named it: how a refusal of a file begins. */
+export function flagAndPath(flag: string | null, path: string): string {
+  return flag === null ? path : `${flag} ${path}`;
 }
 
 /**

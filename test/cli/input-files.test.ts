@@ -101,8 +101,10 @@ describe('a path that is not a regular file is exit 2 naming it, at once', () =>
     const fifo = join(dir, 'input.fifo');
     execFileSync('mkfifo', [fifo]);
     // Opening a FIFO for reading waits for a writer; none comes, so only a refusal that never opens it that way ends in time.
-    expect(await refused(['plan', fifo])).toBe(`coachbench: ${fifo}: not a regular file but a FIFO; coachbench reads a profile from a regular file only`);
+    expect(await refused(['plan', fifo])).toBe(
+      `coachbench: profile ${fifo}: not a regular file but a FIFO; coachbench reads a profile from a regular file only`,
+    );
     const line = await refused(['run', '--target', 'http://127.0.0.1:9', '--fixtures', fifo, '--out', join(dir, 'never-run-3')]);
-    expect(line).toBe(`coachbench: ${fifo}: not a regular file but a FIFO; coachbench reads a fixtures file from a regular file only`);
+    expect(line).toBe(`coachbench: --fixtures ${fifo}: not a regular file but a FIFO; coachbench reads a fixtures file from a regular file only`);
   }, 60_000);
 });

@@ -71,10 +71,14 @@ describe('readJsonFile', () => {
   it('refuses a file larger than its kind may be, without reading it', async () => {
     const path = await save('big.json', `{"name": "${'x'.repeat(2_000)}"}`);
     expect(await refusal(path, { maxBytes: 1_024 })).toBe(`${path}: 2KiB, larger than a profile may be (1KiB)`);
+    expect(await refusal(path, { maxBytes: 1_024, flag: '--profile' })).toBe(`--profile ${path}: 2KiB, larger than a profile may be (1KiB)`);
   });
 
   it('refuses a device unread: not a regular file', async () => {
     expect(await refusal('/dev/zero')).toBe('/dev/zero: not a regular file but a character device; coachbench reads a profile from a regular file only');
+    expect(await refusal('/dev/zero', { flag: '--profile' })).toBe(
+      '--profile /dev/zero: not a regular file but a character device; coachbench reads a profile from a regular file only',
+    );
     expect(JSON_FILE_MAX_BYTES.report).toBe(256 * 1024 * 1024);
   });
 
