@@ -136,8 +136,12 @@ function pinTarget(pid) {
   if (result.status !== 0) console.warn(`taskset failed for ${pid}: ${result.stderr || result.error}`);
 }
 
-const peers = findPeers(chosen);
-for (const peer of Object.values(peers).filter((peer) => chosen(peer.name))) console.log(`${peer.name}: ${peer.version ?? `missing (${peer.reason})`}`);
+// Only the closed and open workloads run the peers: the latency and streams workloads compare
+// coachbench with its own floors, and need no peer looked for (or installed).
+const runsPeers = ONLY.includes('closed') || ONLY.includes('open');
+const peers = findPeers((tool) => runsPeers && chosen(tool), runsPeers ? undefined : 'no workload of this measurement runs the peers (--only)');
+for (const peer of Object.values(peers).filter((peer) => runsPeers && chosen(peer.name)))
+  console.log(`${peer.name}: ${peer.version ?? `missing (${peer.reason})`}`);
 const nginx = findNginx();
 
 /** The figures of a coachbench photo run, in the peers' row shape. */

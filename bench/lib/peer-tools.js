@@ -48,8 +48,8 @@ const firstLine = (command, args) => {
  * Each peer's version, or null and the reason it is missing. Only the peers `wanted` names are
  * looked for (and installed when missing): a measurement of some tools installs nothing else.
  */
-export function findPeers(wanted = () => true) {
-  const unwanted = (name) => (wanted(name) ? null : { name, version: null, reason: 'not looked for: not run in this measurement (--tools)' });
+export function findPeers(wanted = () => true, whyNot = 'not run in this measurement (--tools)') {
+  const unwanted = (name) => (wanted(name) ? null : { name, version: null, reason: `not looked for: ${whyNot}` });
   const debian = (name, command, pkg, versionArgs) =>
     unwanted(name) ??
     (aptInstall(command, pkg)

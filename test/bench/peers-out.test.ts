@@ -65,6 +65,18 @@ describe('bench/peers.js and the docs it quotes', () => {
     expect(existsSync(join(copy, 'bench', 'results', 'peers.json'))).toBe(false);
   });
 
+  it('looks for no peer when no workload chosen runs them, whatever --tools names', { timeout: TEST_MS }, async () => {
+    const out = join(copy, 'streams-only.json');
+    const run = await peers(['--only', 'streams', '--tools', 'floor,wrk', '--reps', '1', '--streams', '20', '--stream-seconds', '1', '--no-pin', '--out', out]);
+    expect(run.code, run.output).toBe(0);
+    const looked = JSON.parse(readFileSync(out, 'utf8')).peers as Record<string, { version: string | null; reason: string | null }>;
+    expect(Object.keys(looked).sort()).toEqual(['artillery', 'h2load', 'hey', 'locust', 'wrk']);
+    for (const [name, peer] of Object.entries(looked)) {
+      expect(peer.version, name).toBeNull();
+      expect(peer.reason, name).toBe('not looked for: no workload of this measurement runs the peers (--only)');
+    }
+  });
+
   it('writes both from the latest results without it', { timeout: TEST_MS }, async () => {
     const before = docsOf(copy);
     const run = await peers(ONE_FLOOR_RUN);
