@@ -54,12 +54,16 @@ export const proxyFailure = (status: number): FailureCode => `proxy:${status}`;
 
 /**
  * The mark a proxy leaves on an error answer it made itself rather than passed on: RFC 9209
- * `Proxy-Status` with an `error` parameter, or squid's `X-Squid-Error`. Null when unmarked.
+ * `Proxy-Status` with an `error` parameter, squid's `X-Squid-Error`, or tinyproxy's own
+ * `Server` (it passes a forwarded answer's `Server` on, and names itself only on its own
+ * pages). Null when unmarked.
  */
 export function proxyMark(status: number, headers: Readonly<Record<string, string | string[] | undefined>>): string | null {
   if (status < 400) return null;
   const squid = headers['x-squid-error'];
   if (squid !== undefined) return String(squid);
+  const server = headers.server;
+  if (typeof server === 'string' && /^tinyproxy\//i.test(server)) return server;
   const proxyStatus = headers['proxy-status'];
   return proxyStatus !== undefined && /;\s*error=/i.test(String(proxyStatus)) ? String(proxyStatus) : null;
 }

@@ -89,7 +89,7 @@ async function tryCredentials(dispatcher: Dispatcher, proxy: string | null, url:
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
   });
-  const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
+  const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
   if (made !== null || (response.statusCode !== 401 && response.statusCode !== 403)) {
     await response.body.dump();
     // A proxy's own answer says nothing of the credentials: it is named as the proxy's.

@@ -23,12 +23,39 @@ export function proxyRefusalLine(proxy: string | null, url: string, status: numb
   return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
 }
 
-/** An answer a forwarding proxy made itself rather than passed on: 407, or an error answer with the proxy's mark. */
-export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>): { refused: boolean; text: string } | null {
-  if (status === 407) return { refused: true, text: statusText(status) };
+/** The most of a proxy's own reason phrase quoted. */
+const REASON_CHARS = 80;
+
+/**
+ * An answer a forwarding proxy made itself rather than passed on: 407, or an error answer
+ * with the proxy's mark. `reason` is the answer's own reason phrase (HTTP/1.x), said when it
+ * says more than the standard one (tinyproxy's `500 Unable to connect`).
+ */
+export function proxyMadeAnswer(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  reason = '',
+): { refused: boolean; text: string } | null {
+  const own = reason.trim();
+  const said = own === '' || own === STATUS_CODES[status] ? statusText(status) : `${status} ${printable(own, REASON_CHARS)}`;
+  if (status === 407) return { refused: true, text: said };
   const mark = proxyMark(status, headers);
   if (mark === null) return null;
-  return { refused: status === 403, text: `${statusText(status)} (${printable(mark)})` };
+  return { refused: status === 403, text: `${said} (${printable(mark)})` };
+}
+
+/** Errors of the connection a run opens to its proxy: behind a proxy, the run connects to nothing else. */
+const CONNECT_FAILURES = new Set(['connect', 'getaddrinfo']);
+
+/**
+ * True when `error` failed the connection to the proxy itself (refused, no such host, no
+ * route): through a proxy the client connects only to the proxy, which connects to the
+ * target, so such an error says nothing of the target. A connect timeout is left out: undici
+ * counts the TLS handshake with the target, inside the tunnel, in it.
+ */
+export function proxyUnreachable(error: unknown): boolean {
+  const { syscall } = (error ?? {}) as { syscall?: unknown };
+  return typeof syscall === 'string' && CONNECT_FAILURES.has(syscall);
 }
 
 /** True when the profile runs a closed model (autocannon), which has no proxy support. */

@@ -108,10 +108,22 @@ export type Label = string | (() => string);
 
 export const labelText = (label: Label): string => (typeof label === 'string' ? label : label());
 
+/** `proxy:<nnn>` when a proxy made the answer (inspectResponse gives it that one code), else null. */
+export function proxyAnswered(inspection: Inspection): FailureCode | null {
+  const first = inspection.failures[0];
+  return first?.startsWith('proxy:') ? first : null;
+}
+
+/** Why an answer's status fails: `status 500 (expected 200)`, or the proxy that made it (never the target's answer). */
+export function statusReason(inspection: Inspection, expectedStatus = 200): string {
+  const proxy = proxyAnswered(inspection);
+  return proxy === null ? `status ${inspection.status} (expected ${expectedStatus})` : `${proxy} (a proxy answered)`;
+}
+
 /** Human reason for a failed expectation, e.g. "500; missing cache-control". */
 export function describeInspection(inspection: Inspection, expectedStatus = 200): string {
   const parts: string[] = [];
-  if (inspection.status !== expectedStatus) parts.push(`status ${inspection.status} (expected ${expectedStatus})`);
+  if (inspection.status !== expectedStatus) parts.push(statusReason(inspection, expectedStatus));
   if (inspection.missingHeaders.length > 0) parts.push(`missing ${inspection.missingHeaders.join(', ')}`);
   for (const failure of inspection.failures) {
     if (failure === 'content-type') parts.push('Content-Type is not JSON');
