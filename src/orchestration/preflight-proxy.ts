@@ -4,7 +4,7 @@
  * go through a proxy, refused while one applies to its target.
  */
 import { STATUS_CODES } from 'node:http';
-import { proxyMark } from '../contract/failure-codes.js';
+import { gatewayPage, proxyMark } from '../contract/failure-codes.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js';
 import type { Transport } from '../engine/transport.js';
@@ -42,6 +42,21 @@ export function proxyMadeAnswer(
   const mark = proxyMark(status, headers);
   if (mark === null) return null;
   return { refused: status === 403, text: `${said} (${printable(mark)})` };
+}
+
+/** The most of a gateway page's words quoted. */
+const PAGE_CHARS = 120;
+
+/**
+ * The line of a preflight request answered by a gateway's own 502/504 page (nginx in front
+ * of an API that is down), or null: the API behind it was not reached, which is exit 3 like
+ * a target that cannot be reached, never a finding of the API's.
+ */
+export function gatewayPageLine(url: string, request: string, status: number, headers: Record<string, string | string[] | undefined>): string | null {
+  const page = gatewayPage(status, headers);
+  if (page === null) return null;
+  const why = status === 504 ? 'had no answer in time from the API behind it' : 'could not reach the API behind it';
+  return `target ${url} answered ${request} with ${statusText(status)}, a gateway's own page (${printable(page, PAGE_CHARS)}), not the API's: the gateway ${why}`;
 }
 
 /** Errors of the connection a run opens to its proxy: behind a proxy, the run connects to nothing else. */

@@ -17,7 +17,7 @@ import type { RunningTarget } from '../reference-service/target-types.js';
 import { ConfigError, StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
 import { credentialSources, preflightCredentials } from './preflight-credentials.js';
-import { proxyMadeAnswer, proxyRefusalLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
+import { gatewayPageLine, proxyMadeAnswer, proxyRefusalLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -133,6 +133,8 @@ export async function preflight(url: string, transport: Transport = defaultTrans
     if (proxy !== null && made !== null) {
       throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
     }
+    const gateway = gatewayPageLine(url, `OPTIONS ${probe.pathname}`, response.statusCode, response.headers);
+    if (gateway !== null) throw new StartError(gateway);
   } catch (error) {
     if (error instanceof StartError) throw error;
     const refused = proxyRefusalStatus(error);

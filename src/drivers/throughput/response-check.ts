@@ -4,7 +4,7 @@
  * and a problem+json body on error. A failure is a code to count (docs/failure-codes.md),
  * never an exception.
  */
-import { type FailureCode, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
+import { type FailureCode, gatewayPage, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
@@ -78,6 +78,9 @@ export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspe
     return { status: view.status, failures: [proxyFailure(view.status)], missingHeaders: [], json: undefined, problemFailure: undefined };
   }
   if (view.status !== expectedStatus) failures.push(statusFailure(view.status));
+  // A gateway's own page is the target's status, and says nothing of the API's headers or problem bodies.
+  if (gatewayPage(view.status, view.headers) !== null)
+    return { status: view.status, failures, missingHeaders: NONE_MISSING, json: undefined, problemFailure: undefined };
   const missingHeaders = missingRequiredHeaders(view.headers);
   if (missingHeaders.length > 0) failures.push('headers-missing');
   const parsed = parseJson(view.body);
