@@ -15,11 +15,15 @@ import { closedModelScenarios } from './closed-model-http.js';
 /** `403 Forbidden`. */
 const statusText = (status: number): string => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
 
+const WANTS_CREDENTIALS = ': it wants credentials (give them in the proxy URL, http://user:password@host:port)';
+/** tinyproxy 1.11 answers credentials it does not take with 401, not 407. */
+const REFUSED_CREDENTIALS = ': it refused the credentials (check the user and password in the proxy URL)';
+
 /** The one line of a proxy that refused: a CONNECT to an https target, or a request it forwards. */
 export function proxyRefusalLine(proxy: string | null, url: string, status: number): string {
   const target = new URL(url);
   const what = target.protocol === 'https:' ? `CONNECT to ${target.hostname}:${target.port || '443'}` : `the request to ${target.origin}`;
-  const hint = status === 407 ? ': it wants credentials (give them in the proxy URL, http://user:password@host:port)' : '';
+  const hint = status === 407 ? WANTS_CREDENTIALS : '';
   return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
 }
 
@@ -38,10 +42,11 @@ export function proxyMadeAnswer(
 ): { refused: boolean; text: string } | null {
   const own = reason.trim();
   const said = own === '' || own === STATUS_CODES[status] ? statusText(status) : `${status} ${printable(own, REASON_CHARS)}`;
-  if (status === 407) return { refused: true, text: said };
+  if (status === 407) return { refused: true, text: `${said}${WANTS_CREDENTIALS}` };
   const mark = proxyMark(status, headers);
   if (mark === null) return null;
-  return { refused: status === 403, text: `${said} (${printable(mark)})` };
+  // A proxy's own 401 is about the proxy's credentials, never the API's.
+  return { refused: status === 403 || status === 401, text: `${said} (${printable(mark)})${status === 401 ? REFUSED_CREDENTIALS : ''}` };
 }
 
 /** The most of a gateway page's words quoted. */

@@ -58,10 +58,38 @@ const run = (target: string, out: string, extra: string[] = [], env: Record<stri
 describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : ` (SKIPPED: no ${TINYPROXY}; apt-get install -y tinyproxy)`}`, () => {
   let proxy: Tinyproxy;
   let filtering: Tinyproxy;
+  let guarded: Tinyproxy;
   beforeAll(async () => {
-    [proxy, filtering] = await Promise.all([startTinyproxy(dir), startTinyproxy(dir, { filterUrls: ['/profile_photo$'] })]);
+    [proxy, filtering, guarded] = await Promise.all([
+      startTinyproxy(dir),
+      startTinyproxy(dir, { filterUrls: ['/profile_photo$'] }),
+      startTinyproxy(dir, { basicAuth: { user: 'bench', password: 'proxy-pw-7' } }),
+    ]);
   }, 30_000);
-  afterAll(() => Promise.all([proxy?.stop(), filtering?.stop()]));
+  afterAll(() => Promise.all([proxy?.stop(), filtering?.stop(), guarded?.stop()]));
+
+  it("credentials it does not take are the proxy's, not the API's: its own 401 and its 407, exit 3 naming the proxy", async () => {
+    const port = new URL(guarded.url).port;
+    // tinyproxy 1.11 answers a wrong password with its own 401 (and WWW-Authenticate), which once read as the API refusing the key or token.
+    const wrong = await run(serve.url, join(dir, 'proxy-wrong-pw'), ['--proxy', `http://bench:not-it@127.0.0.1:${port}`]);
+    expect(wrong.code, wrong.stderr).toBe(3);
+    expect(wrong.stderr.trim()).toMatch(
+      new RegExp(
+        `^coachbench: proxy ${guarded.url} refused OPTIONS ${serve.url}/api/v1/participants: 401 Unauthorized \\(tinyproxy/[\\d.]+\\): ` +
+          'it refused the credentials \\(check the user and password in the proxy URL\\)$',
+      ),
+    );
+    const none = await run(serve.url, join(dir, 'proxy-no-pw'), ['--proxy', guarded.url]);
+    expect(none.code, none.stderr).toBe(3);
+    expect(none.stderr.trim()).toBe(
+      `coachbench: proxy ${guarded.url} refused the request to ${serve.url}: 407 Proxy Authentication Required: ` +
+        'it wants credentials (give them in the proxy URL, http://user:password@host:port)',
+    );
+    for (const result of [wrong, none]) expect(result.stderr).not.toContain('not-it');
+    // With its credentials the run goes through it.
+    const right = await run(serve.url, join(dir, 'proxy-pw'), ['--proxy', `http://bench:proxy-pw-7@127.0.0.1:${port}`]);
+    expect(right.code, right.stderr).toBeLessThanOrEqual(1);
+  }, 30_000);
 
   it('a target it cannot reach: exit 3 before any load, naming the proxy and its own words', async () => {
     const dead = `http://127.0.0.1:${await deadPort()}`;

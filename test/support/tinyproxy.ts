@@ -20,6 +20,8 @@ export interface TinyproxyOptions {
   maxClients?: number;
   /** Extended regular expressions of URLs tinyproxy refuses itself (`403 Filtered`). */
   filterUrls?: readonly string[];
+  /** Credentials it asks every client for (`BasicAuth`). */
+  basicAuth?: { user: string; password: string };
 }
 
 export interface Tinyproxy {
@@ -66,6 +68,7 @@ export async function startTinyproxy(dir: string, options: TinyproxyOptions = {}
     await writeFile(filter, `${options.filterUrls.join('\n')}\n`);
     lines.push(`Filter "${filter}"`, 'FilterURLs On', 'FilterType ere');
   }
+  if (options.basicAuth !== undefined) lines.push(`BasicAuth ${options.basicAuth.user} ${options.basicAuth.password}`);
   await writeFile(config, `${lines.join('\n')}\n`);
   const child = spawn(TINYPROXY, ['-d', '-c', config], { stdio: 'ignore' });
   const exited = once(child, 'exit');
