@@ -91,6 +91,48 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
     expect(right.code, right.stderr).toBeLessThanOrEqual(1);
   }, 30_000);
 
+  it('dying mid-run: stream.open names the proxy beside the target, and the reopens that could not reach it', async () => {
+    const dying = await startTinyproxy(dir);
+    const out = join(dir, 'proxy-died');
+    let killed = false;
+    try {
+      const args = [
+        'run',
+        '-p',
+        profile,
+        '-t',
+        serve.url,
+        '-f',
+        serve.fixtures,
+        '--expect-keepalive',
+        '1s',
+        '--progress-every',
+        '1s',
+        '-o',
+        out,
+        '--proxy',
+        dying.url,
+      ];
+      // Once every stream is open through it (6 participants, a main and a chat stream each), the proxy goes away.
+      const result = await runBin(args, {
+        onStderr: (_pid, stderr) => {
+          if (killed || !/streams 12\/12/.test(stderr)) return;
+          killed = true;
+          void dying.stop();
+        },
+      });
+      expect(killed, result.stderr).toBe(true);
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const open = report.checks.find((each) => each.id === 'stream.open')!;
+      expect(result.code, result.stderr).toBe(1);
+      expect(open.detail).toMatch(new RegExp(`\\d+ streams cut by the target or proxy ${dying.url} \\(`));
+      expect(open.detail).toMatch(new RegExp(`; \\d+ could not connect to proxy ${dying.url} itself \\(the run connects to nothing else\\)`));
+      expect(report.scenarios.chatStreams!.openFailures['net:ECONNREFUSED']).toBeGreaterThan(0);
+    } finally {
+      await dying.stop();
+    }
+  }, 30_000);
+
   it('a target it cannot reach: exit 3 before any load, naming the proxy and its own words', async () => {
     const dead = `http://127.0.0.1:${await deadPort()}`;
     const result = await run(dead, join(dir, 'dead'), ['--proxy', proxy.url]);
