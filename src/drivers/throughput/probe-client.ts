@@ -75,7 +75,7 @@ export class ProbeClient {
     const outcome = await this.send(spec, label, false);
     if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: no complete answer (${outcome.detail})`);
     const { status } = outcome.inspection;
-    // A proxy's own 403 or 407 is no refusal of the target's.
+    // A proxy's own answer (its 403, its 401) is no refusal of the target's.
     const proxy = proxyAnswered(outcome.inspection);
     if (proxy !== null) return this.fail(check, `${label}: ${proxy} (a proxy answered, not the target), expected the target's 401 or 403`);
     if (status !== 401 && status !== 403) return this.evidence(check, `${label}: answered ${status}, expected 401 or 403`);
