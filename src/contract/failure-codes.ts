@@ -54,14 +54,38 @@ export const proxyFailure = (status: number): FailureCode => `proxy:${status}`;
 
 /**
  * The mark a proxy leaves on an error answer it made itself rather than passed on: RFC 9209
- * `Proxy-Status` with an `error` parameter, or squid's `X-Squid-Error`. Null when unmarked.
+ * `Proxy-Status` with an `error` parameter, squid's `X-Squid-Error`, or tinyproxy's own
+ * `Server` (it passes a forwarded answer's `Server` on, and names itself only on its own
+ * pages). Null when unmarked.
  */
 export function proxyMark(status: number, headers: Readonly<Record<string, string | string[] | undefined>>): string | null {
   if (status < 400) return null;
   const squid = headers['x-squid-error'];
   if (squid !== undefined) return String(squid);
+  const server = headers.server;
+  if (typeof server === 'string' && /^tinyproxy\//i.test(server)) return server;
   const proxyStatus = headers['proxy-status'];
   return proxyStatus !== undefined && /;\s*error=/i.test(String(proxyStatus)) ? String(proxyStatus) : null;
+}
+
+/** The statuses a gateway answers when the server behind it failed or was too slow (RFC 9110 §15.6.3, §15.6.5). */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
+/**
+ * A gateway's own error page (a reverse proxy or load balancer in front of the API, nginx's
+ * `502 Bad Gateway` HTML): a 502 or 504 whose Content-Type is not JSON. Its words, e.g.
+ * `text/html, Server: nginx/1.22.1`, or null. Such an answer is the target's status, but its
+ * headers and body are the gateway's, not the API's (docs/design.md §2.12).
+ */
+export function gatewayPage(status: number, headers: Readonly<Record<string, string | string[] | undefined>>): string | null {
+  if (!GATEWAY_STATUSES.has(status)) return null;
+  const type = String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type === 'application/json' || type.endsWith('+json')) return null;
+  const server = headers.server;
+  return `${type || 'no Content-Type'}${server === undefined ? '' : `, Server: ${String(server)}`}`;
 }
 
 /** The code of an unexpected status: `proxy:<nnn>` when a proxy made the answer, else `status:<nnn>`. */

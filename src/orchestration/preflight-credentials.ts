@@ -17,7 +17,7 @@ import type { Transport } from '../engine/transport.js';
 import { StartError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { redact } from '../util/redact.js';
-import { proxyMadeAnswer } from './preflight-proxy.js';
+import { gatewayPageLine, proxyMadeAnswer } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** Where each credential came from, in words for the messages. */
@@ -89,12 +89,14 @@ async function tryCredentials(dispatcher: Dispatcher, proxy: string | null, url:
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
   });
-  const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
+  const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
   if (made !== null || (response.statusCode !== 401 && response.statusCode !== 403)) {
     await response.body.dump();
     // A proxy's own answer says nothing of the credentials: it is named as the proxy's.
     if (proxy !== null && made !== null)
       throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} GET ${target.href}: ${made.text}`);
+    const gateway = gatewayPageLine(url, `GET ${target.pathname}`, response.statusCode, response.headers);
+    if (gateway !== null) throw new StartError(gateway);
     return null;
   }
   const { title, detail } = problemOf(await readCapped(response.body));

@@ -4,7 +4,7 @@
  * go through a proxy, refused while one applies to its target.
  */
 import { STATUS_CODES } from 'node:http';
-import { proxyMark } from '../contract/failure-codes.js';
+import { gatewayPage, proxyMark } from '../contract/failure-codes.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js';
 import type { Transport } from '../engine/transport.js';
@@ -15,20 +15,67 @@ import { closedModelScenarios } from './closed-model-http.js';
 /** `403 Forbidden`. */
 const statusText = (status: number): string => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
 
+const WANTS_CREDENTIALS = ': it wants credentials (give them in the proxy URL, http://user:password@host:port)';
+/** tinyproxy 1.11 answers credentials it does not take with 401, not 407. */
+const REFUSED_CREDENTIALS = ': it refused the credentials (check the user and password in the proxy URL)';
+
 /** The one line of a proxy that refused: a CONNECT to an https target, or a request it forwards. */
 export function proxyRefusalLine(proxy: string | null, url: string, status: number): string {
   const target = new URL(url);
   const what = target.protocol === 'https:' ? `CONNECT to ${target.hostname}:${target.port || '443'}` : `the request to ${target.origin}`;
-  const hint = status === 407 ? ': it wants credentials (give them in the proxy URL, http://user:password@host:port)' : '';
+  const hint = status === 407 ? WANTS_CREDENTIALS : '';
   return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
 }
 
-/** An answer a forwarding proxy made itself rather than passed on: 407, or an error answer with the proxy's mark. */
-export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>): { refused: boolean; text: string } | null {
-  if (status === 407) return { refused: true, text: statusText(status) };
+/** The most of a proxy's own reason phrase quoted. */
+const REASON_CHARS = 80;
+
+/**
+ * An answer a forwarding proxy made itself rather than passed on: 407, or an error answer
+ * with the proxy's mark. `reason` is the answer's own reason phrase (HTTP/1.x), said when it
+ * says more than the standard one (tinyproxy's `500 Unable to connect`).
+ */
+export function proxyMadeAnswer(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  reason = '',
+): { refused: boolean; text: string } | null {
+  const own = reason.trim();
+  const said = own === '' || own === STATUS_CODES[status] ? statusText(status) : `${status} ${printable(own, REASON_CHARS)}`;
+  if (status === 407) return { refused: true, text: `${said}${WANTS_CREDENTIALS}` };
   const mark = proxyMark(status, headers);
   if (mark === null) return null;
-  return { refused: status === 403, text: `${statusText(status)} (${printable(mark)})` };
+  // A proxy's own 401 is about the proxy's credentials, never the API's.
+  return { refused: status === 403 || status === 401, text: `${said} (${printable(mark)})${status === 401 ? REFUSED_CREDENTIALS : ''}` };
+}
+
+/** The most of a gateway page's words quoted. */
+const PAGE_CHARS = 120;
+
+/**
+ * The line of a preflight request answered by a gateway's own 502/504 page (nginx in front
+ * of an API that is down), or null: the API behind it was not reached, which is exit 3 like
+ * a target that cannot be reached, never a finding of the API's.
+ */
+export function gatewayPageLine(url: string, request: string, status: number, headers: Record<string, string | string[] | undefined>): string | null {
+  const page = gatewayPage(status, headers);
+  if (page === null) return null;
+  const why = status === 504 ? 'had no answer in time from the API behind it' : 'could not reach the API behind it';
+  return `target ${url} answered ${request} with ${statusText(status)}, a gateway's own page (${printable(page, PAGE_CHARS)}), not the API's: the gateway ${why}`;
+}
+
+/** Errors of the connection a run opens to its proxy: behind a proxy, the run connects to nothing else. */
+const CONNECT_FAILURES = new Set(['connect', 'getaddrinfo']);
+
+/**
+ * True when `error` failed the connection to the proxy itself (refused, no such host, no
+ * route): through a proxy the client connects only to the proxy, which connects to the
+ * target, so such an error says nothing of the target. A connect timeout is left out: undici
+ * counts the TLS handshake with the target, inside the tunnel, in it.
+ */
+export function proxyUnreachable(error: unknown): boolean {
+  const { syscall } = (error ?? {}) as { syscall?: unknown };
+  return typeof syscall === 'string' && CONNECT_FAILURES.has(syscall);
 }
 
 /** True when the profile runs a closed model (autocannon), which has no proxy support. */

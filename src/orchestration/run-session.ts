@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { runPlanOf } from '../contract/profile/run-plan.js';
 import type { AbortInfo, Report, ShardInfo, TransportInfo } from '../contract/report.js';
+import { proxyFor, shownProxy } from '../engine/proxy-route.js';
 import type { Transport } from '../engine/transport.js';
 import { IntervalCollector } from '../metrics/interval-collector.js';
 import type { MetricSet } from '../metrics/metric-set.js';
@@ -281,6 +282,7 @@ export async function runSession({
     workerLost: failedByPolicy,
     start: config.startAtMs === null ? undefined : { plannedMs: config.startAtMs, actualMs: actualStartMs },
     transport: transportInfo(target.transport, target.url),
+    ...proxyInput(target.transport, target.url),
     labels: config.labels,
     traceUrl: config.traceUrl,
   };
@@ -292,6 +294,12 @@ export async function runSession({
     written: saved.material,
     built: { total: collector.total, inputs },
   };
+}
+
+/** The proxy the run went through, by its origin, for the checks to name (docs/design.md §2.12). */
+function proxyInput(transport: Transport, url: string): { proxy?: string } {
+  const proxy = proxyFor(transport, url);
+  return proxy === null ? {} : { proxy: shownProxy(proxy) };
 }
 
 /** What report.json says of the transport: settings and header names, never values or keys. */

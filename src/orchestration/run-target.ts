@@ -10,14 +10,14 @@ import { DEFAULT_KEEPALIVE_MS, resolveTolerance } from '../contract/profile/reso
 import { renewBeforeRun } from '../engine/auth/credentials.js';
 import { TokenCommandError } from '../engine/auth/token-command.js';
 import { createRequestAgent, NO_H2_CODE, NO_H2_REASON } from '../engine/http-agent.js';
-import { proxyFor, shownProxy } from '../engine/proxy-route.js';
+import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
 import { ConfigError, StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
 import { credentialSources, preflightCredentials } from './preflight-credentials.js';
-import { proxyMadeAnswer, proxyRefusalLine, refuseClosedModelBehindProxy } from './preflight-proxy.js';
+import { gatewayPageLine, proxyMadeAnswer, proxyRefusalLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -129,16 +129,22 @@ export async function preflight(url: string, transport: Transport = defaultTrans
   try {
     const response = await dispatcher.request({ origin: probe.origin, path: probe.pathname, method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
     await response.body.dump();
-    const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
+    const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
     if (proxy !== null && made !== null) {
       throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
     }
+    const gateway = gatewayPageLine(url, `OPTIONS ${probe.pathname}`, response.statusCode, response.headers);
+    if (gateway !== null) throw new StartError(gateway);
   } catch (error) {
     if (error instanceof StartError) throw error;
     const refused = proxyRefusalStatus(error);
     if (refused !== null) throw new StartError(proxyRefusalLine(proxy, url, refused));
     const cause = (error as { cause?: unknown }).cause;
     const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message;
+    if (proxy !== null && proxyUnreachable(error)) {
+      const from = transport.proxy.mode === 'url' ? '--proxy' : proxyVariableFor(url, env);
+      throw new StartError(`proxy ${shownProxy(proxy)} (from ${from}) is not reachable (${code}), so target ${url} was not tried`);
+    }
     const closedOnTls = url.startsWith('https:') && transport.tls.cert === null && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
     // Over TLS 1.3 a server that wants a client certificate just closes the connection after the handshake.
     const hint = closedOnTls ? 'it closed the TLS connection; if it requires a client certificate, give one with --cert FILE --key FILE' : tlsHint(code);

@@ -85,6 +85,8 @@ export interface ReportContext {
   start?: { plannedMs: number; actualMs: number };
   /** How the run reached its target; the protocols its connections spoke are read from the total. */
   transport?: Omit<TransportInfo, 'protocols'>;
+  /** The proxy (its origin) the run reached its target through, when one applied: the stream checks name it beside the target. */
+  proxy?: string;
   /** `run --label`s (an empty record is left out). */
   labels?: Record<string, string>;
   /** `run --trace-url`. */
@@ -162,7 +164,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard),
     ...(lost ? { note: `judged without the ${lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
   };
-  const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load });
+  const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load, proxy: ctx.proxy ?? null });
   const checks = ctx.shardChecks ? withShardFailures(evaluated, ctx.shardChecks) : evaluated;
   const scenarios: Report['scenarios'] = {
     chatStreams,

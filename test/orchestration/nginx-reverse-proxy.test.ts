@@ -5,17 +5,23 @@
  * over HTTP/2 nginx holds each stream's headers until its first KEEP_ALIVE, and the run says
  * slow opens (the open-latency threshold, stream.open's detail), never early KEEP_ALIVEs; with
  * nginx buffering at its defaults in front of a target that sends no `X-Accel-Buffering: no`,
- * the run fails and its failure names buffering.
+ * the run fails and its failure names buffering. When the API behind nginx is down or silent,
+ * nginx's own 502/504 page is named as a gateway's: exit 3 before any load, and mid-run (a path routed to a
+ * service that is down) the target's status alone, never a finding on the API's headers or
+ * problem bodies.
  */
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
+import { freePort } from '../support/free-port.js';
 import { DEFAULT_BUFFERING_LOCATION, HAS_NGINX, NGINX_SKIP_NOTE, type RunningNginx, SSE_LOCATION, startNginx } from '../support/nginx.js';
-import { profileFile } from '../support/profiles.js';
+import { profileFile, quickProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
@@ -162,5 +168,121 @@ describe(`nginx as a TLS + HTTP/2 reverse proxy${NGINX_SKIP_NOTE}`, () => {
       expect(report.scenarios.tagLink!.errors).toBe(0);
     },
     60_000,
+  );
+
+  /** A short run through nginx: streams, photo uploads and tag links, over HTTP/2. */
+  const briefProfile = (more: Record<string, unknown> = {}): Promise<string> =>
+    profileFile(
+      dir,
+      `brief-${Object.keys(more).join('-')}`,
+      quickProfile({
+        ...more,
+        duration: '3s',
+        keepAliveTolerance: '100%',
+        target: { keepAlive: KEEP_ALIVE },
+        chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 2, churnRatePerSec: 0 },
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 5, imageSizes: ['2KiB'] },
+        tagLink: { enabled: true, model: 'open', ratePerSec: 5 },
+        generator: { maxEventLoopDelayP99: '2s' },
+      }),
+    );
+
+  /** `serve`, and nginx in front of `upstream` (default: that serve) with more `routes`; both stopped after the test. */
+  async function gateway(
+    name: string,
+    upstream: string | null,
+    routes: Record<string, string> = {},
+    location: readonly string[] = SSE_LOCATION,
+  ): Promise<RunningNginx & { fixtures: string }> {
+    const folder = join(dir, name);
+    await mkdir(folder, { recursive: true });
+    const serve = await startServe(join(folder, 'fixtures.json'), ['--keepalive', KEEP_ALIVE, '--participants', '10', '--sessions', '2']);
+    running.push(serve);
+    const nginx = await startNginx({ dir: join(folder, 'nginx'), upstream: upstream ?? serve.url, ...serverCert, location, routes });
+    running.push(nginx);
+    return { ...nginx, fixtures: serve.fixtures };
+  }
+
+  const runArgs = (profile: string, target: RunningNginx & { fixtures: string }, out: string): string[] =>
+    ['run', '-p', profile, '--target', target.url, '--ca', pki.ca.certFile, '--fixtures', target.fixtures, '--http', '2'].concat([
+      '--expect-keepalive',
+      KEEP_ALIVE,
+      '-q',
+      '-o',
+      out,
+    ]);
+
+  it.skipIf(!HAS_NGINX).each([
+    ['the API behind it down', 'api-down', 'OPTIONS /api/v1/participants'],
+    ["the credential check's path routed to a service that is down", 'check-down', 'GET /api/v1/participants/p-000001/chat_sessions/cs-000001-1'],
+  ])(
+    "%s: exit 3 before any load, naming the gateway's own 502 page",
+    async (_name, folder, request) => {
+      // A port nothing listens on: nginx answers 502 itself.
+      const down = `http://127.0.0.1:${await freePort()}`;
+      const nginx = request.startsWith('GET') ? await gateway(folder, null, { '/api/v1/participants/': down }) : await gateway(folder, down);
+      const result = await runBin(runArgs(await briefProfile(), nginx, join(dir, `${folder}-out`)));
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr.trim()).toMatch(
+        new RegExp(
+          `^coachbench: target ${nginx.url} answered ${request} with 502 Bad Gateway, a gateway's own page ` +
+            "\\(text/html, Server: nginx/[\\d.]+\\), not the API's: the gateway could not reach the API behind it$",
+        ),
+      );
+    },
+    30_000,
+  );
+
+  it.skipIf(!HAS_NGINX)(
+    "an API that does not answer within nginx's proxy_read_timeout: exit 3 before any load, naming the gateway's own 504 page",
+    async () => {
+      // Accepts and never answers; nginx's read timeout shortened from its 60 s default to 1 s.
+      const silent = createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const upstream = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+        const nginx = await gateway('api-silent', upstream, {}, ['proxy_http_version 1.1;', 'proxy_read_timeout 1s;']);
+        const result = await runBin(runArgs(await briefProfile(), nginx, join(dir, 'api-silent-out')));
+        expect(result.code, result.stderr).toBe(3);
+        expect(result.stderr.trim()).toMatch(
+          new RegExp(
+            `^coachbench: target ${nginx.url} answered OPTIONS /api/v1/participants with 504 Gateway Timeout, a gateway's own page ` +
+              "\\(text/html, Server: nginx/[\\d.]+\\), not the API's: the gateway had no answer in time from the API behind it$",
+          ),
+        );
+      } finally {
+        silent.closeAllConnections();
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
+    },
+    30_000,
+  );
+
+  it.skipIf(!HAS_NGINX)(
+    "a path routed to a service that is down: the target's 502, not findings on the API's headers or problem bodies",
+    async () => {
+      const nginx = await gateway('tags-down', null, { '/api/v1/admin/': `http://127.0.0.1:${await freePort()}` });
+      const out = join(dir, 'tags-down-out');
+      // A request kind of that service too, expecting the API's Cache-Control.
+      const kind = { name: 'listTags', method: 'GET', path: '/admin/tags', credential: 'coach', expect: { status: [200], headers: ['cache-control'] } };
+      const result = await runBin(runArgs(await briefProfile({ requests: { model: 'open', ratePerSec: 5, kinds: [kind] } }), nginx, out));
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const why = `${result.stderr}\n${failures(report).join('\n')}`;
+      expect(result.code, why).toBe(1);
+      const tags = report.scenarios.tagLink!;
+      expect(tags.errors, why).toBeGreaterThan(5);
+      expect(tags.errorsByKind, why).toEqual({ 'status:502': tags.errors });
+      expect(check(report, 'tags.link')?.detail).toMatch(/: status 502 \(expected 200\)$/);
+      // nginx's HTML page is no error answer of the API's: the API's own refusals, problem+json, are the evidence.
+      expect(check(report, 'errors.problem_json')?.status, why).toBe('pass');
+      expect(report.scenarios.photoUpload!.errors, why).toBe(0);
+      const listTags = report.scenarios.requests!.listTags!;
+      expect(listTags.errors, why).toBeGreaterThan(5);
+      expect(listTags.errorsByKind, why).toEqual({ 'status:502': listTags.errors });
+      expect(check(report, 'requests.expectations')?.detail, why).toMatch(
+        /status 502 \(expected 200\), a gateway's own page \(text\/html, Server: nginx\/[\d.]+\)/,
+      );
+    },
+    30_000,
   );
 });

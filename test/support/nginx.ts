@@ -33,6 +33,8 @@ export interface NginxOptions {
   keyFile: string;
   /** Directives of the proxying location, besides `proxy_pass`. */
   location: readonly string[];
+  /** More locations, path prefix → upstream origin, with nginx's defaults (a path routed to another service). */
+  routes?: Readonly<Record<string, string>>;
 }
 
 export interface RunningNginx {
@@ -68,7 +70,9 @@ http {
       proxy_pass ${options.upstream};
       ${options.location.join('\n      ')}
     }
-  }
+${Object.entries(options.routes ?? {})
+  .map(([path, upstream]) => `    location ${path} { proxy_pass ${upstream}; }\n`)
+  .join('')}  }
 }
 `;
 }

@@ -5,7 +5,7 @@
  * `requests.expectations`, and of its kind's own count of them.
  */
 import type { ValidateFunction } from 'ajv';
-import { type FailureCode, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
+import { type FailureCode, gatewayPage, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
 import type { RequestExpectation } from '../../contract/profile/profile.js';
 import { compileBodySchema } from '../../contract/profile/resolve-requests.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
@@ -40,9 +40,21 @@ export function expectationJudge(expect: RequestExpectation, where: string): (vi
         reasons: [`${failure} (a proxy answered)`],
       };
     }
+    const expected = statuses.has(view.status);
+    // A gateway's own page is the target's status, and says nothing of the API's headers or body.
+    const gateway = expected ? null : gatewayPage(view.status, view.headers);
+    if (gateway !== null) {
+      return {
+        status: view.status,
+        failures: [statusFailure(view.status)],
+        missingHeaders: [],
+        json: undefined,
+        problemFailure: undefined,
+        reasons: [`status ${view.status} (expected ${expect.status.join(' or ')}), a gateway's own page (${gateway})`],
+      };
+    }
     const failures: FailureCode[] = [];
     const reasons: string[] = [];
-    const expected = statuses.has(view.status);
     if (!expected) {
       failures.push(statusFailure(view.status));
       reasons.push(`status ${view.status} (expected ${expect.status.join(' or ')})`);

@@ -9,7 +9,7 @@ import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { redactedStart } from '../../util/redact.js';
 import type { ImageFormat } from './images/image-corpus.js';
-import { describeInspection, type Inspection, type Label, labelText } from './response-check.js';
+import { describeInspection, type Inspection, type Label, labelText, statusReason } from './response-check.js';
 
 /** The extensions a stored photo's URL may end in, by the uploaded image's format. */
 const EXTENSIONS: Readonly<Record<ImageFormat, readonly string[]>> = { jpeg: ['jpg', 'jpeg'], png: ['png'], webp: ['webp'] };
@@ -69,8 +69,7 @@ export function judgePhoto(metrics: MetricSet, upload: PhotoUpload, inspection: 
   const extra: readonly FailureCode[] = urlProblem === null ? NO_FAILURES : [isObject(inspection.json) ? 'photo-url' : 'body-invalid'];
   // The label and the reason are only put into words for an answer that failed: this runs on every upload.
   if (upload.override) {
-    const reason =
-      inspection.status !== 200 ? `status ${inspection.status} (expected 200)` : inspection.json === undefined ? 'body is not valid JSON' : urlProblem;
+    const reason = inspection.status !== 200 ? statusReason(inspection) : inspection.json === undefined ? 'body is not valid JSON' : urlProblem;
     recordEvidence(metrics, 'photo.fieldname.override', reason === null ? null : labelled(label, reason));
   } else {
     const failed = inspection.failures.length > 0 || urlProblem !== null;

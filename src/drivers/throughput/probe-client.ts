@@ -13,7 +13,7 @@ import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
 import { exchange, type HttpRequestSpec, statusOfExchange } from './http-exchange.js';
-import { type Inspection, inspectResponse, recordProblemEvidence } from './response-check.js';
+import { type Inspection, inspectResponse, proxyAnswered, recordProblemEvidence } from './response-check.js';
 
 /** A probe's inspected answer, or why there was none (`cut`: the run ended first, which is no evidence). */
 export type ProbeOutcome = { ok: true; inspection: Inspection } | { ok: false; detail: string; cut: boolean };
@@ -75,6 +75,9 @@ export class ProbeClient {
     const outcome = await this.send(spec, label, false);
     if (!outcome.ok) return outcome.cut ? undefined : this.fail(check, `${label}: no complete answer (${outcome.detail})`);
     const { status } = outcome.inspection;
+    // A proxy's own answer (its 403, its 401) is no refusal of the target's.
+    const proxy = proxyAnswered(outcome.inspection);
+    if (proxy !== null) return this.fail(check, `${label}: ${proxy} (a proxy answered, not the target), expected the target's 401 or 403`);
     if (status !== 401 && status !== 403) return this.evidence(check, `${label}: answered ${status}, expected 401 or 403`);
     const notEvidence = status === 401 && whyNot401 !== undefined ? await whyNot401() : null;
     if (notEvidence === null) this.evidence(check, null);

@@ -4,7 +4,7 @@
  * and a problem+json body on error. A failure is a code to count (docs/failure-codes.md),
  * never an exception.
  */
-import { type FailureCode, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
+import { type FailureCode, gatewayPage, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
@@ -78,6 +78,9 @@ export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspe
     return { status: view.status, failures: [proxyFailure(view.status)], missingHeaders: [], json: undefined, problemFailure: undefined };
   }
   if (view.status !== expectedStatus) failures.push(statusFailure(view.status));
+  // A gateway's own page is the target's status, and says nothing of the API's headers or problem bodies.
+  if (gatewayPage(view.status, view.headers) !== null)
+    return { status: view.status, failures, missingHeaders: NONE_MISSING, json: undefined, problemFailure: undefined };
   const missingHeaders = missingRequiredHeaders(view.headers);
   if (missingHeaders.length > 0) failures.push('headers-missing');
   const parsed = parseJson(view.body);
@@ -108,10 +111,22 @@ export type Label = string | (() => string);
 
 export const labelText = (label: Label): string => (typeof label === 'string' ? label : label());
 
+/** `proxy:<nnn>` when a proxy made the answer (inspectResponse gives it that one code), else null. */
+export function proxyAnswered(inspection: Inspection): FailureCode | null {
+  const first = inspection.failures[0];
+  return first?.startsWith('proxy:') ? first : null;
+}
+
+/** Why an answer's status fails: `status 500 (expected 200)`, or the proxy that made it (never the target's answer). */
+export function statusReason(inspection: Inspection, expectedStatus = 200): string {
+  const proxy = proxyAnswered(inspection);
+  return proxy === null ? `status ${inspection.status} (expected ${expectedStatus})` : `${proxy} (a proxy answered)`;
+}
+
 /** Human reason for a failed expectation, e.g. "500; missing cache-control". */
 export function describeInspection(inspection: Inspection, expectedStatus = 200): string {
   const parts: string[] = [];
-  if (inspection.status !== expectedStatus) parts.push(`status ${inspection.status} (expected ${expectedStatus})`);
+  if (inspection.status !== expectedStatus) parts.push(statusReason(inspection, expectedStatus));
   if (inspection.missingHeaders.length > 0) parts.push(`missing ${inspection.missingHeaders.join(', ')}`);
   for (const failure of inspection.failures) {
     if (failure === 'content-type') parts.push('Content-Type is not JSON');

@@ -11,7 +11,7 @@ import type { MetricSet } from '../../metrics/metric-set.js';
 import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
 import type { HttpRequestSpec } from './http-exchange.js';
 import { ACCEPT } from './photo-workload.js';
-import { type Inspection, type Label, labelText } from './response-check.js';
+import { type Inspection, type Label, labelText, statusReason } from './response-check.js';
 import type { TagNamePool } from './tag-name-pool.js';
 import type { Workload } from './workload.js';
 
@@ -102,7 +102,7 @@ export interface TagVerdict {
  */
 export function judgeTags(metrics: MetricSet, memo: TagMemo, inspection: Inspection, label: Label): TagVerdict {
   if (inspection.status !== 200) {
-    recordEvidence(metrics, 'tags.link', `${labelText(label)}: status ${inspection.status} (expected 200)`);
+    recordEvidence(metrics, 'tags.link', `${labelText(label)}: ${statusReason(inspection)}`);
     return { created: false, failures: [] };
   }
   const ids = tagIds(inspection.json);

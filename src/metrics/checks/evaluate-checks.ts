@@ -56,9 +56,11 @@ export interface CheckInputs {
   generator: GeneratorSummary;
   /** The plan as driven and what was held (load.achieved); absent: the check is a skip that says so. */
   load?: LoadInputs;
+  /** The proxy the run went through (its origin), or null: the stream checks name it beside the target. */
+  proxy?: string | null;
 }
 
-export function evaluateChecks({ total, chat, generator, load }: CheckInputs): CheckResult[] {
+export function evaluateChecks({ total, chat, generator, load, proxy = null }: CheckInputs): CheckResult[] {
   const byId = new Map<string, CheckResult>();
   byId.set('load.achieved', load ? loadAchieved(load) : skip('load.achieved', 'the load driven was not measured'));
   byId.set('auth.token.refresh', tokenRefreshCheck(buildAuthSummary(total)));
@@ -68,7 +70,7 @@ export function evaluateChecks({ total, chat, generator, load }: CheckInputs): C
       keepAliveBunched: total.count(CHAT.keepAliveBunchedBehind),
       stalledSilentAfterHeaders: total.count(CHAT.stalledSilentAfterHeadersBehind),
     };
-    for (const result of streamChecks(chat, behind)) byId.set(result.id, result);
+    for (const result of streamChecks(chat, behind, proxy)) byId.set(result.id, result);
   }
   byId.set('generator.healthy', generatorHealthy(generator));
   byId.set('requests.expectations', requestsExpectationsCheck(total));

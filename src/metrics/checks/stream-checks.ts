@@ -50,14 +50,29 @@ function headersTimeoutText(chat: ChatStreamsSummary): string {
   return `; ${timedOut} got no headers within the open timeout (a target that holds them, or an intermediary buffering the response? ${BUFFERING_HINT})`;
 }
 
-function streamOpen(chat: ChatStreamsSummary): CheckResult {
+/** The codes of a connection that never reached its peer: through a proxy, that peer is the proxy. */
+const UNCONNECTED = ['net:ECONNREFUSED', 'net:ENOTFOUND', 'net:EAI_AGAIN', 'net:EHOSTUNREACH', 'net:ENETUNREACH'] as const;
+
+/**
+ * Through a proxy the run connects to the proxy alone (the proxy connects to the target, and
+ * answers itself when it cannot), so opens that found no one to connect to found no proxy.
+ */
+function proxyUnconnectedText(chat: ChatStreamsSummary, proxy: string | null): string {
+  if (proxy === null) return '';
+  const unconnected = UNCONNECTED.reduce((sum, code) => sum + (chat.openFailures[code] ?? 0), 0);
+  return unconnected === 0 ? '' : `; ${unconnected} could not connect to proxy ${proxy} itself (the run connects to nothing else)`;
+}
+
+function streamOpen(chat: ChatStreamsSummary, proxy: string | null): CheckResult {
   const failedOpens = chat.openFailed + chat.mainStreams.openFailed;
   const drops = chat.dropped + chat.mainStreams.dropped;
   const opens = chat.opened + chat.mainStreams.opened;
   const latency = openLatencyText(chat) + heldHeadersText(chat);
   if (failedOpens + drops > 0) {
-    const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by the target (${top(chat.drops) || 'none'})`;
-    return fail('stream.open', failedOpens + drops, detail + headersTimeoutText(chat) + latency);
+    // Through a proxy, a cut stream may be the proxy's doing as well as the target's.
+    const cutBy = proxy === null ? 'the target' : `the target or proxy ${proxy}`;
+    const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by ${cutBy} (${top(chat.drops) || 'none'})`;
+    return fail('stream.open', failedOpens + drops, detail + proxyUnconnectedText(chat, proxy) + headersTimeoutText(chat) + latency);
   }
   // Streams were asked for during the whole run and none opened: that is the failure itself.
   if (opens === 0 && chat.participants > 0) return fail('stream.open', 0, 'no stream opened: every open was still waiting for its headers when the run ended');
@@ -239,9 +254,10 @@ export interface DriverBehindCounts {
 
 const NONE_BEHIND: DriverBehindCounts = { keepAliveViolations: 0, keepAliveBunched: 0, stalledSilentAfterHeaders: 0 };
 
-export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND): CheckResult[] {
+/** `proxy`: the proxy the run went through (its origin), or null; stream.open names it beside the target. */
+export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND, proxy: string | null = null): CheckResult[] {
   return [
-    streamOpen(chat),
+    streamOpen(chat, proxy),
     keepAliveCadence(chat, behind),
     stall(chat, behind),
     sessionIsolation(chat),
