@@ -16,7 +16,7 @@ import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
 import { ConfigError, StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
-import { credentialSources, preflightCredentials } from './preflight-credentials.js';
+import { credentialSources, PREFLIGHT_REQUEST_MS, preflightCredentials } from './preflight-credentials.js';
 import { proxyMadeAnswer, proxyRefusalLine, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
@@ -127,8 +127,15 @@ export async function preflight(url: string, transport: Transport = defaultTrans
   const proxy = proxyFor(transport, url, env);
   const probe = new URL(`${url}/api/v1/participants`);
   try {
-    const response = await dispatcher.request({ origin: probe.origin, path: probe.pathname, method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
-    await response.body.dump();
+    const response = await dispatcher.request({
+      origin: probe.origin,
+      path: probe.pathname,
+      method: 'OPTIONS',
+      headersTimeout: PREFLIGHT_REQUEST_MS,
+    });
+    // The headers are the answer that proves the target reachable: its body, which a target
+    // may trickle forever, is not waited for (the dispatcher is destroyed below).
+    response.body.on('error', () => undefined).destroy();
     const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers);
     if (proxy !== null && made !== null) {
       throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
