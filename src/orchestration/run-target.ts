@@ -117,6 +117,9 @@ export function tlsHint(code: string): string | null {
   return null;
 }
 
+/** The reachability check's whole bound: its connect's timeout and its headers' after it (docs/design.md §2.2). */
+const PREFLIGHT_REACHABLE_MS = 2 * PREFLIGHT_REQUEST_MS;
+
 /**
  * Any answer of the target proves it reachable; a network or TLS error is exit 3, with the
  * flag that fixes it when there is one. Behind a proxy, a refusal or an answer the proxy made
@@ -126,12 +129,16 @@ export async function preflight(url: string, transport: Transport = defaultTrans
   const dispatcher = createRequestAgent(transport, 1);
   const proxy = proxyFor(transport, url, env);
   const probe = new URL(`${url}/api/v1/participants`);
+  // The connect and the headers have a timeout each; this bounds whatever else it waits on: a
+  // proxy that takes the connection and never answers its CONNECT (undici's own bound there is its default headers timeout).
+  const deadline = AbortSignal.timeout(PREFLIGHT_REACHABLE_MS);
   try {
     const response = await dispatcher.request({
       origin: probe.origin,
       path: probe.pathname,
       method: 'OPTIONS',
       headersTimeout: PREFLIGHT_REQUEST_MS,
+      signal: deadline,
     });
     // The headers are the answer that proves the target reachable: its body, which a target
     // may trickle forever, is not waited for (the dispatcher is destroyed below).
@@ -145,7 +152,9 @@ export async function preflight(url: string, transport: Transport = defaultTrans
     const refused = proxyRefusalStatus(error);
     if (refused !== null) throw new StartError(proxyRefusalLine(proxy, url, refused));
     const cause = (error as { cause?: unknown }).cause;
-    const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message;
+    const code = deadline.aborted
+      ? `no answer within ${PREFLIGHT_REACHABLE_MS / 1_000} s`
+      : ((error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message);
     const closedOnTls = url.startsWith('https:') && transport.tls.cert === null && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
     // Over TLS 1.3 a server that wants a client certificate just closes the connection after the handshake.
     const hint = closedOnTls ? 'it closed the TLS connection; if it requires a client certificate, give one with --cert FILE --key FILE' : tlsHint(code);

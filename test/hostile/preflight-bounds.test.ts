@@ -1,12 +1,14 @@
 /**
- * A target that answers the preflight's requests (docs/design.md §2.2) with their headers and
- * then trickles the body a byte a second, forever: undici's bodyTimeout is an idle timer that
- * each byte restarts, so only a deadline over the whole request ends the wait. Each case
- * must end within the preflight's bound, through bin/coachbench.js as users run it. Needs
- * dist/ (npm run build).
+ * The preflight's bounds (docs/design.md §2.2), through bin/coachbench.js as users run it. A
+ * target that answers the preflight's requests with their headers and then trickles the body
+ * a byte a second, forever (undici's bodyTimeout is an idle timer that each byte restarts),
+ * and a proxy that takes the connection and never answers its CONNECT (undici's own bound
+ * there is its default headers timeout): only a deadline over the whole request ends the
+ * wait, and each case must end within it. Needs dist/ (npm run build).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,8 @@ import { startServer, type TestServer } from '../support/throughput-helpers.js';
 
 /** Each preflight request's whole bound (docs/design.md §2.2), and what a loaded machine may add to it. */
 const PREFLIGHT_REQUEST_MS = 10_000;
+/** The reachability check's whole bound: its connect's timeout and its headers' after it. */
+const PREFLIGHT_REACHABLE_MS = 2 * PREFLIGHT_REQUEST_MS;
 const SLACK_MS = 6_000;
 
 let work: string;
@@ -90,5 +94,46 @@ describe('a preflight answer whose body trickles forever', () => {
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/report: /);
     expect(result.elapsedMs).toBeLessThan(PREFLIGHT_REQUEST_MS + 1_000 + SLACK_MS);
+  }, 60_000);
+});
+
+describe('a proxy that takes the connection and never answers CONNECT', () => {
+  it('the reachability check ends at its bound: exit 3, one line naming the proxy', async () => {
+    const sockets = new Set<Socket>();
+    const proxy = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    try {
+      // The target is never reached: an https origin goes through a CONNECT tunnel.
+      const result = await runBin(
+        [
+          'run',
+          '--profile',
+          profile,
+          '--target',
+          'https://127.0.0.1:443',
+          '--proxy',
+          proxyUrl,
+          '--fixtures',
+          fixtures,
+          '--out',
+          join(work, 'report'),
+          '--quiet',
+        ],
+        { env: { COACHBENCH_API_KEY: 'k-trickle-suite' }, deadlineMs: 45_000 },
+      );
+      expect(result.killed, result.stderr).toBe(false);
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr.trim()).toBe(
+        `coachbench: target https://127.0.0.1 is not reachable through proxy ${proxyUrl} (no answer within ${PREFLIGHT_REACHABLE_MS / 1_000} s)`,
+      );
+      expect(result.elapsedMs).toBeLessThan(PREFLIGHT_REACHABLE_MS + SLACK_MS);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   }, 60_000);
 });
