@@ -89,7 +89,7 @@ export async function executeRun(
         await target.embedded?.close();
       }
     } finally {
-      await outputs.close();
+      await outputs.close(hurry.signal);
     }
     const settled = await settleLateStop(outcome, stoppedBy, { stdout, stderr });
     // A signal while the late stop was being settled would be lost: take the handler away first

@@ -45,6 +45,12 @@ export interface CredentialPreflight {
 
 /** The most of a refusal's body read: a problem is small, a hostile answer need not be. */
 const BODY_LIMIT = 16 * 1024;
+/**
+ * Each preflight request's whole bound, from the connect to the body's last byte
+ * (docs/design.md §2.2): undici's bodyTimeout is an idle timer that every byte restarts, so a
+ * target trickling its body would otherwise hold the run before any load for as long as it liked.
+ */
+export const PREFLIGHT_REQUEST_MS = 10_000;
 /** The most of a title or detail quoted. */
 const QUOTE_CHARS = 160;
 
@@ -55,14 +61,19 @@ export interface Refusal {
   detail: string | null;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
+/** The body's text, at most BODY_LIMIT of it; what came before `deadline` ended the read, when it did. */
+async function readCapped(body: Dispatcher.ResponseData['body'], deadline: AbortSignal): Promise<string> {
   let text = '';
-  for await (const chunk of body) {
-    text += (chunk as Buffer).toString('utf8');
-    if (text.length >= BODY_LIMIT) {
-      body.destroy();
-      break;
+  try {
+    for await (const chunk of body) {
+      text += (chunk as Buffer).toString('utf8');
+      if (text.length >= BODY_LIMIT) {
+        body.destroy();
+        break;
+      }
     }
+  } catch (error) {
+    if (!deadline.aborted) throw error;
   }
   return text.slice(0, BODY_LIMIT);
 }
@@ -81,16 +92,19 @@ function problemOf(text: string): { title: string | null; detail: string | null 
 /** GETs `path` with the key and `token`; resolves with the refusal (401/403) or null. */
 async function tryCredentials(dispatcher: Dispatcher, proxy: string | null, url: string, path: string, apiKey: string, token: string): Promise<Refusal | null> {
   const target = new URL(`${url}/api/v1${path}`);
+  const deadline = AbortSignal.timeout(PREFLIGHT_REQUEST_MS);
   const response = await dispatcher.request({
     origin: target.origin,
     path: target.pathname,
     method: 'GET',
     headers: { 'x-api-key': apiKey, authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json' },
-    headersTimeout: 10_000,
-    bodyTimeout: 10_000,
+    headersTimeout: PREFLIGHT_REQUEST_MS,
+    bodyTimeout: PREFLIGHT_REQUEST_MS,
+    signal: deadline,
   });
   const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
   if (made !== null || (response.statusCode !== 401 && response.statusCode !== 403)) {
+    // Read to its end for the connection's reuse, or until the deadline destroys it.
     await response.body.dump();
     // A proxy's own answer says nothing of the credentials: it is named as the proxy's.
     if (proxy !== null && made !== null)
@@ -99,7 +113,7 @@ async function tryCredentials(dispatcher: Dispatcher, proxy: string | null, url:
     if (gateway !== null) throw new StartError(gateway);
     return null;
   }
-  const { title, detail } = problemOf(await readCapped(response.body));
+  const { title, detail } = problemOf(await readCapped(response.body, deadline));
   const challenge = response.headers['www-authenticate'];
   return { status: response.statusCode, challenge: Array.isArray(challenge) ? challenge.join(', ') : (challenge ?? ''), title, detail };
 }

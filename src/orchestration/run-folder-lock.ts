@@ -5,10 +5,11 @@
  * lock file created with O_EXCL ('wx') holding the owner's PID and host; a lock whose
  * process has died on this host (SIGKILL, a second Ctrl-C) is stale and taken over.
  */
-import { link, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../util/errors.js';
+import { NotRegularFile, nonRegularKind, OPEN_NON_BLOCKING } from '../util/regular-file.js';
 import { cannotWriteLine } from '../util/system-error.js';
 
 /** The lock's name inside the report folder; it exists only while a run writes there. */
@@ -16,6 +17,8 @@ export const RUN_LOCK_FILE = '.coachbench-run.lock';
 
 /** A lock without a readable owner this old is one whose writer died between creating and writing it. */
 const UNWRITTEN_LOCK_GRACE_MS = 10_000;
+/** The most of a lock file read: its owner is three short lines. */
+const LOCK_MAX_BYTES = 4 * 1024;
 /** Takeovers tried before giving up: each attempt loses only to another run that claimed the folder. */
 const ATTEMPTS = 3;
 
@@ -36,8 +39,26 @@ function ownerOf(text: string): Owner | null {
   return pid !== undefined && /^\d+$/.test(pid) && host !== undefined ? { pid: Number(pid), host } : null;
 }
 
+/**
+ * The lock's owner, or null when it holds none or cannot be read. Read non-blocking and at most
+ * LOCK_MAX_BYTES, so that a FIFO in its place (which would block the read past any signal) or
+ * a link to a device (which never ends) is refused at once with NotRegularFile.
+ */
 async function readOwner(path: string): Promise<Owner | null> {
-  return ownerOf(await readFile(path, 'utf8').catch(() => ''));
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, OPEN_NON_BLOCKING);
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
+    const buffer = Buffer.alloc(LOCK_MAX_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, LOCK_MAX_BYTES, 0);
+    return ownerOf(buffer.toString('utf8', 0, bytesRead));
+  } catch (error) {
+    if (error instanceof NotRegularFile) throw error;
+    return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
 }
 
 /** Whether `pid` is a live process here; EPERM means it lives under another user. */
@@ -69,14 +90,14 @@ async function liveHolder(path: string): Promise<string | null> {
  * lock moved aside is that run's live one: it is put back (link fails if yet another exists).
  */
 async function takeOver(path: string): Promise<void> {
-  const stale = await readOwner(path);
+  const stale = await readOwner(path).catch(() => null);
   const aside = `${path}.${process.pid}.stale`;
   try {
     await rename(path, aside);
   } catch {
     return;
   }
-  const moved = await readOwner(aside);
+  const moved = await readOwner(aside).catch(() => null);
   if (moved !== null && (stale === null || moved.pid !== stale.pid || moved.host !== stale.host)) await link(aside, path).catch(() => undefined);
   await rm(aside, { force: true });
 }
@@ -92,7 +113,10 @@ export async function lockRunFolder(dir: string, flag = '--out'): Promise<RunFol
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(cannotWriteLine(flag, dir, error, `cannot create ${RUN_LOCK_FILE}`));
     }
-    const holder = await liveHolder(path);
+    const holder = await liveHolder(path).catch((error: unknown) => {
+      if (!(error instanceof NotRegularFile)) throw error;
+      throw new ConfigError(`${flag} ${dir}: ${RUN_LOCK_FILE} is ${error.message}, which no run wrote; delete ${path}`);
+    });
     if (holder !== null || attempt === ATTEMPTS) {
       throw new ConfigError(`${flag} ${dir}: in use by ${holder ?? 'another run'}; give another --out, or delete ${path} if no run is using the folder`);
     }
@@ -101,6 +125,6 @@ export async function lockRunFolder(dir: string, flag = '--out'): Promise<RunFol
 }
 
 async function release(path: string): Promise<void> {
-  const owner = await readOwner(path);
+  const owner = await readOwner(path).catch(() => null);
   if (owner?.pid === process.pid && owner.host === hostname()) await rm(path, { force: true }).catch(() => undefined);
 }

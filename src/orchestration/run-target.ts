@@ -16,7 +16,7 @@ import { defaultTransport, type Transport } from '../engine/transport.js';
 import type { RunningTarget } from '../reference-service/target-types.js';
 import { ConfigError, StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
-import { credentialSources, preflightCredentials } from './preflight-credentials.js';
+import { credentialSources, PREFLIGHT_REQUEST_MS, preflightCredentials } from './preflight-credentials.js';
 import { gatewayPageLine, proxyMadeAnswer, proxyRefusalLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
@@ -117,6 +117,9 @@ export function tlsHint(code: string): string | null {
   return null;
 }
 
+/** The reachability check's whole bound: its connect's timeout and its headers' after it (docs/design.md §2.2). */
+const PREFLIGHT_REACHABLE_MS = 2 * PREFLIGHT_REQUEST_MS;
+
 /**
  * Any answer of the target proves it reachable; a network or TLS error is exit 3, with the
  * flag that fixes it when there is one. Behind a proxy, a refusal or an answer the proxy made
@@ -126,9 +129,20 @@ export async function preflight(url: string, transport: Transport = defaultTrans
   const dispatcher = createRequestAgent(transport, 1);
   const proxy = proxyFor(transport, url, env);
   const probe = new URL(`${url}/api/v1/participants`);
+  // The connect and the headers have a timeout each; this bounds whatever else it waits on: a
+  // proxy that takes the connection and never answers its CONNECT (undici's own bound there is its default headers timeout).
+  const deadline = AbortSignal.timeout(PREFLIGHT_REACHABLE_MS);
   try {
-    const response = await dispatcher.request({ origin: probe.origin, path: probe.pathname, method: 'OPTIONS', headersTimeout: 10_000, bodyTimeout: 10_000 });
-    await response.body.dump();
+    const response = await dispatcher.request({
+      origin: probe.origin,
+      path: probe.pathname,
+      method: 'OPTIONS',
+      headersTimeout: PREFLIGHT_REQUEST_MS,
+      signal: deadline,
+    });
+    // The headers are the answer that proves the target reachable: its body, which a target
+    // may trickle forever, is not waited for (the dispatcher is destroyed below).
+    response.body.on('error', () => undefined).destroy();
     const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
     if (proxy !== null && made !== null) {
       throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
@@ -140,8 +154,10 @@ export async function preflight(url: string, transport: Transport = defaultTrans
     const refused = proxyRefusalStatus(error);
     if (refused !== null) throw new StartError(proxyRefusalLine(proxy, url, refused));
     const cause = (error as { cause?: unknown }).cause;
-    const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message;
-    if (proxy !== null && proxyUnreachable(error)) {
+    const code = deadline.aborted
+      ? `no answer within ${PREFLIGHT_REACHABLE_MS / 1_000} s`
+      : ((error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? (error as Error).message);
+    if (proxy !== null && !deadline.aborted && proxyUnreachable(error)) {
       const from = transport.proxy.mode === 'url' ? '--proxy' : proxyVariableFor(url, env);
       throw new StartError(`proxy ${shownProxy(proxy)} (from ${from}) is not reachable (${code}), so target ${url} was not tried`);
     }

@@ -4,11 +4,12 @@
  * endless body. Every body coachbench reads is bounded (1 MiB, docs/design.md §6): the run
  * ends on time, counts the requests as failed under `body-too-large`, and its memory stays
  * within 50 MiB of the same run against a well-behaved server, in the open and the closed
- * model alike. Needs dist/ (npm run build).
+ * model alike. A head without end (header lines that never stop) is held to the same bound in
+ * the closed model, whose parser is autocannon's, not undici's. Needs dist/ (npm run build).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BodyServer, startBodyServer } from '../support/bound-servers.js';
-import { expectContained, type HostileRun, hostileProfile, runAgainst } from '../support/hostile-run.js';
+import { type BodyServer, startBodyServer, startHeadServer } from '../support/bound-servers.js';
+import { DURATION_MS, expectContained, GRACE_MS, type HostileRun, hostileProfile, runAgainst } from '../support/hostile-run.js';
 
 const MiB = 1024 * 1024;
 /** What "bounded" means here: the driver's peak RSS over the same run against a well-behaved server. */
@@ -85,5 +86,22 @@ describe('hostile target: endless answers (bin/coachbench.js run --target)', () 
     expectBounded(run, normal);
     // Each connection reconnects after an oversized answer and sends again.
     expect(run.report!.scenarios.photoUpload!.requests).toBeGreaterThan(2);
+  });
+
+  it('closed model: a head without end stops at 1 MiB, counted as net:UND_ERR_HEADERS_OVERFLOW, memory stays flat', async () => {
+    // Closed-model uploads alone: the head is what is under test.
+    const profile = hostileProfile({
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['16KiB'], formats: ['jpeg'], timeout: '5s' },
+    });
+    const normal = await peakAgainstWellBehaved(profile);
+    server = await startHeadServer();
+    const run = await runAgainst(server.url, profile);
+    expect(run.elapsedMs, run.stderr).toBeLessThan(DURATION_MS + GRACE_MS);
+    expect(run.code, run.stderr).toBe(1);
+    const photo = run.report!.scenarios.photoUpload!;
+    expect(errorsByKind(run, 'photoUpload')['net:UND_ERR_HEADERS_OVERFLOW'], JSON.stringify(photo)).toBeGreaterThan(2);
+    expect(run.peakRssBytes).toBeLessThan(normal + HEADROOM_BYTES);
+    expect(server.seen.maxBodyBytes).toBeLessThan(16 * MiB);
   });
 });

@@ -4,9 +4,9 @@
  * and histograms.hlog interleaved both runs. Now the second is exit 2 before its target
  * starts; a lock left by a process that died is taken over.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,34 @@ describe('lockRunFolder', () => {
     await utimes(path, minuteAgo, minuteAgo);
     await (await lockRunFolder(dir)).release();
   });
+});
+
+describe('a lock that is no regular file', () => {
+  // A FIFO nobody writes to blocked the lock's read past any signal (the run hung, SIGTERM
+  // included); a link to /dev/zero was read until the process held 2 GiB of it.
+  it('a FIFO or a link to a device in its place is exit 2 at once, read no further, left where it is', async () => {
+    const fifo = await folder('fifo');
+    execFileSync('mkfifo', [join(fifo, RUN_LOCK_FILE)]);
+    expect(await refusal(fifo)).toBe(
+      `--out ${fifo}: ${RUN_LOCK_FILE} is not a regular file but a FIFO, which no run wrote; delete ${join(fifo, RUN_LOCK_FILE)}`,
+    );
+    const device = await folder('device');
+    await symlink('/dev/zero', join(device, RUN_LOCK_FILE));
+    expect(await refusal(device)).toMatch(/: \.coachbench-run\.lock is not a regular file but a character device, which no run wrote; delete /);
+    expect(existsSync(join(fifo, RUN_LOCK_FILE)) && existsSync(join(device, RUN_LOCK_FILE))).toBe(true);
+  });
+
+  it('through bin/: exit 2 with one line before the target starts, not a run no signal stops', async () => {
+    const out = await folder('fifo-run');
+    execFileSync('mkfifo', [join(out, RUN_LOCK_FILE)]);
+    const profile = await profileFile(work, 'fifo-lock', quickProfile());
+    const result = await runBin(['run', '--profile', profile, '--out', out], { deadlineMs: 15_000 });
+    expect(result.killed, result.stderr).toBe(false);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      `coachbench: --out ${out}: ${RUN_LOCK_FILE} is not a regular file but a FIFO, which no run wrote; delete ${join(out, RUN_LOCK_FILE)}`,
+    );
+  }, 30_000);
 });
 
 describe('two runs at once with the same --out', () => {

@@ -85,6 +85,34 @@ export async function startBodyServer(endless: boolean): Promise<BodyServer> {
   return { ...server, seen };
 }
 
+/**
+ * The preflight answered; every other request answered with a status line and then header
+ * lines without end, written raw to the socket (node:http cannot write such a head), paced as
+ * writeForever paces a body. `seen.maxBodyBytes` counts the head's bytes here.
+ */
+export async function startHeadServer(): Promise<BodyServer> {
+  const seen: BodySeen = { answered: 0, maxBodyBytes: 0 };
+  const line = Buffer.from(`x-filler: ${'h'.repeat(1000)}\r\n`.repeat(64));
+  const server = await startServer((req, res) => {
+    req.resume();
+    if (isPreflight(req)) return void res.writeHead(204).end();
+    seen.answered++;
+    const socket = req.socket;
+    socket.write('HTTP/1.1 200 OK\r\n');
+    let bytes = 0;
+    const pump = (): void => {
+      if (socket.destroyed) return;
+      bytes += line.length;
+      seen.maxBodyBytes = Math.max(seen.maxBodyBytes, bytes);
+      const next = (): void => void setTimeout(pump, 4);
+      if (socket.write(line)) next();
+      else socket.once('drain', next);
+    };
+    pump();
+  });
+  return { ...server, seen };
+}
+
 /** What an event-id server saw: the Last-Event-ID of every stream request, as node:http decodes it (latin1). */
 export interface IdSeen {
   streams: number;

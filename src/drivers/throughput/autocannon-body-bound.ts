@@ -10,12 +10,23 @@
  * reconnected (as after a timeout), so the rest is never read. Every new connection also
  * starts with a fresh parser: autocannon keeps one parser across reconnects, which would read
  * a new connection's answer as the rest of the one the old connection cut.
+ *
+ * What the parser holds of an answer besides its body is held to the same bound: the header
+ * and trailer lines it keeps until the answer ends, and the line it is still reading (a status
+ * line, a header, a chunk size). http-parser-js keeps them all, and only returns, never acts
+ * on, an error for a head past its own limit, which autocannon ignores: a target sending an
+ * endless head grew the driver for as long as it sent (docs/design.md §6, "Bounded bodies").
+ * Chunk-size lines it has read are not held, so an answer of many small chunks is not cut.
  */
 
 /** The members of http-parser-js's HTTPParser (autocannon 9's parser) this relies on. */
 interface Parser {
   execute(chunk: Buffer, start?: number, length?: number): unknown;
   initialize(type: string): void;
+  /** Parses one header or trailer line, whole, into `headers` (which the answer keeps). */
+  parseHeader(line: string, headers: string[]): void;
+  /** The line read so far whose end has not come. */
+  line: string;
   [callback: number]: (this: Parser, ...args: never[]) => unknown;
 }
 
@@ -34,12 +45,20 @@ interface ClientInternals {
   _destroyConnection(): void;
 }
 
+/** The error of an answer whose head (or trailers) passed the bound: named as undici names an oversized head. */
+export function headTooLargeError(maxBytes: number): Error {
+  return Object.assign(new Error(`the answer's head grew beyond ${maxBytes} bytes; the rest was not read and the connection was closed`), {
+    code: 'UND_ERR_HEADERS_OVERFLOW',
+  });
+}
+
 /**
- * Holds every answer `client` reads to `maxBytes` of body; an answer past it calls
- * `onTooLarge` (instead of being reported) and costs the connection, which reconnects.
- * Call right after the client is constructed, before its socket can deliver anything.
+ * Holds every answer `client` reads to `maxBytes` of body, and `maxBytes` of head and trailers;
+ * an answer past either calls `onTooLarge` or `onHeadTooLarge` (instead of being reported)
+ * and costs the connection, which reconnects. Call right after the client is constructed,
+ * before its socket can deliver anything.
  */
-export function boundResponseBodies(client: object, maxBytes: number, onTooLarge: () => void): void {
+export function boundResponseBodies(client: object, maxBytes: number, onTooLarge: () => void, onHeadTooLarge: (error: Error) => void): void {
   const internals = client as ClientInternals;
   const parser = internals.parser;
   const { kOnBody, kOnMessageComplete, RESPONSE } = parser.constructor as unknown as ParserClass;
@@ -47,7 +66,15 @@ export function boundResponseBodies(client: object, maxBytes: number, onTooLarge
   const onComplete = parser[kOnMessageComplete] as (this: Parser) => unknown;
   let bodyBytes = 0;
   let tooLarge = false;
+  /** Characters of the header and trailer lines the parser keeps for the answer under way. */
+  let headChars = 0;
+  let headTooLarge = false;
 
+  const parseHeader = parser.parseHeader;
+  parser.parseHeader = function countedHeader(this: Parser, line: string, headers: string[]): void {
+    headChars += line.length;
+    parseHeader.call(this, line, headers);
+  };
   parser[kOnBody] = function boundedBody(this: Parser, chunk: Buffer, start: number, length: number): unknown {
     if (tooLarge) return undefined;
     bodyBytes += length;
@@ -61,16 +88,20 @@ export function boundResponseBodies(client: object, maxBytes: number, onTooLarge
     // The end of an oversized answer (the rest of its chunk) is no answer.
     if (tooLarge) return undefined;
     bodyBytes = 0;
+    headChars = 0;
     return onComplete.call(this);
   };
 
   const execute = parser.execute;
   parser.execute = function boundedExecute(this: Parser, chunk: Buffer, start?: number, length?: number): unknown {
     const result = execute.call(this, chunk, start, length);
-    if (tooLarge) {
+    // The parser reads ASCII: one character a byte.
+    if (!tooLarge && headChars + this.line.length > maxBytes) headTooLarge = true;
+    if (tooLarge || headTooLarge) {
       // The socket's data handler is still on the stack: destroying it here stops its reads.
       internals._destroyConnection();
-      onTooLarge();
+      if (tooLarge) onTooLarge();
+      else onHeadTooLarge(headTooLargeError(maxBytes));
       if (!internals.destroyed) internals._connect();
     }
     return result;
@@ -81,6 +112,8 @@ export function boundResponseBodies(client: object, maxBytes: number, onTooLarge
     parser.initialize(RESPONSE);
     bodyBytes = 0;
     tooLarge = false;
+    headChars = 0;
+    headTooLarge = false;
     connect.call(this);
   };
 }

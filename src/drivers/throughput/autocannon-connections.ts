@@ -118,7 +118,12 @@ export function runConnections(settings: ConnectionSettings, events: ConnectionE
       if (settings.tlsOptions) createSecureContext(settings.tlsOptions);
       for (let i = 0; i < settings.connections; i++) {
         const client = new AutocannonClient(options);
-        boundResponseBodies(client, settings.maxBodyBytes, () => events.onBodyTooLarge(client, settings.maxBodyBytes));
+        boundResponseBodies(
+          client,
+          settings.maxBodyBytes,
+          () => events.onBodyTooLarge(client, settings.maxBodyBytes),
+          (error) => events.onConnectionError(error),
+        );
         const answer = lastAnswerOf(client);
         client.on('response', (status: number, _bytes: number, latencyMs: number) => events.onAnswer(client, status, latencyMs, answer));
         client.on('connError', (error: Error) => events.onConnectionError(error));

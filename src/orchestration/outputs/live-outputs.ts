@@ -4,6 +4,7 @@
  * output from taking the run down: its error is said once and the output is dropped.
  */
 import type { TimeseriesPoint } from '../../contract/report.js';
+import { hurriedAfter } from '../../engine/drain.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import type { LiveOutput, LiveVerdict, SessionInfo } from './live-output.js';
 
@@ -41,8 +42,17 @@ export class LiveOutputs {
     this.each((output) => output.onInterval(sample));
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.outputs.map((output) => output.close()));
+  /**
+   * Closes every output: the OTLP push sends once more, which a collector that never answers
+   * holds for its exporter's timeouts. After a stop signal (`hurry`), the close is given up
+   * as a drain is (engine/drain.ts SIGNAL_DRAIN_MS), so the process ends in time (docs/design.md §2.8).
+   */
+  async close(hurry?: AbortSignal): Promise<void> {
+    const closing = Promise.all(this.outputs.map((output) => output.close()));
+    if (hurry === undefined) return void (await closing);
+    const hurried = hurriedAfter(hurry);
+    const givenUp = new Promise<void>((resolve) => hurried.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([closing, givenUp]);
   }
 
   private each(action: (output: LiveOutput) => void): void {

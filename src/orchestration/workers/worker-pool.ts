@@ -26,6 +26,16 @@ export interface PoolResult {
   failedByPolicy: boolean;
 }
 
+/**
+ * How long a worker may still run after the run's planned end (or after a stop that is no
+ * signal: a threshold's abortOnFail, a lost worker under `fail`) before it is killed as stuck:
+ * its drain, its last summary and its exit take a few seconds at most (docs/design.md §7).
+ */
+export const WORKER_END_GRACE_MS = 30_000;
+
+/** After a stop signal: how long a worker may take to end before it is killed, so the process ends in time (docs/design.md §2.8). */
+export const WORKER_SIGNAL_GRACE_MS = 1_500;
+
 /** The compiled worker entry: from dist/ even when this module runs from src/ (tests). */
 function workerScript(): string {
   return compiledSibling(import.meta.url, 'driver-worker-main.js');
@@ -42,12 +52,37 @@ export async function runWorkerPool(
   const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false };
   const merger = new IntervalMerger(jobs.length, sink);
   const children: ChildProcess[] = [];
+  // A worker that does not end (its loop blocked, the process stopped) would hold the run, and
+  // a stop signal, forever: past a bound it is killed, and reported as a worker that died.
+  const killedBecause = new Map<ChildProcess, string>();
+  let killTimer: NodeJS.Timeout | undefined;
+  let killAtMs = Number.POSITIVE_INFINITY;
+  const killStuckAt = (atMs: number, why: string): void => {
+    if (atMs >= killAtMs) return;
+    killAtMs = atMs;
+    clearTimeout(killTimer);
+    killTimer = setTimeout(
+      () => {
+        for (const child of children) {
+          if (child.exitCode !== null || child.signalCode !== null) continue;
+          killedBecause.set(child, why);
+          child.kill('SIGKILL');
+        }
+      },
+      Math.max(0, atMs - Date.now()),
+    );
+  };
+  const first = jobs[0];
+  const plannedEndMs = (first?.startAtMs ?? Date.now()) + (first?.profile.durationMs ?? 0);
+  killStuckAt(plannedEndMs + WORKER_END_GRACE_MS, `did not end within ${WORKER_END_GRACE_MS / 1_000} s of the run's planned end`);
   const onStop = (): void => {
     for (const child of children) if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
+    killStuckAt(Date.now() + WORKER_END_GRACE_MS, `did not end within ${WORKER_END_GRACE_MS / 1_000} s of the run's stop`);
   };
   stop.signal.addEventListener('abort', onStop, { once: true });
   const onHurry = (): void => {
     for (const child of children) if (child.connected) child.send({ type: 'hurry' } satisfies ParentMessage);
+    killStuckAt(Date.now() + WORKER_SIGNAL_GRACE_MS, `did not end within ${WORKER_SIGNAL_GRACE_MS / 1_000} s of the stop signal`);
   };
   hurry?.addEventListener('abort', onHurry, { once: true });
 
@@ -76,7 +111,9 @@ export async function runWorkerPool(
         if (!done) {
           const why = signal ? `signal ${signal}` : `exit code ${code}`;
           const last = stderrTail.trim().split('\n').pop() ?? '';
-          result.warnings.push(redact(`worker ${job.workerIndex} (${job.fixtures.participants.length} participants) died: ${why}${last ? `: ${last}` : ''}`));
+          const killed = killedBecause.get(child);
+          const what = killed === undefined ? `died: ${why}` : `${killed} and was killed (stuck: its event loop blocked, or the process stopped)`;
+          result.warnings.push(redact(`worker ${job.workerIndex} (${job.fixtures.participants.length} participants) ${what}${last ? `: ${last}` : ''}`));
           if (policy === 'fail') {
             result.failedByPolicy = true;
             stop.abort();
@@ -88,6 +125,7 @@ export async function runWorkerPool(
     });
 
   await Promise.all(jobs.map(runOne));
+  clearTimeout(killTimer);
   result.workers.sort((a, b) => a.index - b.index);
   stop.signal.removeEventListener('abort', onStop);
   hurry?.removeEventListener('abort', onHurry);
