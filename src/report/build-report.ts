@@ -162,7 +162,8 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard),
     ...(lost ? { note: `judged without the ${lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
   };
-  const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load });
+  const kinds = (profile.requests?.kinds ?? []).filter((kind) => kind.enabled).map((kind) => kind.name);
+  const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load, kinds });
   const checks = ctx.shardChecks ? withShardFailures(evaluated, ctx.shardChecks) : evaluated;
   const scenarios: Report['scenarios'] = {
     chatStreams,

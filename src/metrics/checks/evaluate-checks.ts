@@ -56,9 +56,11 @@ export interface CheckInputs {
   generator: GeneratorSummary;
   /** The plan as driven and what was held (load.achieved); absent: the check is a skip that says so. */
   load?: LoadInputs;
+  /** The profile's enabled request kinds: requests.expectations wants an answer judged for each. */
+  kinds?: readonly string[];
 }
 
-export function evaluateChecks({ total, chat, generator, load }: CheckInputs): CheckResult[] {
+export function evaluateChecks({ total, chat, generator, load, kinds }: CheckInputs): CheckResult[] {
   const byId = new Map<string, CheckResult>();
   byId.set('load.achieved', load ? loadAchieved(load) : skip('load.achieved', 'the load driven was not measured'));
   byId.set('auth.token.refresh', tokenRefreshCheck(buildAuthSummary(total)));
@@ -71,6 +73,6 @@ export function evaluateChecks({ total, chat, generator, load }: CheckInputs): C
     for (const result of streamChecks(chat, behind)) byId.set(result.id, result);
   }
   byId.set('generator.healthy', generatorHealthy(generator));
-  byId.set('requests.expectations', requestsExpectationsCheck(total));
+  byId.set('requests.expectations', requestsExpectationsCheck(total, kinds));
   return CHECK_IDS.map((id) => byId.get(id) ?? (id.startsWith('stream.') ? skip(id, 'chat streams were off') : requestCheck(total, id as RequestCheckId)));
 }

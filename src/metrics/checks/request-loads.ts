@@ -10,6 +10,7 @@ import type { MetricSet } from '../metric-set.js';
 import { requestKindKey, throughputNames } from '../names.js';
 import { cutAtEndName, scheduledSlotsName, TAG_EXTRA } from '../throughput-extra-names.js';
 import type { RequestLoad } from './load-achieved.js';
+import { kindSkippedName } from './requests-check.js';
 
 /** Failures by code (`net:ECONNREFUSED`, ...) among counters `<prefix><code>` whose code starts with `codePrefix`. */
 function failuresUnder(total: MetricSet, prefix: string, codePrefix: string): Record<string, number> {
@@ -42,7 +43,8 @@ export function requestLoads(
     if (!settings.enabled) continue;
     // Without a coach token tag link sends nothing: tags.link says so (no evidence), not this check.
     if (scenario === 'tagLink' && total.count(TAG_EXTRA.skipped) > 0) continue;
-    if (scenario.startsWith('requests.') && total.count(`${scenario}.skipped`) > 0) continue;
+    // A kind without its coach token sends nothing: requests.expectations says so (no evidence), not this check.
+    if (scenario.startsWith('requests.') && total.count(kindSkippedName(scenario.slice('requests.'.length))) > 0) continue;
     const names = throughputNames(scenario);
     const stages = plan.scenarios.find((entry) => entry.scenario === scenario)?.stages ?? [];
     const byPlan = integrateStages(stages, 0, Math.min(runMs, plan.durationMs));
