@@ -41,6 +41,39 @@ describe('load.achieved, open model', () => {
   }, 60_000);
 });
 
+describe('load.achieved, a scenario slow to get ready', () => {
+  it('counts the plan of the time a request kind waited for its setup as never started, past the first second', async () => {
+    const { report } = await runProfile({
+      name: 'slow-setup',
+      duration: '4s',
+      // The setup's answer comes 2.5 s into the run: its kind's schedule holds only the 1.5 s left.
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '2s' },
+      requests: {
+        model: 'open',
+        ratePerSec: 20,
+        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+      },
+    });
+    const kind = report.scenarios.requests!.getSession!;
+    expect(kind.requests).toBeGreaterThan(0);
+    expect(kind.requests).toBeLessThan(40);
+    expect(kind.droppedSlots).toBe(0);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    // 20/s over 4 s less the first second's grace: about 60 planned, of which the 2.5 s of setup held 30.
+    const planned = Number(/of (\d+) planned arrivals/.exec(check.detail)![1]);
+    expect(planned).toBeGreaterThanOrEqual(55);
+    expect(planned).toBeLessThanOrEqual(60);
+    expect(check.detail).toMatch(/; \d+ never started \(due before its schedule began, or as the run stopped\)/);
+    expect(report.verdict).toBe('fail');
+  }, 30_000);
+});
+
 describe('load.achieved, closed model', () => {
   it('fails when the connections completed no request: a target that answers nothing drove no load', async () => {
     const { report } = await runProfile(

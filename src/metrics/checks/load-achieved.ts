@@ -189,10 +189,14 @@ function requestPart(load: RequestLoad): Part | null {
     // A late slot still arrived: its delay is in the latency (timed from its intended start)
     // and in generator.behind, so it is said here but not counted short.
     const started = Math.min(load.started, load.planned);
+    // Neither started nor dropped: due before the schedule began (a scenario slow to get ready) or at the stop.
+    const unreached = Math.floor(load.planned - started - load.dropped);
     return {
       share: started / load.planned,
       bound: MIN_ACHIEVED_SHARE,
-      text: `${load.scenario} started ${pct(started / load.planned)} of ${whole(load.planned)} planned arrivals (${whole(load.dropped)} dropped at maxInFlight; ${whole(load.late)} started late)`,
+      text:
+        `${load.scenario} started ${pct(started / load.planned)} of ${whole(load.planned)} planned arrivals (${whole(load.dropped)} dropped at maxInFlight; ${whole(load.late)} started late)` +
+        (unreached > 0 ? `; ${whole(unreached)} never started (due before its schedule began, or as the run stopped)` : ''),
     };
   }
   if (!(load.connections > 0)) return null;

@@ -41,7 +41,7 @@ export const throughputShared = (scenario: ThroughputKey) =>
     counter('lateSlots', 'info', { report: 'lateSlots', doc: 'open model: slots started later than their intended start by more than the lateness bound' }),
     counter('droppedSlots', 'lower', { report: 'droppedSlots', doc: 'open model: slots never started because the concurrency bound was reached' }),
     counter('scheduledSlots', 'info', {
-      doc: "open model: slots the schedule held for the run's remaining time, or of a stopped run those due by the stop (started + dropped)",
+      doc: "open model: slots the schedule held for the run's remaining time, or of a stopped run those due by the stop (started + dropped), and of a plain rate the plan's arrivals while its scenario got ready beyond the first second (never started)",
     }),
     histogram('latencyUs', 'lower', {
       report: 'latencyMs',
