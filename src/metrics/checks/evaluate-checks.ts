@@ -70,7 +70,7 @@ export function evaluateChecks({ total, chat, generator, load, kinds }: CheckInp
       keepAliveBunched: total.count(CHAT.keepAliveBunchedBehind),
       stalledSilentAfterHeaders: total.count(CHAT.stalledSilentAfterHeadersBehind),
     };
-    for (const result of streamChecks(chat, behind)) byId.set(result.id, result);
+    for (const result of streamChecks(chat, behind, total.count(CHAT.messagesRefused))) byId.set(result.id, result);
   }
   byId.set('generator.healthy', generatorHealthy(generator));
   byId.set('requests.expectations', requestsExpectationsCheck(total, kinds));
