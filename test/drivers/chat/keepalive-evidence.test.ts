@@ -202,6 +202,24 @@ describe('KEEP_ALIVE evidence against real SSE servers', () => {
     expect(checks['stream.keepalive.cadence'].detail).toMatch(/gaps under a tenth of the interval: KEEP_ALIVEs arriving in bursts \(an intermediary buffering/);
   });
 
+  it('streams kept busy by events but sent no KEEP_ALIVE at all: the cadence fails on first KEEP_ALIVEs late, not a skip', async () => {
+    // A valid event of the stream's own session every 150 ms, never a KEEP_ALIVE: nothing stalls, no gap is ever seen.
+    server = await sseServer((res, timers) => {
+      const sessionId = /chat_sessions\/([^/]+)\/stream/.exec(res.req.url ?? '')?.[1] ?? 'main';
+      const member = { sessionId, participantId: 'p-1', memberId: 'c-1', memberType: 'coach', memberName: 'Ann', photoUrl: null };
+      const frame = `data: ${JSON.stringify({ eventType: 'CHAT_SESSION_MEMBER_LEFT', payload: member })}\n\n`;
+      const timer = setInterval(() => res.write(frame), 150);
+      timers.add(timer as unknown as NodeJS.Timeout);
+    });
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.keepAliveGapMs.count).toBe(0);
+    expect(chat.stalled).toBe(0);
+    expect(chat.firstKeepAliveLate).toBeGreaterThan(0);
+    expect(checks['stream.keepalive.cadence'].status).toBe('fail');
+    expect(checks['stream.keepalive.cadence'].detail).toMatch(new RegExp(`${chat.firstKeepAliveLate} first KEEP_ALIVEs late`));
+    expect(chat.samples.some((sample) => /^no KEEP_ALIVE in the \d+ ms the stream was open \(expected 300 ± 100\)$/.test(sample))).toBe(true);
+  });
+
   it('messages whose posts are refused fail delivery, as a refused upload fails photo.upload, naming the status', async () => {
     server = await sseServer(keepAliveEvery(300, 300), 503);
     const { checks, chat } = await runChat(server.url, 1_000, 20);
