@@ -72,6 +72,33 @@ describe('load.achieved, a scenario slow to get ready', () => {
     expect(check.detail).toMatch(/; \d+ never started \(due before its schedule began, or as the run stopped\)/);
     expect(report.verdict).toBe('fail');
   }, 30_000);
+
+  it('counts a closed-model kind whose connections opened after its setup as held for the rest of the run only', async () => {
+    const { report } = await runProfile({
+      name: 'slow-setup-closed',
+      duration: '4s',
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '2s' },
+      requests: {
+        model: 'closed',
+        connections: 2,
+        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+      },
+    });
+    expect(report.scenarios.requests!.getSession!.requests).toBeGreaterThan(0);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    // Opened 2.5 s into a 4 s run: held for about half of the 3 s past the first second.
+    expect(check.detail).toMatch(
+      /^requests\.getSession held its 2 closed-model connections \([\d,]+ requests completed, opened 2\.\d s into the run: held for \d+(\.\d)? % of it past its first second\)/,
+    );
+    expect(check.observed as number).toBeLessThan(60);
+    expect(report.verdict).toBe('fail');
+  }, 30_000);
 });
 
 describe('load.achieved, closed model', () => {

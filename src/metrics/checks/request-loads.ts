@@ -26,7 +26,8 @@ function failuresUnder(total: MetricSet, prefix: string, codePrefix: string): Re
  * (`scheduledSlots`), no more than the plan holds up to the run's end (a stopped run is judged
  * on what it had time for); started slots are the requests answered or failed plus those cut at
  * the end. Closed model: its connection errors (`net:*` failures, which only a connection
- * raises there) against the connections opened: a shard's dealt share of them (docs/design.md §2.2).
+ * raises there) against the connections opened: a shard's dealt share of them (docs/design.md §2.2),
+ * and how late its connections opened (the latest of its processes).
  */
 export function requestLoads(
   total: MetricSet,
@@ -57,6 +58,7 @@ export function requestLoads(
       late: total.count(names.lateSlots),
       dropped: total.count(names.droppedSlots),
       connections: settings.model === 'closed' ? dealtShare(settings.connections, shard?.index ?? 0, shard?.count ?? 1) : 0,
+      lateStartMs: settings.model === 'closed' ? total.peakOf(names.lateStartMs) : 0,
       connectionErrors: settings.model === 'closed' ? failuresUnder(total, names.errorKind(''), 'net:') : {},
     });
   }

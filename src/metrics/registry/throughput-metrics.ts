@@ -54,6 +54,9 @@ export const throughputShared = (scenario: ThroughputKey) =>
     figure('activeSeconds', 'seconds', 'info', {
       doc: "seconds the scenario ran, the throughput denominator: from its start to the run's end or stop, drain excluded (open model: the schedule's span; closed model: its connections')",
     }),
+    peak('lateStartMs', 'ms', {
+      doc: "closed model: how long after the run's start its connections opened, beyond the first second given to get ready (image corpus, setup requests): load.achieved counts it short",
+    }),
     counter('cutAtEnd', 'info', {
       doc: 'requests still unanswered when the drain after the end ran out: neither requests nor errors nor check evidence',
     }),
