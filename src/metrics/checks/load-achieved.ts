@@ -86,8 +86,13 @@ export const MIN_JUDGED_MS = 1_000;
 export function judgedWindow(stages: readonly PlannedStage[], warmupMs: number, runMs: number, planMs: number): { fromMs: number; toMs: number } {
   const toMs = Math.max(0, Math.min(runMs, planMs));
   // The initial ramp: from a start at 0 to the end of the first stage that brings anyone online (a step included).
-  const rampEnd = stages[0]?.from === 0 ? stages.find((stage) => stage.to > 0) : undefined;
-  const fromMs = Math.max(warmupMs, rampEnd ? rampEnd.endMs + RAMP_SETTLE_MS : 0);
+  const rampIndex = stages[0]?.from === 0 ? stages.findIndex((stage) => stage.to > 0) : -1;
+  // A stage split in parts (a driver worker lost inside it: scaleStagesFrom) ends with its last part.
+  let rampEndMs = rampIndex >= 0 ? stages[rampIndex]!.endMs : null;
+  for (let i = rampIndex + 1; rampIndex >= 0 && i < stages.length && stages[i]!.name === stages[rampIndex]!.name && stages[i]!.startMs === rampEndMs; i++) {
+    rampEndMs = stages[i]!.endMs;
+  }
+  const fromMs = Math.max(warmupMs, rampEndMs !== null ? rampEndMs + RAMP_SETTLE_MS : 0);
   return { fromMs: Math.max(0, Math.min(fromMs, toMs - MIN_JUDGED_MS)), toMs };
 }
 

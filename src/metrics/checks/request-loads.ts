@@ -35,6 +35,8 @@ export function requestLoads(
   plan: RunPlan,
   runMs: number,
   shard: { index: number; count: number } | null,
+  /** Planned arrivals of driver workers that died, by scenario: their scheduledSlots died with them. */
+  lostScheduled: Readonly<Record<string, number>> = {},
 ): RequestLoad[] {
   const loads: RequestLoad[] = [];
   // Request kinds are judged like the built-ins, each on its own schedule (docs/design.md §2.15).
@@ -49,7 +51,8 @@ export function requestLoads(
     const names = throughputNames(scenario);
     const stages = plan.scenarios.find((entry) => entry.scenario === scenario)?.stages ?? [];
     const byPlan = integrateStages(stages, 0, Math.min(runMs, plan.durationMs));
-    const scheduled = total.count(scheduledSlotsName(scenario));
+    const own = total.count(scheduledSlotsName(scenario));
+    const scheduled = own > 0 ? own + (lostScheduled[scenario] ?? 0) : 0;
     loads.push({
       scenario,
       model: settings.model,
