@@ -116,15 +116,17 @@ export class StreamObserver {
   }
 
   /**
-   * A stream that carried frames but closed with no KEEP_ALIVE, later than expected + tolerance
+   * A stream that carried events but closed with no KEEP_ALIVE, later than expected + tolerance
    * after its headers: its first KEEP_ALIVE is late, though it never came (a target whose
    * events keep the stream from stalling, but which sends no KEEP_ALIVE at all). A stream that
-   * got nothing after its headers is stream.stall's, not the cadence's.
+   * got no event, or none for the stall window before it closed, is stream.stall's, not the
+   * cadence's.
    */
   private firstKeepAliveNeverCame(stream: SseStream, nowMs: number): void {
     const { intervalMs: expectKeepAliveMs, toleranceMs } = this.settings.keepAlive;
     const afterHeadersMs = nowMs - stream.openedAtMs;
-    if (stream.keepAlives > 0 || !stream.sawBody || !(afterHeadersMs > expectKeepAliveMs + toleranceMs)) return;
+    const carriedEvents = stream.lastFrameAtMs > stream.openedAtMs && nowMs - stream.lastFrameAtMs <= 2 * expectKeepAliveMs;
+    if (stream.keepAlives > 0 || !carriedEvents || !(afterHeadersMs > expectKeepAliveMs + toleranceMs)) return;
     this.metrics.inc(CHAT.firstKeepAliveLate);
     this.metrics.sample(
       CHAT.samples,
