@@ -13,7 +13,7 @@ import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
-import { profileFile, quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile, writeProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 describe('load.achieved, open model', () => {
@@ -98,6 +98,44 @@ describe('load.achieved, a scenario slow to get ready', () => {
     );
     expect(check.observed as number).toBeLessThan(60);
     expect(report.verdict).toBe('fail');
+  }, 30_000);
+});
+
+describe('load.achieved, a target that dies mid-run', () => {
+  it('counts the open-model requests refused at the connection as load that never reached the target', async () => {
+    const target = await startTarget({ participants: 10, sessionsPerParticipant: 2, keepAliveMs: 500 });
+    const { dir } = await writeProfile({});
+    const fixtures = join(dir, 'fixtures.json');
+    await writeFile(fixtures, JSON.stringify(target.fixtures));
+    // Gone 1.5 s into the 4 s run: every upload after that is refused; those before were answered.
+    const dies = setTimeout(() => void target.close(), 1_500);
+    try {
+      const { report, exitCode } = await runProfile(
+        {
+          name: 'target-dies',
+          duration: '4s',
+          chatStreams: { enabled: false },
+          photoUpload: { enabled: true, ratePerSec: 20, imageSizes: ['2KiB'], formats: ['jpeg'] },
+          tagLink: { enabled: false },
+          generator: { maxEventLoopDelayP99: '2s' },
+        },
+        { target: target.url, fixtures, expectKeepalive: '500ms' },
+      );
+      const photo = report.scenarios.photoUpload!;
+      const refused = photo.errorsByKind['net:ECONNREFUSED'] ?? 0;
+      expect(refused).toBeGreaterThan(20);
+      // What was answered before the target died still passes the upload checks: only the load says it.
+      expect(report.checks.find((c) => c.id === 'photo.upload')!.status).toBe('pass');
+      const check = report.checks.find((c) => c.id === 'load.achieved')!;
+      expect(check.status, check.detail).toBe('fail');
+      expect(check.detail).toMatch(new RegExp(`; ${refused} never reached the target \\(net:ECONNREFUSED: ${refused}\\): \\d+(\\.\\d)? % reached it`));
+      expect(check.observed as number).toBeLessThan(60);
+      expect(report.verdict).toBe('fail');
+      expect(exitCode).toBe(1);
+    } finally {
+      clearTimeout(dies);
+      await target.close();
+    }
   }, 30_000);
 });
 

@@ -39,6 +39,8 @@ export interface RequestLoad {
   connectionErrors: Readonly<Record<string, number>>;
   /** Closed model: how long after the run's start (and its first second's grace) the connections opened. */
   lateStartMs?: number;
+  /** Open model: started requests that never reached the target (`net:*`, `timeout:connect`, `proxy:<nnn>`), by failure code. */
+  unreached?: Readonly<Record<string, number>>;
 }
 
 export interface LoadInputs {
@@ -198,13 +200,21 @@ function requestPart(load: RequestLoad, spanMs: number): Part | null {
     // and in generator.behind, so it is said here but not counted short.
     const started = Math.min(load.started, load.planned);
     // Neither started nor dropped: due before the schedule began (a scenario slow to get ready) or at the stop.
-    const unreached = Math.floor(load.planned - started - load.dropped);
+    const neverStarted = Math.floor(load.planned - started - load.dropped);
+    // Started, but refused at the connection or answered by a proxy: load the target never received.
+    const failed = Object.values(load.unreached ?? {}).reduce((a, b) => a + b, 0);
+    const reached = Math.max(0, started - failed);
+    const codes = Object.entries(load.unreached ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .map(([code, n]) => `${code}: ${whole(n)}`)
+      .join(', ');
     return {
-      share: started / load.planned,
+      share: reached / load.planned,
       bound: MIN_ACHIEVED_SHARE,
       text:
         `${load.scenario} started ${pct(started / load.planned)} of ${whole(load.planned)} planned arrivals (${whole(load.dropped)} dropped at maxInFlight; ${whole(load.late)} started late)` +
-        (unreached > 0 ? `; ${whole(unreached)} never started (due before its schedule began, or as the run stopped)` : ''),
+        (neverStarted > 0 ? `; ${whole(neverStarted)} never started (due before its schedule began, or as the run stopped)` : '') +
+        (failed > 0 ? `; ${whole(failed)} never reached the target (${codes}): ${pct(reached / load.planned)} reached it` : ''),
     };
   }
   if (!(load.connections > 0)) return null;

@@ -21,11 +21,15 @@ function failuresUnder(total: MetricSet, prefix: string, codePrefix: string): Re
   return out;
 }
 
+/** Failure codes of a request that never reached the target: its connection failed, or a proxy answered instead. */
+const UNREACHED_CODES = ['net:', 'timeout:connect', 'proxy:'] as const;
+
 /**
  * One entry per request scenario that ran. Open model: the slots planned are the schedule's
  * (`scheduledSlots`), no more than the plan holds up to the run's end (a stopped run is judged
  * on what it had time for); started slots are the requests answered or failed plus those cut at
- * the end. Closed model: its connection errors (`net:*` failures, which only a connection
+ * the end, of which those that failed at the connection (or were answered by a proxy) never
+ * reached the target. Closed model: its connection errors (`net:*` failures, which only a connection
  * raises there) against the connections opened: a shard's dealt share of them (docs/design.md §2.2),
  * and how late its connections opened (the latest of its processes).
  */
@@ -63,6 +67,7 @@ export function requestLoads(
       connections: settings.model === 'closed' ? dealtShare(settings.connections, shard?.index ?? 0, shard?.count ?? 1) : 0,
       lateStartMs: settings.model === 'closed' ? total.peakOf(names.lateStartMs) : 0,
       connectionErrors: settings.model === 'closed' ? failuresUnder(total, names.errorKind(''), 'net:') : {},
+      unreached: settings.model === 'open' ? Object.assign({}, ...UNREACHED_CODES.map((code) => failuresUnder(total, names.errorKind(''), code))) : {},
     });
   }
   return loads;
