@@ -73,6 +73,39 @@ describe('load.achieved, a scenario slow to get ready', () => {
     expect(report.verdict).toBe('fail');
   }, 30_000);
 
+  it('counts the slots a staged schedule owed while its kind waited for setup, sent in a burst seconds late, as short', async () => {
+    const { report } = await runProfile({
+      name: 'slow-setup-staged',
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '2s' },
+      requests: {
+        model: 'open',
+        maxInFlight: 128,
+        // 20/s from the start for 4 s: laid from the run's start, so the 2.5 s of setup leave 50 slots due at once.
+        stages: [
+          { duration: '0s', target: 20 },
+          { duration: '4s', target: 'hold', name: 'flat' },
+        ],
+        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+      },
+    });
+    const kind = report.scenarios.requests!.getSession!;
+    expect(kind.droppedSlots).toBe(0);
+    expect(kind.lateSlots).toBeGreaterThan(40);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    // Due in the first 1.5 s and sent at 2.5 s: about 30 of the 80 planned.
+    const overdue = Number(/; (\d+) started more than 1 s late, not on the planned schedule/.exec(check.detail)?.[1]);
+    expect(overdue).toBeGreaterThanOrEqual(25);
+    expect(overdue).toBeLessThan(kind.lateSlots);
+    expect(check.detail).toMatch(/: \d+(\.\d)? % reached it on schedule/);
+    expect(report.verdict).toBe('fail');
+  }, 30_000);
+
   it('counts a closed-model kind whose connections opened after its setup as held for the rest of the run only', async () => {
     const { report } = await runProfile({
       name: 'slow-setup-closed',
@@ -128,7 +161,9 @@ describe('load.achieved, a target that dies mid-run', () => {
       expect(report.checks.find((c) => c.id === 'photo.upload')!.status).toBe('pass');
       const check = report.checks.find((c) => c.id === 'load.achieved')!;
       expect(check.status, check.detail).toBe('fail');
-      expect(check.detail).toMatch(new RegExp(`; ${refused} never reached the target \\(net:ECONNREFUSED: ${refused}\\): \\d+(\\.\\d)? % reached it`));
+      expect(check.detail).toMatch(
+        new RegExp(`; ${refused} never reached the target \\(net:ECONNREFUSED: ${refused}\\): \\d+(\\.\\d)? % reached it on schedule`),
+      );
       expect(check.observed as number).toBeLessThan(60);
       expect(report.verdict).toBe('fail');
       expect(exitCode).toBe(1);

@@ -80,7 +80,11 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
         recordFailure(metrics, workload, memo, result.failure, result.detail);
       }
     },
-    onLate: () => ctx.metrics.inc(names.lateSlots),
+    onLate: (_slot, lateByMs) => {
+      ctx.metrics.inc(names.lateSlots);
+      // A slot this late is not the planned shape (a staged schedule's slots owed while the scenario got ready, sent at once).
+      if (lateByMs > RAMP_SETTLE_MS) ctx.metrics.inc(names.overdueSlots);
+    },
     onDropped: () => ctx.metrics.inc(names.droppedSlots),
   });
   // A schedule whose last answer came early still holds the scenario, and so the run, to its end.

@@ -39,6 +39,8 @@ export interface RequestLoad {
   connectionErrors: Readonly<Record<string, number>>;
   /** Closed model: how long after the run's start (and its first second's grace) the connections opened. */
   lateStartMs?: number;
+  /** Open model: of the late slots, those started more than RAMP_SETTLE_MS late: not the planned shape, so short. */
+  overdue?: number;
   /** Open model: started requests that never reached the target (`net:*`, `timeout:connect`, `proxy:<nnn>`), by failure code. */
   unreached?: Readonly<Record<string, number>>;
 }
@@ -203,7 +205,9 @@ function requestPart(load: RequestLoad, spanMs: number): Part | null {
     const neverStarted = Math.floor(load.planned - started - load.dropped);
     // Started, but refused at the connection or answered by a proxy: load the target never received.
     const failed = Object.values(load.unreached ?? {}).reduce((a, b) => a + b, 0);
-    const reached = Math.max(0, started - failed);
+    // Started more than the grace late: owed while the scenario was not ready (or the driver stalled), sent as a burst.
+    const overdue = load.overdue ?? 0;
+    const reached = Math.max(0, started - failed - overdue);
     const codes = Object.entries(load.unreached ?? {})
       .sort((a, b) => b[1] - a[1])
       .map(([code, n]) => `${code}: ${whole(n)}`)
@@ -214,7 +218,9 @@ function requestPart(load: RequestLoad, spanMs: number): Part | null {
       text:
         `${load.scenario} started ${pct(started / load.planned)} of ${whole(load.planned)} planned arrivals (${whole(load.dropped)} dropped at maxInFlight; ${whole(load.late)} started late)` +
         (neverStarted > 0 ? `; ${whole(neverStarted)} never started (due before its schedule began, or as the run stopped)` : '') +
-        (failed > 0 ? `; ${whole(failed)} never reached the target (${codes}): ${pct(reached / load.planned)} reached it` : ''),
+        (overdue > 0 ? `; ${whole(overdue)} started more than ${sec(RAMP_SETTLE_MS)} late, not on the planned schedule` : '') +
+        (failed > 0 ? `; ${whole(failed)} never reached the target (${codes})` : '') +
+        (failed + overdue > 0 ? `: ${pct(reached / load.planned)} reached it on schedule` : ''),
     };
   }
   if (!(load.connections > 0)) return null;

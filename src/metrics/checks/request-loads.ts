@@ -63,6 +63,7 @@ export function requestLoads(
       planned: scheduled > 0 ? Math.min(scheduled, byPlan) : byPlan,
       started: total.count(names.requests) + total.count(cutAtEndName(scenario)),
       late: total.count(names.lateSlots),
+      overdue: total.count(names.overdueSlots),
       dropped: total.count(names.droppedSlots),
       connections: settings.model === 'closed' ? dealtShare(settings.connections, shard?.index ?? 0, shard?.count ?? 1) : 0,
       lateStartMs: settings.model === 'closed' ? total.peakOf(names.lateStartMs) : 0,

@@ -39,6 +39,9 @@ export const throughputShared = (scenario: ThroughputKey) =>
     figure('requestedRatePerSec', 'perSec', 'info', { doc: 'open model: the mean arrival rate the schedule asked for; closed model: null' }),
     // Late starts are the driver's scheduler falling behind (generator health), not the target.
     counter('lateSlots', 'info', { report: 'lateSlots', doc: 'open model: slots started later than their intended start by more than the lateness bound' }),
+    counter('overdueSlots', 'info', {
+      doc: "open model: of lateSlots, those started more than the first second's grace after their intended start (a burst of what a scenario not yet ready, or a stalled driver, owed): load.achieved counts them short",
+    }),
     counter('droppedSlots', 'lower', { report: 'droppedSlots', doc: 'open model: slots never started because the concurrency bound was reached' }),
     counter('scheduledSlots', 'info', {
       doc: "open model: slots the schedule held for the run's remaining time, or of a stopped run those due by the stop (started + dropped), and of a plain rate the plan's arrivals while its scenario got ready beyond the first second (never started)",
