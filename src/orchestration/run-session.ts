@@ -207,6 +207,7 @@ export async function runSession({
   let durationMs: number;
   let failedByPolicy = false;
   let workerSummaries: Report['workers'];
+  let workersReportedUntilMs: Record<number, number> | undefined;
   /** Whether the load began: false when a stop came during the --start-at wait. */
   let loadBegan = config.startAtMs === null;
   /** Ready: wait for --start-at (at once without one); resolves with when the load starts. */
@@ -244,6 +245,7 @@ export async function runSession({
     const pool = await running;
     ({ rssBytes, durationMs, failedByPolicy } = pool);
     workerSummaries = pool.workers;
+    workersReportedUntilMs = pool.reportedUntilMs;
     warnings.push(...pool.warnings);
   }
   await collector.close();
@@ -278,6 +280,7 @@ export async function runSession({
     participants,
     ...(cap ? { participantsCap: cap.participants } : {}),
     workers: workerSummaries,
+    ...(workersReportedUntilMs ? { workersReportedUntilMs } : {}),
     // A dead worker under the `fail` policy fails the run even if its share's checks held.
     workerLost: failedByPolicy,
     start: config.startAtMs === null ? undefined : { plannedMs: config.startAtMs, actualMs: actualStartMs },

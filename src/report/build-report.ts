@@ -7,10 +7,10 @@
  */
 
 import type { KeepAliveExpectation } from '../contract/keep-alive.js';
-import { drivenPlan } from '../contract/profile/driven-plan.js';
+import { drivenPlan, integrateStages } from '../contract/profile/driven-plan.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { runPlanOf } from '../contract/profile/run-plan.js';
-import { scaleStages } from '../contract/profile/stage-plan.js';
+import { scaleStagesFrom } from '../contract/profile/stage-plan.js';
 import {
   type AbortInfo,
   type CapacityResult,
@@ -79,6 +79,11 @@ export interface ReportContext {
    * policy accepts their loss, so load.achieved judges the rest.
    */
   workers?: Report['workers'];
+  /**
+   * Of each driver worker that died, by index: the end of its last interval merged (ms of the
+   * run). What it drove until then is in the total, so its share of the plan is kept until then.
+   */
+  workersReportedUntilMs?: Readonly<Record<number, number>>;
   /** A driver worker died under `workers.onWorkerExit: fail`: the run fails whatever its checks say. */
   workerLost?: boolean;
   /** `--start-at` runs: when load was to start and when this process got there (epoch ms). */
@@ -106,19 +111,23 @@ export interface ReportContext {
   capacity?: { result: CapacityResult; profile: Profile };
 }
 
-/** The share of the load of driver workers that died, when the `continue` policy accepts their loss. */
-interface LostWorkers {
+/** One driver worker that died, when the `continue` policy accepts its loss: its share of the load, and until when it drove it. */
+interface LostWorker {
   participantShare: number;
   rateShare: number;
-  workers: number;
+  /** The end of its last interval in the total (ms of the run); 0 when unknown: its share is left out of the whole plan. */
+  untilMs: number;
 }
 
-function lostWorkers(workers: Report['workers'], policy: string): LostWorkers | null {
+function lostWorkers(workers: Report['workers'], policy: string, reportedUntilMs: Readonly<Record<number, number>> = {}): LostWorker[] | null {
   const dead = (workers ?? []).filter((worker) => worker.counters === null);
   if (policy !== 'continue' || dead.length === 0 || !workers) return null;
   const participants = workers.reduce((n, worker) => n + worker.participants, 0);
-  const lostParticipants = dead.reduce((n, worker) => n + worker.participants, 0);
-  return { participantShare: participants > 0 ? lostParticipants / participants : 0, rateShare: dead.length / workers.length, workers: dead.length };
+  return dead.map((worker) => ({
+    participantShare: participants > 0 ? worker.participants / participants : 0,
+    rateShare: 1 / workers.length,
+    untilMs: reportedUntilMs[worker.index] ?? 0,
+  }));
 }
 
 /** When load was planned to start (--start-at) and when this process got there. */
@@ -126,15 +135,36 @@ function startInfo({ plannedMs, actualMs }: NonNullable<ReportContext['start']>)
   return { plannedAt: new Date(plannedMs).toISOString(), actualAt: new Date(actualMs).toISOString(), skewMs: actualMs - plannedMs };
 }
 
-/** The plan without the share of workers that died under `continue` (load.achieved judges what the policy kept). */
-function keptPlan(plan: ReturnType<typeof runPlanOf>, lost: LostWorkers): ReturnType<typeof runPlanOf> {
+/**
+ * The plan without the share of workers that died under `continue` (load.achieved judges what
+ * the policy kept), each share left out from the end of the worker's last interval in the total:
+ * what it drove before is counted, so it is judged against its plan until then, and cannot
+ * cover what the others fell short by.
+ */
+function keptPlan(plan: ReturnType<typeof runPlanOf>, lost: readonly LostWorker[]): ReturnType<typeof runPlanOf> {
+  const byTime = [...lost].sort((a, b) => a.untilMs - b.untilMs);
   return {
     ...plan,
-    scenarios: plan.scenarios.map((scenario) => ({
-      ...scenario,
-      stages: scaleStages(scenario.stages, 1 - (scenario.unit === 'participants' ? lost.participantShare : lost.rateShare)),
-    })),
+    scenarios: plan.scenarios.map((scenario) => {
+      const shareOf = (worker: LostWorker): number => (scenario.unit === 'participants' ? worker.participantShare : worker.rateShare);
+      let left = 1;
+      const steps = byTime.map((worker) => {
+        left -= shareOf(worker);
+        return { fromMs: worker.untilMs, factor: Math.max(0, left) };
+      });
+      return { ...scenario, stages: scaleStagesFrom(scenario.stages, steps) };
+    }),
   };
+}
+
+/** Open-model arrivals the lost workers were planned until their last interval: their scheduled slots, counted only at a schedule's end, died with them. */
+function lostScheduled(plan: ReturnType<typeof runPlanOf>, lost: readonly LostWorker[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const scenario of plan.scenarios) {
+    if (scenario.unit !== 'requests/s') continue;
+    out[scenario.scenario] = lost.reduce((n, worker) => n + integrateStages(scenario.stages, 0, worker.untilMs) * worker.rateShare, 0);
+  }
+  return out;
 }
 
 /** The run's plan as this report's processes drove it: capped at the fixtures' participants, a shard's share. */
@@ -153,7 +183,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     rssBytes: ctx.rssBytes,
   });
   const auth = buildAuthSummary(total);
-  const lost = lostWorkers(ctx.workers, profile.workers.onWorkerExit);
+  const lost = lostWorkers(ctx.workers, profile.workers.onWorkerExit, ctx.workersReportedUntilMs);
   const judgedPlan = lost ? keptPlan(plan, lost) : plan;
   const load = {
     plan: judgedPlan,
@@ -161,10 +191,11 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     warmupMs: profile.warmupMs ?? 0,
     runMs: ctx.durationMs,
     streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
-    requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard),
-    ...(lost ? { note: `judged without the ${lost.workers} driver worker(s) that died under workers.onWorkerExit: continue` } : {}),
+    requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard, lost ? lostScheduled(plan, lost) : {}),
+    ...(lost ? { note: `judged without the ${lost.length} driver worker(s) that died under workers.onWorkerExit: continue, after their last interval` } : {}),
   };
-  const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load, proxy: ctx.proxy ?? null });
+  const kinds = (profile.requests?.kinds ?? []).filter((kind) => kind.enabled).map((kind) => kind.name);
+  const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load, proxy: ctx.proxy ?? null, kinds });
   const checks = ctx.shardChecks ? withShardFailures(evaluated, ctx.shardChecks) : evaluated;
   const scenarios: Report['scenarios'] = {
     chatStreams,

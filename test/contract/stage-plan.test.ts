@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { legacyPopulation, runPlanOf } from '../../src/contract/profile/run-plan.js';
-import { planStages, type StageSpec, stageWindows, valueAt } from '../../src/contract/profile/stage-plan.js';
+import { planStages, type StageSpec, scaleStagesFrom, stageWindows, valueAt } from '../../src/contract/profile/stage-plan.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { loadProfileText } from '../support/profile-text.js';
 
@@ -175,5 +175,29 @@ describe('profiles with stages', () => {
     ]);
     // A ramp longer than the run stops where the run ends.
     expect(legacyPopulation(100, 5, 10_000)).toEqual([{ name: 'ramp', named: false, startMs: 0, endMs: 10_000, from: 0, to: 50 }]);
+  });
+});
+
+describe('scaleStagesFrom', () => {
+  const plan = planStages([s(2_000, 100, 'ramp'), s(8_000, 'hold', 'hold')], 'stages');
+
+  it('scales each value from each step on, splitting the stage a step falls inside and keeping its name', () => {
+    const kept = scaleStagesFrom(plan, [
+      { fromMs: 1_000, factor: 0.5 },
+      { fromMs: 6_000, factor: 0.25 },
+    ]);
+    expect(kept.map(({ name, startMs, endMs, from, to }) => [name, startMs, endMs, from, to])).toEqual([
+      ['ramp', 0, 1_000, 0, 50],
+      ['ramp', 1_000, 2_000, 25, 50],
+      ['hold', 2_000, 6_000, 50, 50],
+      ['hold', 6_000, 10_000, 25, 25],
+    ]);
+    expect(valueAt(kept, 500)).toBe(valueAt(plan, 500));
+    expect(valueAt(kept, 8_000)).toBe(valueAt(plan, 8_000) / 4);
+  });
+
+  it('a step at 0 scales the whole plan; no step leaves it as it was', () => {
+    expect(scaleStagesFrom(plan, [{ fromMs: 0, factor: 0.5 }]).map((stage) => stage.to)).toEqual([50, 50]);
+    expect(scaleStagesFrom(plan, [])).toEqual(plan);
   });
 });

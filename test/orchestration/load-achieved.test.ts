@@ -13,7 +13,7 @@ import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
-import { profileFile, quickProfile } from '../support/profiles.js';
+import { profileFile, quickProfile, writeProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 describe('load.achieved, open model', () => {
@@ -39,6 +39,139 @@ describe('load.achieved, open model', () => {
     expect(check.detail).not.toMatch(/stream-seconds/);
     expect(report.verdict).toBe('fail');
   }, 60_000);
+});
+
+describe('load.achieved, a scenario slow to get ready', () => {
+  it('counts the plan of the time a request kind waited for its setup as never started, past the first second', async () => {
+    const { report } = await runProfile({
+      name: 'slow-setup',
+      duration: '4s',
+      // The setup's answer comes 2.5 s into the run: its kind's schedule holds only the 1.5 s left.
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '2s' },
+      requests: {
+        model: 'open',
+        ratePerSec: 20,
+        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+      },
+    });
+    const kind = report.scenarios.requests!.getSession!;
+    expect(kind.requests).toBeGreaterThan(0);
+    expect(kind.requests).toBeLessThan(40);
+    expect(kind.droppedSlots).toBe(0);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    // 20/s over 4 s less the first second's grace: about 60 planned, of which the 2.5 s of setup held 30.
+    const planned = Number(/of (\d+) planned arrivals/.exec(check.detail)![1]);
+    expect(planned).toBeGreaterThanOrEqual(55);
+    expect(planned).toBeLessThanOrEqual(60);
+    expect(check.detail).toMatch(/; \d+ never started \(due before its schedule began, or as the run stopped\)/);
+    expect(report.verdict).toBe('fail');
+  }, 30_000);
+
+  it('counts the slots a staged schedule owed while its kind waited for setup, sent in a burst seconds late, as short', async () => {
+    const { report } = await runProfile({
+      name: 'slow-setup-staged',
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '2s' },
+      requests: {
+        model: 'open',
+        maxInFlight: 128,
+        // 20/s from the start for 4 s: laid from the run's start, so the 2.5 s of setup leave 50 slots due at once.
+        stages: [
+          { duration: '0s', target: 20 },
+          { duration: '4s', target: 'hold', name: 'flat' },
+        ],
+        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+      },
+    });
+    const kind = report.scenarios.requests!.getSession!;
+    expect(kind.droppedSlots).toBe(0);
+    expect(kind.lateSlots).toBeGreaterThan(40);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    // Due in the first 1.5 s and sent at 2.5 s: about 30 of the 80 planned.
+    const overdue = Number(/; (\d+) started more than 1 s late, not on the planned schedule/.exec(check.detail)?.[1]);
+    expect(overdue).toBeGreaterThanOrEqual(25);
+    expect(overdue).toBeLessThan(kind.lateSlots);
+    expect(check.detail).toMatch(/: \d+(\.\d)? % reached it on schedule/);
+    expect(report.verdict).toBe('fail');
+  }, 30_000);
+
+  it('counts a closed-model kind whose connections opened after its setup as held for the rest of the run only', async () => {
+    const { report } = await runProfile({
+      name: 'slow-setup-closed',
+      duration: '4s',
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '2s' },
+      requests: {
+        model: 'closed',
+        connections: 2,
+        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+      },
+    });
+    expect(report.scenarios.requests!.getSession!.requests).toBeGreaterThan(0);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    // Opened 2.5 s into a 4 s run: held for about half of the 3 s past the first second.
+    expect(check.detail).toMatch(
+      /^requests\.getSession held its 2 closed-model connections \([\d,]+ requests completed, opened 2\.\d s into the run: held for \d+(\.\d)? % of it past its first second\)/,
+    );
+    expect(check.observed as number).toBeLessThan(60);
+    expect(report.verdict).toBe('fail');
+  }, 30_000);
+});
+
+describe('load.achieved, a target that dies mid-run', () => {
+  it('counts the open-model requests refused at the connection as load that never reached the target', async () => {
+    const target = await startTarget({ participants: 10, sessionsPerParticipant: 2, keepAliveMs: 500 });
+    const { dir } = await writeProfile({});
+    const fixtures = join(dir, 'fixtures.json');
+    await writeFile(fixtures, JSON.stringify(target.fixtures));
+    // Gone 1.5 s into the 4 s run: every upload after that is refused; those before were answered.
+    const dies = setTimeout(() => void target.close(), 1_500);
+    try {
+      const { report, exitCode } = await runProfile(
+        {
+          name: 'target-dies',
+          duration: '4s',
+          chatStreams: { enabled: false },
+          photoUpload: { enabled: true, ratePerSec: 20, imageSizes: ['2KiB'], formats: ['jpeg'] },
+          tagLink: { enabled: false },
+          generator: { maxEventLoopDelayP99: '2s' },
+        },
+        { target: target.url, fixtures, expectKeepalive: '500ms' },
+      );
+      const photo = report.scenarios.photoUpload!;
+      const refused = photo.errorsByKind['net:ECONNREFUSED'] ?? 0;
+      expect(refused).toBeGreaterThan(20);
+      // What was answered before the target died still passes the upload checks: only the load says it.
+      expect(report.checks.find((c) => c.id === 'photo.upload')!.status).toBe('pass');
+      const check = report.checks.find((c) => c.id === 'load.achieved')!;
+      expect(check.status, check.detail).toBe('fail');
+      expect(check.detail).toMatch(
+        new RegExp(`; ${refused} never reached the target \\(net:ECONNREFUSED: ${refused}\\): \\d+(\\.\\d)? % reached it on schedule`),
+      );
+      expect(check.observed as number).toBeLessThan(60);
+      expect(report.verdict).toBe('fail');
+      expect(exitCode).toBe(1);
+    } finally {
+      clearTimeout(dies);
+      await target.close();
+    }
+  }, 30_000);
 });
 
 describe('load.achieved, closed model', () => {

@@ -127,12 +127,12 @@ function workerPids(): number[] {
   });
 }
 
-async function killOneWorkerSoon(): Promise<number> {
+async function killOneWorkerSoon(afterMs = 1_000): Promise<number> {
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 50));
     const pids = workerPids();
     if (pids.length === 2) {
-      await new Promise((r) => setTimeout(r, 1_000));
+      await new Promise((r) => setTimeout(r, afterMs));
       process.kill(pids[1]!, 'SIGKILL');
       return pids[1]!;
     }
@@ -153,4 +153,36 @@ describe('a worker that dies', () => {
     expect(exitCode).toBe(expectedExit);
     if (policy === 'fail') expect(report.verdict).toBe('fail');
   });
+});
+
+describe('load.achieved when a worker died under workers.onWorkerExit: continue', () => {
+  it("judges what the dead worker drove before it died against its share of the plan until then: it does not cover the survivor's shortfall", async () => {
+    // Each worker's kind waits 2 s for its setup, so each sends about 80 % of its planned
+    // arrivals past the first second; one worker is killed about 4.5 s into the 6 s run, having
+    // sent most of its share by then: counted against none of the plan, that covered the rest.
+    const profile = {
+      name: 'worker-lost-load',
+      duration: '6s',
+      target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2000 on POST /tags'] },
+      chatStreams: { enabled: false },
+      photoUpload: { enabled: false },
+      tagLink: { enabled: false },
+      generator: { maxEventLoopDelayP99: '2s' },
+      workers: { onWorkerExit: 'continue' },
+      requests: {
+        model: 'open',
+        ratePerSec: 40,
+        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
+        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+      },
+    };
+    const run = runProfile(profile, { workers: 2 });
+    await killOneWorkerSoon(4_500);
+    const { report } = await run;
+    expect(report.workers!.filter((w) => w.counters === null)).toHaveLength(1);
+    const check = report.checks.find((c) => c.id === 'load.achieved')!;
+    expect(check.status, check.detail).toBe('fail');
+    expect(check.detail).toMatch(/judged without the 1 driver worker\(s\) that died under workers.onWorkerExit: continue, after their last interval/);
+    expect(report.verdict).toBe('fail');
+  }, 60_000);
 });

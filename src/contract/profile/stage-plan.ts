@@ -152,6 +152,33 @@ export function scaleStages(stages: readonly PlannedStage[], factor: number): Pl
   return stages.map((stage) => ({ ...stage, from: stage.from * factor, to: stage.to * factor }));
 }
 
+/**
+ * `stages` with each value multiplied, from each step's `fromMs` on, by that step's `factor`
+ * (1 before the first; steps sorted by time): a stage a step falls inside is split there, both
+ * parts keeping its name.
+ */
+export function scaleStagesFrom(stages: readonly PlannedStage[], steps: readonly { fromMs: number; factor: number }[]): PlannedStage[] {
+  const factorAt = (ms: number): number => steps.reduce((factor, step) => (ms >= step.fromMs ? step.factor : factor), 1);
+  const out: PlannedStage[] = [];
+  for (const stage of stages) {
+    const cuts = steps.map((step) => step.fromMs).filter((ms) => ms > stage.startMs && ms < stage.endMs);
+    const edges = [stage.startMs, ...cuts, stage.endMs];
+    for (let i = 1; i < edges.length; i++) {
+      const [a, b] = [edges[i - 1]!, edges[i]!];
+      const at = (ms: number): number => stage.from + ((stage.to - stage.from) * (ms - stage.startMs)) / (stage.endMs - stage.startMs);
+      const factor = factorAt(a);
+      out.push({
+        ...stage,
+        startMs: a,
+        endMs: b,
+        from: (a === stage.startMs ? stage.from : at(a)) * factor,
+        to: (b === stage.endMs ? stage.to : at(b)) * factor,
+      });
+    }
+  }
+  return out;
+}
+
 /** The highest value the plan reaches. */
 export function peakOf(stages: readonly PlannedStage[]): number {
   return stages.reduce((peak, stage) => Math.max(peak, stage.from, stage.to), 0);

@@ -84,6 +84,8 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
           m.inc(CHAT.messagesSent);
           return;
         }
+        // Answered and refused: the target's (or an intermediary's) no, which fails delivery as a refused upload fails photo.upload.
+        m.inc(CHAT.messagesRefused);
         m.sample(CHAT.samples, `POST chat_messages failed: ${statusFailure(response.statusCode)}`);
       } catch (error) {
         if (ctx.signal.aborted) return driver.tracker.cancel(seq);

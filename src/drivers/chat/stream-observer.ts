@@ -115,6 +115,25 @@ export class StreamObserver {
     }
   }
 
+  /**
+   * A stream that carried events but closed with no KEEP_ALIVE, later than expected + tolerance
+   * after its headers: its first KEEP_ALIVE is late, though it never came (a target whose
+   * events keep the stream from stalling, but which sends no KEEP_ALIVE at all). A stream that
+   * got no event, or none for the stall window before it closed, is stream.stall's, not the
+   * cadence's.
+   */
+  private firstKeepAliveNeverCame(stream: SseStream, nowMs: number): void {
+    const { intervalMs: expectKeepAliveMs, toleranceMs } = this.settings.keepAlive;
+    const afterHeadersMs = nowMs - stream.openedAtMs;
+    const carriedEvents = stream.lastFrameAtMs > stream.openedAtMs && nowMs - stream.lastFrameAtMs <= 2 * expectKeepAliveMs;
+    if (stream.keepAlives > 0 || !carriedEvents || !(afterHeadersMs > expectKeepAliveMs + toleranceMs)) return;
+    this.metrics.inc(CHAT.firstKeepAliveLate);
+    this.metrics.sample(
+      CHAT.samples,
+      `no KEEP_ALIVE in the ${afterHeadersMs.toFixed(0)} ms the stream was open (expected ${expectKeepAliveMs} ± ${toleranceMs})`,
+    );
+  }
+
   private isolation(stream: SseStream, otherSession: string): void {
     this.metrics.inc(CHAT.isolationViolations);
     this.metrics.sample(CHAT.samples, `stream of session ${stream.sessionId} carried an event of session ${otherSession}`);
@@ -138,6 +157,7 @@ export class StreamObserver {
   /** Called when a stream's lifetime ends, whatever the reason. */
   onClosed(stream: SseStream, nowMs: number): void {
     if (stream.keepAlives >= 2) recordMs(this.metrics.histogram(CHAT.worstGapUs), stream.worstGapMs);
+    this.firstKeepAliveNeverCame(stream, nowMs);
     // Only a stream open longer than the stall window could have shown a stall (stream.stall's evidence).
     if (nowMs - stream.openedAtMs > 2 * this.settings.keepAlive.intervalMs) this.metrics.inc(CHAT.streamsPastStallWindow);
   }

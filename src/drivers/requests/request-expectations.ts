@@ -9,6 +9,7 @@ import { type FailureCode, gatewayPage, proxyFailure, proxyMark, statusFailure }
 import type { RequestExpectation } from '../../contract/profile/profile.js';
 import { compileBodySchema } from '../../contract/profile/resolve-requests.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
+import { expectationFailuresName, expectationRunsName } from '../../metrics/checks/requests-check.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { type Inspection, isJsonMediaType, mediaType, NO_JSON, parseJson, problemJsonFailure, type ResponseView } from '../throughput/response-check.js';
 
@@ -16,10 +17,6 @@ import { type Inspection, isJsonMediaType, mediaType, NO_JSON, parseJson, proble
 export interface KindInspection extends Inspection {
   reasons: string[];
 }
-
-/** Counters of one kind's observations of `requests.expectations` (which kinds failed, in the check's detail). */
-export const expectationRunsName = (kind: string): string => `requests.${kind}.expectationRuns`;
-export const expectationFailuresName = (kind: string): string => `requests.${kind}.expectationFailures`;
 
 /** The judge of one kind, its schema compiled once. */
 export function expectationJudge(expect: RequestExpectation, where: string): (view: ResponseView) => KindInspection {

@@ -7,6 +7,7 @@
 import type { RequestKindSettings } from '../../contract/profile/profile.js';
 import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
+import { kindSkippedName } from '../../metrics/checks/requests-check.js';
 import { requestKindKey } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
 import { prepareWorkloadModel, runWorkload } from '../throughput/run-workload.js';
@@ -17,9 +18,6 @@ import { runSetup } from './setup-requests.js';
 
 /** Samples key of the scenario's own problems (setup, a kind that cannot run). */
 export const REQUESTS_SAMPLES = 'requests';
-
-/** Counter of a kind that sent nothing (a coach credential and no coach token): load.achieved does not judge it. */
-export const kindSkippedName = (kind: string): string => `requests.${kind}.skipped`;
 
 /** The first of a kind's Poisson random streams (arrival-pacer.ts): above the built-in workloads' keys. */
 const KIND_ARRIVAL_KEY = 1_000;

@@ -21,6 +21,7 @@ import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { BodyTooLargeError, MAX_RESPONSE_BODY_BYTES } from '../../engine/bounded-body.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { autocannonTlsOptions, ownTraceparent, withTraceparent, withTransportHeaders } from '../../engine/transport.js';
+import { RAMP_SETTLE_MS } from '../../metrics/checks/load-achieved.js';
 import { connectionsName, throughputNames } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
 import { runConnections } from './autocannon-connections.js';
@@ -64,6 +65,8 @@ export async function runClosedModel<M>(
 ): Promise<void> {
   const names = throughputNames(workload.scenario);
   const startMs = performance.now();
+  // Connections that opened late (a slow setup or image corpus) held the load for less of the run.
+  ctx.metrics.peak(names.lateStartMs, Math.max(0, Math.min(startMs, ctx.endMs) - ctx.runStartMs - RAMP_SETTLE_MS));
   const remainingMs = ctx.endMs - startMs;
   if (ctx.signal.aborted || remainingMs <= 0) return;
   const { origin } = splitApiBase(ctx.apiBase);

@@ -7,12 +7,14 @@
  */
 
 import { performance } from 'node:perf_hooks';
+import { integrateStages } from '../../contract/profile/driven-plan.js';
 import type { ThroughputSettings } from '../../contract/profile/profile.js';
 import { schedulePacer } from '../../engine/arrival-pacer.js';
 import { sendRenewing } from '../../engine/auth/credentials.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { withTraceparent } from '../../engine/transport.js';
+import { RAMP_SETTLE_MS } from '../../metrics/checks/load-achieved.js';
 import { throughputNames } from '../../metrics/names.js';
 import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
@@ -78,7 +80,11 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
         recordFailure(metrics, workload, memo, result.failure, result.detail);
       }
     },
-    onLate: () => ctx.metrics.inc(names.lateSlots),
+    onLate: (_slot, lateByMs) => {
+      ctx.metrics.inc(names.lateSlots);
+      // A slot this late is not the planned shape (a staged schedule's slots owed while the scenario got ready, sent at once).
+      if (lateByMs > RAMP_SETTLE_MS) ctx.metrics.inc(names.overdueSlots);
+    },
     onDropped: () => ctx.metrics.inc(names.droppedSlots),
   });
   // A schedule whose last answer came early still holds the scenario, and so the run, to its end.
@@ -86,9 +92,23 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
   const spanMs = Math.max(0, Math.min(stoppedMs, ctx.endMs) - startMs);
   ctx.metrics.peak(names.activeMs, spanMs);
   // The planned arrivals (Poisson: as drawn) that achieved rates are judged against: the whole
-  // schedule, or of a stopped run the slots due by the stop. The run's plan up to the stop is
-  // not that: the schedule began once the scenario was ready, after the run did.
-  ctx.metrics.inc(scheduledSlotsName(workload.scenario), Math.min(pacer.totalSlots, pacer.dueBy(spanMs)));
+  // schedule, or of a stopped run the slots due by the stop, and the plan's arrivals of the time
+  // the scenario took to get ready beyond the grace (never started: a slow setup is load not driven).
+  const beforeSchedule = settings.stages ? 0 : plannedBeforeSchedule(settings, ctx, Math.min(startMs, stoppedMs));
+  ctx.metrics.inc(scheduledSlotsName(workload.scenario), Math.min(pacer.totalSlots, pacer.dueBy(spanMs)) + beforeSchedule);
+}
+
+/**
+ * The plan's arrivals (ratePerSec to rampToPerSec over the run) from RAMP_SETTLE_MS into the run
+ * (the time a scenario is given to get ready, as the streams' ramp is given to settle,
+ * docs/design.md §5.4) to the moment a plain-rate schedule began: the schedule holds the run's remaining time
+ * only, so without these a scenario that spent most of the run getting ready would be judged
+ * on the little it had left. A staged schedule needs none: it is laid from the run's start,
+ * and the slots it was not ready for start late or are dropped, which the check counts.
+ */
+function plannedBeforeSchedule(settings: ThroughputSettings, ctx: ScenarioContext, scheduleStartMs: number): number {
+  const rate = [{ name: 'rate', named: false, startMs: 0, endMs: ctx.endMs - ctx.runStartMs, from: settings.ratePerSec, to: settings.rampToPerSec }];
+  return Math.round(integrateStages(rate, RAMP_SETTLE_MS, scheduleStartMs - ctx.runStartMs));
 }
 
 /** performance.now() when `signal` aborts (the run's end or an early stop). */

@@ -58,9 +58,11 @@ export interface CheckInputs {
   load?: LoadInputs;
   /** The proxy the run went through (its origin), or null: the stream checks name it beside the target. */
   proxy?: string | null;
+  /** The profile's enabled request kinds: requests.expectations wants an answer judged for each. */
+  kinds?: readonly string[];
 }
 
-export function evaluateChecks({ total, chat, generator, load, proxy = null }: CheckInputs): CheckResult[] {
+export function evaluateChecks({ total, chat, generator, load, proxy = null, kinds }: CheckInputs): CheckResult[] {
   const byId = new Map<string, CheckResult>();
   byId.set('load.achieved', load ? loadAchieved(load) : skip('load.achieved', 'the load driven was not measured'));
   byId.set('auth.token.refresh', tokenRefreshCheck(buildAuthSummary(total)));
@@ -70,9 +72,9 @@ export function evaluateChecks({ total, chat, generator, load, proxy = null }: C
       keepAliveBunched: total.count(CHAT.keepAliveBunchedBehind),
       stalledSilentAfterHeaders: total.count(CHAT.stalledSilentAfterHeadersBehind),
     };
-    for (const result of streamChecks(chat, behind, proxy)) byId.set(result.id, result);
+    for (const result of streamChecks(chat, behind, { proxy, messagesRefused: total.count(CHAT.messagesRefused) })) byId.set(result.id, result);
   }
   byId.set('generator.healthy', generatorHealthy(generator));
-  byId.set('requests.expectations', requestsExpectationsCheck(total));
+  byId.set('requests.expectations', requestsExpectationsCheck(total, kinds));
   return CHECK_IDS.map((id) => byId.get(id) ?? (id.startsWith('stream.') ? skip(id, 'chat streams were off') : requestCheck(total, id as RequestCheckId)));
 }

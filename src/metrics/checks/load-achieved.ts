@@ -37,6 +37,12 @@ export interface RequestLoad {
    */
   connections: number;
   connectionErrors: Readonly<Record<string, number>>;
+  /** Closed model: how long after the run's start (and its first second's grace) the connections opened. */
+  lateStartMs?: number;
+  /** Open model: of the late slots, those started more than RAMP_SETTLE_MS late: not the planned shape, so short. */
+  overdue?: number;
+  /** Open model: started requests that never reached the target (`net:*`, `timeout:connect`, `proxy:<nnn>`), by failure code. */
+  unreached?: Readonly<Record<string, number>>;
 }
 
 export interface LoadInputs {
@@ -84,8 +90,13 @@ export const MIN_JUDGED_MS = 1_000;
 export function judgedWindow(stages: readonly PlannedStage[], warmupMs: number, runMs: number, planMs: number): { fromMs: number; toMs: number } {
   const toMs = Math.max(0, Math.min(runMs, planMs));
   // The initial ramp: from a start at 0 to the end of the first stage that brings anyone online (a step included).
-  const rampEnd = stages[0]?.from === 0 ? stages.find((stage) => stage.to > 0) : undefined;
-  const fromMs = Math.max(warmupMs, rampEnd ? rampEnd.endMs + RAMP_SETTLE_MS : 0);
+  const rampIndex = stages[0]?.from === 0 ? stages.findIndex((stage) => stage.to > 0) : -1;
+  // A stage split in parts (a driver worker lost inside it: scaleStagesFrom) ends with its last part.
+  let rampEndMs = rampIndex >= 0 ? stages[rampIndex]!.endMs : null;
+  for (let i = rampIndex + 1; rampIndex >= 0 && i < stages.length && stages[i]!.name === stages[rampIndex]!.name && stages[i]!.startMs === rampEndMs; i++) {
+    rampEndMs = stages[i]!.endMs;
+  }
+  const fromMs = Math.max(warmupMs, rampEndMs !== null ? rampEndMs + RAMP_SETTLE_MS : 0);
   return { fromMs: Math.max(0, Math.min(fromMs, toMs - MIN_JUDGED_MS)), toMs };
 }
 
@@ -183,16 +194,33 @@ function streamPart(judged: StreamSecondsJudged): Part {
   };
 }
 
-function requestPart(load: RequestLoad): Part | null {
+/** `spanMs`: how long the load ran (the plan's end, or the stop). */
+function requestPart(load: RequestLoad, spanMs: number): Part | null {
   if (load.model === 'open') {
     if (!(load.planned > 0)) return null;
     // A late slot still arrived: its delay is in the latency (timed from its intended start)
     // and in generator.behind, so it is said here but not counted short.
     const started = Math.min(load.started, load.planned);
+    // Neither started nor dropped: due before the schedule began (a scenario slow to get ready) or at the stop.
+    const neverStarted = Math.floor(load.planned - started - load.dropped);
+    // Started, but refused at the connection or answered by a proxy: load the target never received.
+    const failed = Object.values(load.unreached ?? {}).reduce((a, b) => a + b, 0);
+    // Started more than the grace late: owed while the scenario was not ready (or the driver stalled), sent as a burst.
+    const overdue = load.overdue ?? 0;
+    const reached = Math.max(0, started - failed - overdue);
+    const codes = Object.entries(load.unreached ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .map(([code, n]) => `${code}: ${whole(n)}`)
+      .join(', ');
     return {
-      share: started / load.planned,
+      share: reached / load.planned,
       bound: MIN_ACHIEVED_SHARE,
-      text: `${load.scenario} started ${pct(started / load.planned)} of ${whole(load.planned)} planned arrivals (${whole(load.dropped)} dropped at maxInFlight; ${whole(load.late)} started late)`,
+      text:
+        `${load.scenario} started ${pct(started / load.planned)} of ${whole(load.planned)} planned arrivals (${whole(load.dropped)} dropped at maxInFlight; ${whole(load.late)} started late)` +
+        (neverStarted > 0 ? `; ${whole(neverStarted)} never started (due before its schedule began, or as the run stopped)` : '') +
+        (overdue > 0 ? `; ${whole(overdue)} started more than ${sec(RAMP_SETTLE_MS)} late, not on the planned schedule` : '') +
+        (failed > 0 ? `; ${whole(failed)} never reached the target (${codes})` : '') +
+        (failed + overdue > 0 ? `: ${pct(reached / load.planned)} reached it on schedule` : ''),
     };
   }
   if (!(load.connections > 0)) return null;
@@ -217,10 +245,15 @@ function requestPart(load: RequestLoad): Part | null {
       text: `${load.scenario} completed no request on its ${load.connections} closed-model connections (none answered or failed by the end of the run)`,
     };
   }
+  // Connections opened late (a slow setup) held the load for only the rest of the run: what the plan asked past the grace is short.
+  const span = spanMs - RAMP_SETTLE_MS;
+  const lateMs = load.lateStartMs ?? 0;
+  const share = lateMs > 0 && span > 0 ? Math.max(0, 1 - lateMs / span) : 1;
+  const late = share < 1 ? `, opened ${sec(lateMs + RAMP_SETTLE_MS)} into the run: held for ${pct(share)} of it past its first second` : '';
   return {
-    share: 1,
+    share,
     bound: MIN_ACHIEVED_SHARE,
-    text: `${load.scenario} held its ${load.connections} closed-model connections (${whole(load.started)} requests completed)`,
+    text: `${load.scenario} held its ${load.connections} closed-model connections (${whole(load.started)} requests completed${late})`,
   };
 }
 
@@ -236,7 +269,7 @@ export function loadAchieved(inputs: LoadInputs): CheckResult {
     else if (judged.planned > 0) parts.push(streamPart(judged));
   }
   for (const load of inputs.requests) {
-    const part = requestPart(load);
+    const part = requestPart(load, Math.min(inputs.runMs, inputs.plan.durationMs));
     if (part) parts.push(part);
   }
   if (parts.length === 0) return skip('load.achieved', notes[0] ?? 'nothing was planned: no participant, no open-model arrival, no closed-model connection');

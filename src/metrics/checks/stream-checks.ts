@@ -194,10 +194,25 @@ function eventSchema(chat: ChatStreamsSummary): CheckResult {
   );
 }
 
-function messageDelivery(chat: ChatStreamsSummary): CheckResult {
-  const bad = chat.deliveriesMissing + chat.duplicates;
+/** How the injector samples a refused post, its status after it (`status:503`). */
+const REFUSED_SAMPLE = 'POST chat_messages failed: status:';
+
+/**
+ * `refused`: message posts answered with a status other than 200 or 201. A refused post is a
+ * message the target would not take, so it fails delivery as a refused upload fails
+ * photo.upload; a post with no answer (timeout, reset) is no evidence, as an upload's is.
+ */
+function messageDelivery(chat: ChatStreamsSummary, refused: number): CheckResult {
+  const bad = chat.deliveriesMissing + chat.duplicates + refused;
   if (bad > 0) {
-    return fail('stream.message.delivery', bad, `${chat.deliveriesMissing} of ${chat.deliveriesExpected} deliveries missing, ${chat.duplicates} duplicates`);
+    const first = chat.samples.find((sample) => sample.startsWith(REFUSED_SAMPLE));
+    const refusedText =
+      refused > 0 ? `, ${refused} of ${chat.messagesSent + chat.messagesFailed} message posts refused${first ? ` (first: ${first})` : ''}` : '';
+    return fail(
+      'stream.message.delivery',
+      bad,
+      `${chat.deliveriesMissing} of ${chat.deliveriesExpected} deliveries missing, ${chat.duplicates} duplicates${refusedText}`,
+    );
   }
   return passOnEvidence(
     'stream.message.delivery',
@@ -254,15 +269,23 @@ export interface DriverBehindCounts {
 
 const NONE_BEHIND: DriverBehindCounts = { keepAliveViolations: 0, keepAliveBunched: 0, stalledSilentAfterHeaders: 0 };
 
-/** `proxy`: the proxy the run went through (its origin), or null; stream.open names it beside the target. */
-export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND, proxy: string | null = null): CheckResult[] {
+/** What the stream checks read beside the streams' own summary. */
+export interface StreamCheckContext {
+  /** The proxy the run went through (its origin), or null; stream.open names it beside the target. */
+  proxy?: string | null;
+  /** Message posts answered with a status other than 200 or 201 (counter chat.messagesRefused). */
+  messagesRefused?: number;
+}
+
+export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND, context: StreamCheckContext = {}): CheckResult[] {
+  const { proxy = null, messagesRefused = 0 } = context;
   return [
     streamOpen(chat, proxy),
     keepAliveCadence(chat, behind),
     stall(chat, behind),
     sessionIsolation(chat),
     eventSchema(chat),
-    messageDelivery(chat),
+    messageDelivery(chat, messagesRefused),
     resume(chat),
   ];
 }

@@ -172,6 +172,9 @@ export const CHAT_EVENTS = group('chat.', [
     doc: 'chat messages posted by the message injector',
   }),
   counter('messagesFailed', 'lower', { report: 'messagesFailed', doc: 'chat message posts that failed' }),
+  counter('messagesRefused', 'info', {
+    doc: 'of messagesFailed, the posts answered with a status other than 200 or 201: they fail stream.message.delivery',
+  }),
   counter('messagesLateSlots', 'info', { report: 'messagesLateSlots', doc: 'message posts started later than their slot by more than the lateness bound' }),
   counter('messagesDroppedSlots', 'lower', { report: 'messagesDroppedSlots', doc: 'message slots never started because the concurrency bound was reached' }),
   counter('messagesScheduledSlots', 'info', {

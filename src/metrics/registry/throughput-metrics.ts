@@ -39,9 +39,12 @@ export const throughputShared = (scenario: ThroughputKey) =>
     figure('requestedRatePerSec', 'perSec', 'info', { doc: 'open model: the mean arrival rate the schedule asked for; closed model: null' }),
     // Late starts are the driver's scheduler falling behind (generator health), not the target.
     counter('lateSlots', 'info', { report: 'lateSlots', doc: 'open model: slots started later than their intended start by more than the lateness bound' }),
+    counter('overdueSlots', 'info', {
+      doc: "open model: of lateSlots, those started more than the first second's grace after their intended start (a burst of what a scenario not yet ready, or a stalled driver, owed): load.achieved counts them short",
+    }),
     counter('droppedSlots', 'lower', { report: 'droppedSlots', doc: 'open model: slots never started because the concurrency bound was reached' }),
     counter('scheduledSlots', 'info', {
-      doc: "open model: slots the schedule held for the run's remaining time, or of a stopped run those due by the stop (started + dropped)",
+      doc: "open model: slots the schedule held for the run's remaining time, or of a stopped run those due by the stop (started + dropped), and of a plain rate the plan's arrivals while its scenario got ready beyond the first second (never started)",
     }),
     histogram('latencyUs', 'lower', {
       report: 'latencyMs',
@@ -53,6 +56,9 @@ export const throughputShared = (scenario: ThroughputKey) =>
     peak('activeMs', 'ms', { doc: "how long the scenario ran: from its start to the run's end or stop, drain excluded" }),
     figure('activeSeconds', 'seconds', 'info', {
       doc: "seconds the scenario ran, the throughput denominator: from its start to the run's end or stop, drain excluded (open model: the schedule's span; closed model: its connections')",
+    }),
+    peak('lateStartMs', 'ms', {
+      doc: "closed model: how long after the run's start its connections opened, beyond the first second given to get ready (image corpus, setup requests): load.achieved counts it short",
     }),
     counter('cutAtEnd', 'info', {
       doc: 'requests still unanswered when the drain after the end ran out: neither requests nor errors nor check evidence',

@@ -24,6 +24,8 @@ export interface PoolResult {
   warnings: string[];
   /** A worker died and the policy says the run fails. */
   failedByPolicy: boolean;
+  /** Of each worker that died, by index: the end of its last interval merged (ms of the run), 0 when none was. */
+  reportedUntilMs: Record<number, number>;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function runWorkerPool(
   /** A stop signal: every worker's drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
   hurry?: AbortSignal,
 ): Promise<PoolResult> {
-  const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false };
+  const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false, reportedUntilMs: {} };
   const merger = new IntervalMerger(jobs.length, sink);
   const children: ChildProcess[] = [];
   // A worker that does not end (its loop blocked, the process stopped) would hold the run, and
@@ -94,12 +96,15 @@ export async function runWorkerPool(
       result.workers.push(summary);
       let stderrTail = '';
       let done = false;
+      let lastEndSec = 0;
       child.stderr?.on('data', (chunk: Buffer) => {
         stderrTail = (stderrTail + chunk.toString()).slice(-500);
       });
       child.on('message', (message: WorkerMessage) => {
-        if (message.type === 'interval') merger.add(job.workerIndex, message.index, message.startSec, message.endSec, message.metrics);
-        else if (message.type === 'done') {
+        if (message.type === 'interval') {
+          lastEndSec = Math.max(lastEndSec, message.endSec);
+          merger.add(job.workerIndex, message.index, message.startSec, message.endSec, message.metrics);
+        } else if (message.type === 'done') {
           done = true;
           summary.counters = message.counters;
           result.rssBytes += message.rssBytes;
@@ -109,6 +114,7 @@ export async function runWorkerPool(
       child.on('exit', (code, signal) => {
         merger.retire(job.workerIndex);
         if (!done) {
+          result.reportedUntilMs[job.workerIndex] = lastEndSec * 1_000;
           const why = signal ? `signal ${signal}` : `exit code ${code}`;
           const last = stderrTail.trim().split('\n').pop() ?? '';
           const killed = killedBecause.get(child);

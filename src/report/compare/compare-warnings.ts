@@ -1,7 +1,7 @@
 /**
  * Reasons two runs may not be comparable; shown with the comparison (stderr, the terminal
  * table, Markdown and HTML), never silently ignored. `compare --strict` refuses to compare
- * runs whose setup differs: profile, target or duration.
+ * runs whose setup differs: profile, target or duration, or a run that did not drive its plan.
  */
 
 import type { Report } from '../../contract/report.js';
@@ -28,7 +28,7 @@ function configuredDurationMs(report: Report): number | null {
   return typeof value === 'number' ? value : null;
 }
 
-/** Differences in what was run (profile, target, duration): `compare --strict` refuses them. */
+/** Differences in what was run (profile, target, duration, a load not driven): `compare --strict` refuses them. */
 export function setupDifferences(baseline: Report, candidate: Report): string[] {
   const differences: string[] = [];
   if (baseline.profile.name !== candidate.profile.name) {
@@ -44,6 +44,14 @@ export function setupDifferences(baseline: Report, candidate: Report): string[] 
       `different durations: baseline ${formatDuration(baseline.durationMs)}, candidate ${formatDuration(candidate.durationMs)}: ` +
         'counts (errors, drops, violations) are not normalised',
     );
+  }
+  // A run that fell short of its plan measured a lighter load: its figures say nothing of the planned one.
+  for (const [name, report] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
+    const load = report.checks.find((check) => check.id === 'load.achieved');
+    if (load?.status === 'fail') differences.push(`the ${name} run did not drive its planned load (load.achieved: ${load.detail})`);
   }
   return differences;
 }

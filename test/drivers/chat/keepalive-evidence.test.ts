@@ -20,7 +20,7 @@ import { startServer, type TestServer } from '../../support/throughput-helpers.j
 const KEEP_ALIVE_FRAME = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
 const KEEP_ALIVE = { intervalMs: 300, toleranceMs: 100 };
 
-/** Answers every stream with SSE headers, then lets `behave` write (or not) on it; any other request gets `otherStatus`. */
+/** Answers every stream with SSE headers, then lets `behave` write (or not) on it; any other request gets `otherStatus` (0: its connection is cut unanswered). */
 async function sseServer(
   behave: (res: ServerResponse, timers: Set<NodeJS.Timeout>) => void,
   otherStatus = 404,
@@ -28,7 +28,7 @@ async function sseServer(
 ): Promise<TestServer> {
   const timers = new Set<NodeJS.Timeout>();
   const server = await startServer((req, res) => {
-    if (!req.url?.endsWith('/stream')) return void req.resume().on('end', () => res.writeHead(otherStatus).end());
+    if (!req.url?.endsWith('/stream')) return void req.resume().on('end', () => (otherStatus === 0 ? req.socket.destroy() : res.writeHead(otherStatus).end()));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     // Unflushed, Node sends the headers with the first write: as an intermediary that holds them until the first event.
     if (flushHeaders) res.flushHeaders();
@@ -202,13 +202,44 @@ describe('KEEP_ALIVE evidence against real SSE servers', () => {
     expect(checks['stream.keepalive.cadence'].detail).toMatch(/gaps under a tenth of the interval: KEEP_ALIVEs arriving in bursts \(an intermediary buffering/);
   });
 
-  it('messages whose posts fail give delivery no evidence: a skip naming the failed posts, sampled under their failure code', async () => {
+  it('streams kept busy by events but sent no KEEP_ALIVE at all: the cadence fails on first KEEP_ALIVEs late, not a skip', async () => {
+    // A valid event of the stream's own session every 150 ms, never a KEEP_ALIVE: nothing stalls, no gap is ever seen.
+    server = await sseServer((res, timers) => {
+      const sessionId = /chat_sessions\/([^/]+)\/stream/.exec(res.req.url ?? '')?.[1] ?? 'main';
+      const member = { sessionId, participantId: 'p-1', memberId: 'c-1', memberType: 'coach', memberName: 'Ann', photoUrl: null };
+      const frame = `data: ${JSON.stringify({ eventType: 'CHAT_SESSION_MEMBER_LEFT', payload: member })}\n\n`;
+      const timer = setInterval(() => res.write(frame), 150);
+      timers.add(timer as unknown as NodeJS.Timeout);
+    });
+    const { checks, chat } = await runChat(server.url, 1_500);
+    expect(chat.keepAliveGapMs.count).toBe(0);
+    expect(chat.stalled).toBe(0);
+    expect(chat.firstKeepAliveLate).toBeGreaterThan(0);
+    expect(checks['stream.keepalive.cadence'].status).toBe('fail');
+    expect(checks['stream.keepalive.cadence'].detail).toMatch(new RegExp(`${chat.firstKeepAliveLate} first KEEP_ALIVEs late`));
+    expect(chat.samples.some((sample) => /^no KEEP_ALIVE in the \d+ ms the stream was open \(expected 300 ± 100\)$/.test(sample))).toBe(true);
+  });
+
+  it('messages whose posts are refused fail delivery, as a refused upload fails photo.upload, naming the status', async () => {
     server = await sseServer(keepAliveEvery(300, 300), 503);
+    const { checks, chat } = await runChat(server.url, 1_000, 20);
+    expect(chat.messagesFailed).toBeGreaterThan(5);
+    expect(chat.deliveriesExpected).toBe(0);
+    expect(checks['stream.message.delivery'].status).toBe('fail');
+    expect(checks['stream.message.delivery'].observed).toBe(chat.messagesFailed);
+    expect(checks['stream.message.delivery'].detail).toBe(
+      `0 of 0 deliveries missing, 0 duplicates, ${chat.messagesFailed} of ${chat.messagesFailed} message posts refused (first: POST chat_messages failed: status:503)`,
+    );
+    expect(chat.samples).toContain('POST chat_messages failed: status:503');
+  });
+
+  it('messages whose posts got no answer give delivery no evidence: a skip naming the failed posts', async () => {
+    server = await sseServer(keepAliveEvery(300, 300), 0);
     const { checks, chat } = await runChat(server.url, 1_000, 20);
     expect(chat.messagesFailed).toBeGreaterThan(5);
     expect(chat.deliveriesExpected).toBe(0);
     expect(checks['stream.message.delivery'].status).toBe('skip');
     expect(checks['stream.message.delivery'].detail).toMatch(new RegExp(`0 posted, ${chat.messagesFailed} posts failed`));
-    expect(chat.samples).toContain('POST chat_messages failed: status:503');
+    expect(chat.samples.some((sample) => /^POST chat_messages failed: net:/.test(sample))).toBe(true);
   });
 });

@@ -51,6 +51,14 @@ describe('judgedWindow', () => {
     ['a plan starting above 0 has no ramp to forgive', [stage('hold', 0, 5_000, 50, 50)], 0, 5_000, 5_000, { fromMs: 0, toMs: 5_000 }],
     ['too short for that: its last second', [stage('ramp', 0, 120, 0, 6), stage('hold', 120, 2_000, 6, 6)], 0, 2_000, 2_000, { fromMs: 1_000, toMs: 2_000 }],
     ['shorter than a second: all of it', ramp, 0, 800, 800, { fromMs: 0, toMs: 800 }],
+    [
+      'a ramp split where a lost worker left (scaleStagesFrom): 1 s after its last part',
+      [stage('ramp', 0, 1_200, 0, 120), stage('ramp', 1_200, 2_000, 60, 100), stage('hold', 2_000, 30_000, 100, 100)],
+      0,
+      30_000,
+      30_000,
+      { fromMs: 3_000, toMs: 30_000 },
+    ],
   ])('%s', (_name, stages, warmupMs, runMs, planMs, expected) => {
     expect(judgedWindow(stages, warmupMs, runMs, planMs)).toEqual(expected);
   });
