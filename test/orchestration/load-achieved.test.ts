@@ -13,7 +13,7 @@ import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
-import { profileFile, quickProfile, writeProfile } from '../support/profiles.js';
+import { GET_SESSION_KIND, profileFile, quickProfile, REQUEST_KINDS_ONLY, TAG_SETUP, writeProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 describe('load.achieved, open model', () => {
@@ -48,15 +48,12 @@ describe('load.achieved, a scenario slow to get ready', () => {
       duration: '4s',
       // The setup's answer comes 2.5 s into the run: its kind's schedule holds only the 1.5 s left.
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
-      chatStreams: { enabled: false },
-      photoUpload: { enabled: false },
-      tagLink: { enabled: false },
-      generator: { maxEventLoopDelayP99: '2s' },
+      ...REQUEST_KINDS_ONLY,
       requests: {
         model: 'open',
         ratePerSec: 20,
-        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
-        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+        setup: TAG_SETUP,
+        kinds: [GET_SESSION_KIND],
       },
     });
     const kind = report.scenarios.requests!.getSession!;
@@ -77,10 +74,7 @@ describe('load.achieved, a scenario slow to get ready', () => {
     const { report } = await runProfile({
       name: 'slow-setup-staged',
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
-      chatStreams: { enabled: false },
-      photoUpload: { enabled: false },
-      tagLink: { enabled: false },
-      generator: { maxEventLoopDelayP99: '2s' },
+      ...REQUEST_KINDS_ONLY,
       requests: {
         model: 'open',
         maxInFlight: 128,
@@ -89,8 +83,8 @@ describe('load.achieved, a scenario slow to get ready', () => {
           { duration: '0s', target: 20 },
           { duration: '4s', target: 'hold', name: 'flat' },
         ],
-        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
-        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+        setup: TAG_SETUP,
+        kinds: [GET_SESSION_KIND],
       },
     });
     const kind = report.scenarios.requests!.getSession!;
@@ -111,15 +105,12 @@ describe('load.achieved, a scenario slow to get ready', () => {
       name: 'slow-setup-closed',
       duration: '4s',
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
-      chatStreams: { enabled: false },
-      photoUpload: { enabled: false },
-      tagLink: { enabled: false },
-      generator: { maxEventLoopDelayP99: '2s' },
+      ...REQUEST_KINDS_ONLY,
       requests: {
         model: 'closed',
         connections: 2,
-        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
-        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+        setup: TAG_SETUP,
+        kinds: [GET_SESSION_KIND],
       },
     });
     expect(report.scenarios.requests!.getSession!.requests).toBeGreaterThan(0);

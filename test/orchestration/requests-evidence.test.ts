@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
-import { writeProfile } from '../support/profiles.js';
+import { REQUEST_KINDS_ONLY, writeProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 const SESSION = '/participants/{user_id}/chat_sessions/{id}';
@@ -20,10 +20,7 @@ function twoKinds(overrides: Record<string, unknown> = {}): Record<string, unkno
     name: 'kinds-evidence',
     duration: '2s',
     target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2 },
-    chatStreams: { enabled: false },
-    photoUpload: { enabled: false },
-    tagLink: { enabled: false },
-    generator: { maxEventLoopDelayP99: '2s' },
+    ...REQUEST_KINDS_ONLY,
     requests: {
       model: 'open',
       ratePerSec: 20,

@@ -8,7 +8,7 @@ import { COLLECTOR_COUNTERS } from '../../src/metrics/interval-collector.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { IntervalMerger } from '../../src/orchestration/workers/interval-merger.js';
 import { childPids, commandLine } from '../support/bin-helpers.js';
-import { quickProfile } from '../support/profiles.js';
+import { GET_SESSION_KIND, quickProfile, REQUEST_KINDS_ONLY, TAG_SETUP } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 describe('--workers', () => {
@@ -164,16 +164,13 @@ describe('load.achieved when a worker died under workers.onWorkerExit: continue'
       name: 'worker-lost-load',
       duration: '6s',
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2000 on POST /tags'] },
-      chatStreams: { enabled: false },
-      photoUpload: { enabled: false },
-      tagLink: { enabled: false },
-      generator: { maxEventLoopDelayP99: '2s' },
+      ...REQUEST_KINDS_ONLY,
       workers: { onWorkerExit: 'continue' },
       requests: {
         model: 'open',
         ratePerSec: 40,
-        setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
-        kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+        setup: TAG_SETUP,
+        kinds: [GET_SESSION_KIND],
       },
     };
     const run = runProfile(profile, { workers: 2 });

@@ -40,6 +40,20 @@ export const closedOnlyProfile = (): Record<string, unknown> =>
     photoUpload: { enabled: true, model: 'closed', connections: 2, imageSizes: ['2KiB'] },
   });
 
+/** No streams, uploads or tags, with the generator's slack of TIMING_SLACK: a run of request kinds alone. */
+export const REQUEST_KINDS_ONLY = {
+  chatStreams: { enabled: false },
+  photoUpload: { enabled: false },
+  tagLink: { enabled: false },
+  generator: TIMING_SLACK.generator,
+} as const;
+
+/** A coach's setup that creates a tag and captures its id: `latency=MS on POST /tags` holds its kinds back that long. */
+export const TAG_SETUP = [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }] as const;
+
+/** A request kind that reads a participant's chat session. */
+export const GET_SESSION_KIND = { name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' } as const;
+
 /** Writes `profile` as `dir/name.json`; returns its path. */
 export async function profileFile(dir: string, name: string, profile: Record<string, unknown>): Promise<string> {
   const path = join(dir, `${name}.json`);

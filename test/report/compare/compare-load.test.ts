@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { writeProfile } from '../../support/profiles.js';
+import { GET_SESSION_KIND, REQUEST_KINDS_ONLY, TAG_SETUP, writeProfile } from '../../support/profiles.js';
 import { runCli } from '../../support/run-cli.js';
 import { runProfile } from '../../support/run-helpers.js';
 
@@ -23,15 +23,12 @@ const SLOW_FROM_MS = 7_000;
 const PROFILE = {
   name: 'compare-load',
   duration: '3s',
-  chatStreams: { enabled: false },
-  photoUpload: { enabled: false },
-  tagLink: { enabled: false },
-  generator: { maxEventLoopDelayP99: '2s' },
+  ...REQUEST_KINDS_ONLY,
   requests: {
     model: 'open',
     ratePerSec: 20,
-    setup: [{ method: 'POST', path: '/tags', credential: 'coach', body: { tags: ['seed-{unique}'] }, capture: { tagId: '/0' } }],
-    kinds: [{ name: 'getSession', method: 'GET', path: '/participants/{userId}/chat_sessions/{sessionId}' }],
+    setup: TAG_SETUP,
+    kinds: [GET_SESSION_KIND],
   },
 };
 
