@@ -88,6 +88,17 @@ export function gatewayPage(status: number, headers: Readonly<Record<string, str
   return `${type || 'no Content-Type'}${server === undefined ? '' : `, Server: ${String(server)}`}`;
 }
 
+/** The `net:` codes of a connection that never reached its peer: refused, or no such host or route. */
+export const UNCONNECTED_CODES: readonly FailureCode[] = ['net:ECONNREFUSED', 'net:ENOTFOUND', 'net:EAI_AGAIN', 'net:EHOSTUNREACH', 'net:ENETUNREACH'];
+
+/**
+ * True for a request that never reached the target: its connection was never made (refused,
+ * no such host, the connect timed out), or a proxy answered in its place. A reset or a cut
+ * after the connection was made may have reached it, and is the target's to answer for.
+ */
+export const neverReachedTarget = (code: string): boolean =>
+  (UNCONNECTED_CODES as readonly string[]).includes(code) || code === 'timeout:connect' || code.startsWith('proxy:');
+
 /** The code of an unexpected status: `proxy:<nnn>` when a proxy made the answer, else `status:<nnn>`. */
 export const unexpectedStatus = (status: number, headers: Readonly<Record<string, string | string[] | undefined>>): FailureCode =>
   proxyMark(status, headers) === null ? statusFailure(status) : proxyFailure(status);

@@ -11,6 +11,7 @@ import {
   FINDING_CODES,
   failureOfError,
   isFailureCode,
+  neverReachedTarget,
   STREAM_END_CODES,
   statusFailure,
   TIMEOUT_PHASES,
@@ -59,6 +60,24 @@ describe('failureOfError on real client errors', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('only a connection never made, or a proxy answering, is a request that never reached the target', async () => {
+    const cut = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' }).write('cut short', () => res.socket?.destroy());
+    });
+    const dead = await startServer(() => undefined);
+    await dead.close();
+    try {
+      expect(neverReachedTarget(failureOfError(await undiciError(dead.url)))).toBe(true);
+      // The request was received and its answer begun: the target's failure, not load undriven.
+      expect(neverReachedTarget(failureOfError(await undiciError(cut.url)))).toBe(false);
+    } finally {
+      await cut.close();
+    }
+    for (const code of ['net:ENOTFOUND', 'net:EHOSTUNREACH', 'timeout:connect', 'proxy:403', 'proxy:502']) expect(neverReachedTarget(code), code).toBe(true);
+    for (const code of ['net:ECONNRESET', 'net:UND_ERR_SOCKET', 'timeout:headers', 'timeout:body', 'status:502', 'body-too-large'])
+      expect(neverReachedTarget(code), code).toBe(false);
   });
 
   it('undici codes without a live socket, and errors without a code', () => {

@@ -2,6 +2,7 @@
  * What photo upload and tag link were asked to drive and drove, read from the run's counters
  * for load.achieved (docs/design.md §5.4).
  */
+import { neverReachedTarget } from '../../contract/failure-codes.js';
 import { integrateStages } from '../../contract/profile/driven-plan.js';
 import type { Profile } from '../../contract/profile/profile.js';
 import type { RunPlan } from '../../contract/profile/stage-plan.js';
@@ -21,8 +22,11 @@ function failuresUnder(total: MetricSet, prefix: string, codePrefix: string): Re
   return out;
 }
 
-/** Failure codes of a request that never reached the target: its connection failed, or a proxy answered instead. */
-const UNREACHED_CODES = ['net:', 'timeout:connect', 'proxy:'] as const;
+/** Failures by code of the requests that never reached the target (neverReachedTarget). */
+function unreachedFailures(total: MetricSet, prefix: string): Record<string, number> {
+  const all = { ...failuresUnder(total, prefix, 'net:'), ...failuresUnder(total, prefix, 'timeout:connect'), ...failuresUnder(total, prefix, 'proxy:') };
+  return Object.fromEntries(Object.entries(all).filter(([code]) => neverReachedTarget(code)));
+}
 
 /**
  * One entry per request scenario that ran. Open model: the slots planned are the schedule's
@@ -68,7 +72,7 @@ export function requestLoads(
       connections: settings.model === 'closed' ? dealtShare(settings.connections, shard?.index ?? 0, shard?.count ?? 1) : 0,
       lateStartMs: settings.model === 'closed' ? total.peakOf(names.lateStartMs) : 0,
       connectionErrors: settings.model === 'closed' ? failuresUnder(total, names.errorKind(''), 'net:') : {},
-      unreached: settings.model === 'open' ? Object.assign({}, ...UNREACHED_CODES.map((code) => failuresUnder(total, names.errorKind(''), code))) : {},
+      unreached: settings.model === 'open' ? unreachedFailures(total, names.errorKind('')) : {},
     });
   }
   return loads;

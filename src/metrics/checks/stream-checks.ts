@@ -4,6 +4,7 @@
  * stall window for stalls, an event other than KEEP_ALIVE for isolation and schema, an
  * expected delivery for delivery. Without it the check is a skip that says what was missing.
  */
+import { UNCONNECTED_CODES } from '../../contract/failure-codes.js';
 import type { ChatStreamsSummary, CheckResult } from '../../contract/report.js';
 import { fail, passOnEvidence, skip, sum, top } from './check-result.js';
 
@@ -50,16 +51,13 @@ function headersTimeoutText(chat: ChatStreamsSummary): string {
   return `; ${timedOut} got no headers within the open timeout (a target that holds them, or an intermediary buffering the response? ${BUFFERING_HINT})`;
 }
 
-/** The codes of a connection that never reached its peer: through a proxy, that peer is the proxy. */
-const UNCONNECTED = ['net:ECONNREFUSED', 'net:ENOTFOUND', 'net:EAI_AGAIN', 'net:EHOSTUNREACH', 'net:ENETUNREACH'] as const;
-
 /**
  * Through a proxy the run connects to the proxy alone (the proxy connects to the target, and
  * answers itself when it cannot), so opens that found no one to connect to found no proxy.
  */
 function proxyUnconnectedText(chat: ChatStreamsSummary, proxy: string | null): string {
   if (proxy === null) return '';
-  const unconnected = UNCONNECTED.reduce((sum, code) => sum + (chat.openFailures[code] ?? 0), 0);
+  const unconnected = UNCONNECTED_CODES.reduce((sum, code) => sum + (chat.openFailures[code] ?? 0), 0);
   return unconnected === 0 ? '' : `; ${unconnected} could not connect to proxy ${proxy} itself (the run connects to nothing else)`;
 }
 
