@@ -27,6 +27,9 @@ function exclusion(report: Report, profile: string): string | null {
     return `a shard report (shard ${report.shard.index}/${report.shard.count}): merge the shards of its run first (coachbench merge)`;
   }
   if (report.interrupted) return 'the run was interrupted: its figures cover only part of it';
+  // A lighter load than planned moves every figure: in a series it reads as an improvement, or hides a regression.
+  const load = report.checks.find((check) => check.id === 'load.achieved');
+  if (load?.status === 'fail') return `the run did not drive its planned load (load.achieved: ${load.detail}): its figures describe a lighter one`;
   return null;
 }
 

@@ -66,14 +66,19 @@ describe('buildTrend', () => {
     expect(trend.regressions).toEqual([]);
   });
 
-  it('skips, with the reason, reports of another profile, shards, interrupted runs and a run given twice; notes a metric missing from a run', () => {
+  it('skips, with the reason, reports of another profile, shards, interrupted runs, runs short of their load and a run given twice; notes a metric missing from a run', () => {
     const reports = nights(8);
     const other = night(20, { profile: 'smoke' });
     const shard = { ...night(21), shard: { index: 1, count: 4 } };
     const interrupted = { ...night(22), interrupted: true };
+    const short = night(24);
+    short.checks = [
+      ...short.checks.filter((check) => check.id !== 'load.achieved'),
+      { id: 'load.achieved', status: 'fail', observed: 60, detail: 'photoUpload started 60 % of 100 planned arrivals' },
+    ];
     const noPhotos = night(23);
     noPhotos.scenarios.photoUpload = null;
-    const list = [...entries([...reports, other, shard, interrupted, noPhotos]), { file: '/elsewhere/copy.json', report: reports[2]! }];
+    const list = [...entries([...reports, other, shard, interrupted, noPhotos, short]), { file: '/elsewhere/copy.json', report: reports[2]! }];
     const trend = buildTrend(list, [{ file: '/x/report.json', reason: 'not JSON' }], { settings: SETTINGS, generatedAt: at, profile: 'nightly' });
     expectValid(trend);
     const reasons = Object.fromEntries(trend.skipped.map((skip) => [skip.file, skip.reason]));
@@ -82,6 +87,8 @@ describe('buildTrend', () => {
       '/history/nightly-020/report.json': 'profile "smoke", not "nightly"',
       '/history/nightly-021/report.json': 'a shard report (shard 1/4): merge the shards of its run first (coachbench merge)',
       '/history/nightly-022/report.json': 'the run was interrupted: its figures cover only part of it',
+      '/history/nightly-024/report.json':
+        'the run did not drive its planned load (load.achieved: photoUpload started 60 % of 100 planned arrivals): its figures describe a lighter one',
       '/elsewhere/copy.json': 'the same run (nightly-003) as /history/nightly-003/report.json',
     });
     expect(trend.runs).toHaveLength(9);
