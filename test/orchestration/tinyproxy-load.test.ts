@@ -10,84 +10,37 @@
  *
  * Needs /usr/bin/tinyproxy (Debian package `tinyproxy`) and dist/ (npm run build).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { runBin } from '../support/bin-helpers.js';
-import { freePort } from '../support/free-port.js';
 import { profileFile } from '../support/profiles.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
+import { HAS_TINYPROXY, startTinyproxy, type Tinyproxy } from '../support/tinyproxy.js';
 
-const TINYPROXY = '/usr/bin/tinyproxy';
 const PARTICIPANTS = 200;
 const DURATION_MS = 10_000;
 const OPEN_TIMEOUT_MS = 2_000;
 
 let dir: string;
 let serve: ServeProcess;
-let proxy: ChildProcess | undefined;
+let proxy: Tinyproxy | undefined;
 let proxyUrl: string;
 
-/** Resolves once `port` on 127.0.0.1 accepts connections (tinyproxy prints nothing when ready). */
-async function listening(port: number, deadlineMs: number): Promise<void> {
-  const until = performance.now() + deadlineMs;
-  while (performance.now() < until) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const probe = connect(port, '127.0.0.1');
-      probe.once('connect', () => {
-        probe.destroy();
-        resolve(true);
-      });
-      probe.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`tinyproxy did not listen on 127.0.0.1:${port}`);
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
-}
-
-describe.skipIf(!existsSync(TINYPROXY))('tinyproxy (MaxClients 100) in front of a 200-participant run', () => {
+describe.skipIf(!HAS_TINYPROXY)('tinyproxy (MaxClients 100) in front of a 200-participant run', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'coachbench-tinyproxy-'));
     serve = await startServe(join(dir, 'fixtures.json'), ['--participants', String(PARTICIPANTS + 20), '--sessions', '2', '--keepalive', '1s']);
 
-    const port = await freePort();
-    const config = join(dir, 'tinyproxy.conf');
-    await writeFile(
-      config,
-      [
-        `Port ${port}`,
-        'Listen 127.0.0.1',
-        'MaxClients 100',
-        'Allow 127.0.0.1',
-        // Idle connections are SSE streams between KEEP_ALIVEs: far longer than the run.
-        'Timeout 600',
-        `PidFile "${join(dir, 'tinyproxy.pid')}"`,
-        `LogFile "${join(dir, 'tinyproxy.log')}"`,
-        'LogLevel Warning',
-        '',
-      ].join('\n'),
-    );
-    proxy = spawn(TINYPROXY, ['-d', '-c', config], { stdio: 'ignore' });
-    await listening(port, 10_000);
-    proxyUrl = `http://127.0.0.1:${port}`;
+    // Its packaged defaults but for MaxClients 100 (test/support/tinyproxy.ts): a long idle Timeout, as SSE streams sit idle between KEEP_ALIVEs.
+    proxy = await startTinyproxy(dir, { maxClients: 100 });
+    proxyUrl = proxy.url;
   }, 30_000);
 
   afterAll(async () => {
-    await stop(proxy);
+    await proxy?.stop();
     await serve?.stop();
   });
 
