@@ -11,11 +11,21 @@ import type { ServerResponse } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConnections } from '../../../src/drivers/throughput/autocannon-connections.js';
+import { type ConnectionSettings, runConnections } from '../../../src/drivers/throughput/autocannon-connections.js';
 import { startServer, type TestServer } from '../../support/throughput-helpers.js';
 
 const BOUND = 1024;
 const MiB = 1024 * 1024;
+
+/** One connection to `origin`, its answers' bodies held to BOUND and kept in `bodies`. */
+const oneBoundedConnection = (origin: string, bodies: string[]): ConnectionSettings => ({
+  origin,
+  connections: 1,
+  timeoutMs: 5_000,
+  maxBodyBytes: BOUND,
+  requests: [{ onResponse: (_status, body) => bodies.push(body) }],
+  setupClient: () => undefined,
+});
 let server: TestServer | undefined;
 
 afterEach(async () => {
@@ -60,14 +70,7 @@ describe('closed model: bounded answers (autocannon connections)', () => {
     let tooLarge = 0;
     const failures: string[] = [];
     await runConnections(
-      {
-        origin: server.url,
-        connections: 1,
-        timeoutMs: 5_000,
-        maxBodyBytes: BOUND,
-        requests: [{ onResponse: (_status, body) => bodies.push(body) }],
-        setupClient: () => undefined,
-      },
+      oneBoundedConnection(server.url, bodies),
       {
         onAnswer: (_client, status) => {
           answers++;
@@ -167,14 +170,7 @@ describe('closed model: bounded answers (autocannon connections)', () => {
     const bodies: string[] = [];
     const failures: string[] = [];
     await runConnections(
-      {
-        origin: server.url,
-        connections: 1,
-        timeoutMs: 5_000,
-        maxBodyBytes: BOUND,
-        requests: [{ onResponse: (_status, body) => bodies.push(body) }],
-        setupClient: () => undefined,
-      },
+      oneBoundedConnection(server.url, bodies),
       {
         onAnswer: () => undefined,
         onConnectionError: (error) => failures.push(error.message),
