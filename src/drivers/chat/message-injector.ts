@@ -13,6 +13,7 @@ import { discardBounded } from '../../engine/bounded-body.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { withTraceparent } from '../../engine/transport.js';
+import { MESSAGE_POST_FAILED } from '../../metrics/checks/stream-checks.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
@@ -86,10 +87,10 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         }
         // Answered and refused: the target's (or an intermediary's) no, which fails delivery as a refused upload fails photo.upload.
         m.inc(CHAT.messagesRefused);
-        m.sample(CHAT.samples, `POST chat_messages failed: ${statusFailure(response.statusCode)}`);
+        m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${statusFailure(response.statusCode)}`);
       } catch (error) {
         if (ctx.signal.aborted) return driver.tracker.cancel(seq);
-        m.sample(CHAT.samples, `POST chat_messages failed: ${failureOfError(error)} (${(error as Error).message})`);
+        m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${failureOfError(error)} (${(error as Error).message})`);
       }
       m.inc(CHAT.messagesFailed);
       driver.tracker.cancel(seq);

@@ -192,8 +192,10 @@ function eventSchema(chat: ChatStreamsSummary): CheckResult {
   );
 }
 
-/** How the injector samples a refused post, its status after it (`status:503`). */
-const REFUSED_SAMPLE = 'POST chat_messages failed: status:';
+/** How the message injector's sample of a failed post begins, its failure code after it (`status:503`, `net:ECONNRESET`). */
+export const MESSAGE_POST_FAILED = 'POST chat_messages failed: ';
+/** The sample of a refused post: answered, with a status. */
+const REFUSED_SAMPLE = `${MESSAGE_POST_FAILED}status:`;
 
 /**
  * `refused`: message posts answered with a status other than 200 or 201. A refused post is a
