@@ -5,11 +5,11 @@
  * lock file created with O_EXCL ('wx') holding the owner's PID and host; a lock whose
  * process has died on this host (SIGKILL, a second Ctrl-C) is stale and taken over.
  */
-import { type FileHandle, link, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../util/errors.js';
-import { NotRegularFile, nonRegularKind, OPEN_NON_BLOCKING } from '../util/regular-file.js';
+import { NotRegularFile, readHead, withRegularFile } from '../util/regular-file.js';
 import { cannotWriteLine } from '../util/system-error.js';
 
 /** The lock's name inside the report folder; it exists only while a run writes there. */
@@ -42,22 +42,17 @@ function ownerOf(text: string): Owner | null {
 /**
  * The lock's owner, or null when it holds none or cannot be read. Read non-blocking and at most
  * LOCK_MAX_BYTES, so that a FIFO in its place (which would block the read past any signal) or
- * a link to a device (which never ends) is refused at once with NotRegularFile.
+ * a link to a device (which never ends) is refused at once with NotRegularFile; so is a
+ * directory, which no run writes either and which a takeover could not move aside.
  */
 async function readOwner(path: string): Promise<Owner | null> {
-  let handle: FileHandle | undefined;
   try {
-    handle = await open(path, OPEN_NON_BLOCKING);
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new NotRegularFile(nonRegularKind(stats));
-    const buffer = Buffer.alloc(LOCK_MAX_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, LOCK_MAX_BYTES, 0);
-    return ownerOf(buffer.toString('utf8', 0, bytesRead));
+    const head = await withRegularFile(path, (handle) => readHead(handle, LOCK_MAX_BYTES));
+    return ownerOf(head.toString('utf8'));
   } catch (error) {
     if (error instanceof NotRegularFile) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new NotRegularFile('a directory');
     return null;
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }
 

@@ -5,11 +5,10 @@
  * MAX_JSON_DEPTH; each refusal is one ConfigError line (exit 2) naming the file and, where
  * the problem sits at a place, file:line:column.
  */
-import { open } from 'node:fs/promises';
 import { formatBytes } from './bytes.js';
 import { ConfigError } from './errors.js';
 import { jsonProblem, lineAndColumn, parseJsonText } from './json-text.js';
-import { assertRegularFile, NotRegularFile, OPEN_NON_BLOCKING } from './regular-file.js';
+import { NotRegularFile, readHead, withRegularFile } from './regular-file.js';
 import { cannotRead, flagAndPath } from './system-error.js';
 import { decodeUtf8 } from './utf8.js';
 
@@ -41,34 +40,16 @@ export interface JsonFileSpec {
   maxBytes?: number;
 }
 
-const CHUNK_BYTES = 64 * 1024;
-
 /**
- * At most `limit + 1` bytes of a regular file: enough to know it is too large. Opened
- * non-blocking, so a FIFO without a writer is refused at once rather than hanging the
- * open, and checked on the open handle, so the path cannot change between check and read.
+ * At most `limit + 1` bytes of a regular file: enough to know it is too large. A regular file
+ * says its size, so a huge one is refused unread.
  */
-async function readBounded(path: string, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
-  const handle = await open(path, OPEN_NON_BLOCKING);
-  try {
-    const stats = await handle.stat();
-    assertRegularFile(stats, path);
-    // A regular file says its size: a huge one is refused unread.
+const readBounded = (path: string, limit: number): Promise<{ bytes: Uint8Array; size: number }> =>
+  withRegularFile(path, async (handle, stats) => {
     if (stats.size > limit) return { bytes: new Uint8Array(0), size: stats.size };
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total <= limit) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit + 1 - total));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    return { bytes: Buffer.concat(chunks, total), size: total };
-  } finally {
-    await handle.close();
-  }
-}
+    const bytes = await readHead(handle, limit + 1);
+    return { bytes, size: bytes.length };
+  });
 
 /**
  * The file as a refusal of the file itself names it (not a regular file, too large): with its

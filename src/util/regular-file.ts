@@ -4,6 +4,7 @@
  * non-blocking and checked on the open handle, so the path cannot change between check and read.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 
 /** O_NONBLOCK changes nothing for a regular file; it is absent on Windows, where no FIFO blocks an open. */
 export const OPEN_NON_BLOCKING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -46,4 +47,35 @@ export function readRegularFileSync(path: string): string {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Opens `path` only if it is a regular file (assertRegularFile) and hands the open handle and
+ * its stats to `use`, closing it after. The one way coachbench opens a file it reads in part.
+ */
+export async function withRegularFile<T>(path: string, use: (handle: FileHandle, stats: Stats) => Promise<T>): Promise<T> {
+  const handle = await open(path, OPEN_NON_BLOCKING);
+  try {
+    const stats = await handle.stat();
+    assertRegularFile(stats, path);
+    return await use(handle, stats);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** At most `maxBytes` from the start of an open file, fewer when it ends first: a file that grows while read cannot hold more. */
+export async function readHead(handle: FileHandle, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < maxBytes) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes - total));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
 }

@@ -98,6 +98,16 @@ describe('a lock that is no regular file', () => {
     expect(existsSync(join(fifo, RUN_LOCK_FILE)) && existsSync(join(device, RUN_LOCK_FILE))).toBe(true);
   });
 
+  // A directory would not be moved aside by a takeover; it is refused like a FIFO, not taken as a lock being written.
+  it('a directory in its place is exit 2 at once, left where it is', async () => {
+    const dir = await folder('directory');
+    await mkdir(join(dir, RUN_LOCK_FILE));
+    expect(await refusal(dir)).toBe(
+      `--out ${dir}: ${RUN_LOCK_FILE} is not a regular file but a directory, which no run wrote; delete ${join(dir, RUN_LOCK_FILE)}`,
+    );
+    expect(existsSync(join(dir, RUN_LOCK_FILE))).toBe(true);
+  });
+
   it('through bin/: exit 2 with one line before the target starts, not a run no signal stops', async () => {
     const out = await folder('fifo-run');
     execFileSync('mkfifo', [join(out, RUN_LOCK_FILE)]);
