@@ -5,13 +5,22 @@
  * `requests.expectations`, and of its kind's own count of them.
  */
 import type { ValidateFunction } from 'ajv';
-import { type FailureCode, gatewayPage, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
+import { type FailureCode, statusFailure } from '../../contract/failure-codes.js';
 import type { RequestExpectation } from '../../contract/profile/profile.js';
 import { compileBodySchema } from '../../contract/profile/resolve-requests.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { expectationFailuresName, expectationRunsName } from '../../metrics/checks/requests-check.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
-import { type Inspection, isJsonMediaType, mediaType, NO_JSON, parseJson, problemJsonFailure, type ResponseView } from '../throughput/response-check.js';
+import {
+  foreignAnswer,
+  type Inspection,
+  isJsonMediaType,
+  mediaType,
+  NO_JSON,
+  parseJson,
+  problemJsonFailure,
+  type ResponseView,
+} from '../throughput/response-check.js';
 
 /** An inspection with the reasons a human reads, one per failure. */
 export interface KindInspection extends Inspection {
@@ -26,29 +35,15 @@ export function expectationJudge(expect: RequestExpectation, where: string): (vi
   // body does not parse under that type is not what the kind asked for (docs/design.md §2.15).
   const jsonBody = validate !== null || (expect.mediaType !== null && isJsonMediaType(expect.mediaType));
   return (view) => {
-    if (proxyMark(view.status, view.headers) !== null) {
-      const failure = proxyFailure(view.status);
-      return {
-        status: view.status,
-        failures: [failure],
-        missingHeaders: [],
-        json: undefined,
-        problemFailure: undefined,
-        reasons: [`${failure} (a proxy answered)`],
-      };
-    }
     const expected = statuses.has(view.status);
-    // A gateway's own page is the target's status, and says nothing of the API's headers or body.
-    const gateway = expected ? null : gatewayPage(view.status, view.headers);
-    if (gateway !== null) {
-      return {
-        status: view.status,
-        failures: [statusFailure(view.status)],
-        missingHeaders: [],
-        json: undefined,
-        problemFailure: undefined,
-        reasons: [`status ${view.status} (expected ${expect.status.join(' or ')}), a gateway's own page (${gateway})`],
-      };
+    const foreign = foreignAnswer(view, expected);
+    if (foreign !== null) {
+      const { inspection, gateway } = foreign;
+      const reason =
+        gateway === null
+          ? `${inspection.failures[0]} (a proxy answered)`
+          : `status ${view.status} (expected ${expect.status.join(' or ')}), a gateway's own page (${gateway})`;
+      return { ...inspection, reasons: [reason] };
     }
     const failures: FailureCode[] = [];
     const reasons: string[] = [];

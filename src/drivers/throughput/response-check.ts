@@ -70,17 +70,38 @@ function missingRequiredHeaders(headers: Readonly<Record<string, string>>): stri
   return NONE_MISSING;
 }
 
+/** An answer the API did not make: its inspection, and the gateway page it was (null: a proxy's own answer). */
+export interface ForeignAnswer {
+  inspection: Inspection;
+  gateway: string | null;
+}
+
+/**
+ * The one judge of whose answer it was (docs/design.md §2.12): a proxy's own error is its one
+ * code, `proxy:<nnn>`; a gateway's own page, when its status is not one `expected`, is the
+ * target's status. Neither says anything of the API's headers or problem bodies. Null when
+ * the API answered.
+ */
+export function foreignAnswer(view: ResponseView, expected: boolean): ForeignAnswer | null {
+  if (proxyMark(view.status, view.headers) !== null) return { inspection: bareInspection(view.status, proxyFailure(view.status)), gateway: null };
+  const gateway = expected ? null : gatewayPage(view.status, view.headers);
+  return gateway === null ? null : { inspection: bareInspection(view.status, statusFailure(view.status)), gateway };
+}
+
+const bareInspection = (status: number, failure: FailureCode): Inspection => ({
+  status,
+  failures: [failure],
+  missingHeaders: NONE_MISSING,
+  json: undefined,
+  problemFailure: undefined,
+});
+
 /** Generic checks; scenario-specific body shapes are judged by the caller on `json`. */
 export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspection {
+  const foreign = foreignAnswer(view, view.status === expectedStatus);
+  if (foreign !== null) return foreign.inspection;
   const failures: FailureCode[] = [];
-  // An error a proxy made itself says nothing of the target's headers or problem bodies.
-  if (proxyMark(view.status, view.headers) !== null) {
-    return { status: view.status, failures: [proxyFailure(view.status)], missingHeaders: [], json: undefined, problemFailure: undefined };
-  }
   if (view.status !== expectedStatus) failures.push(statusFailure(view.status));
-  // A gateway's own page is the target's status, and says nothing of the API's headers or problem bodies.
-  if (gatewayPage(view.status, view.headers) !== null)
-    return { status: view.status, failures, missingHeaders: NONE_MISSING, json: undefined, problemFailure: undefined };
   const missingHeaders = missingRequiredHeaders(view.headers);
   if (missingHeaders.length > 0) failures.push('headers-missing');
   const parsed = parseJson(view.body);
