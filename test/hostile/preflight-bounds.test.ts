@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { runBin } from '../support/bin-helpers.js';
 import { hostileProfile } from '../support/hostile-run.js';
 import { startServer, type TestServer } from '../support/throughput-helpers.js';
@@ -25,7 +25,6 @@ const SLACK_MS = 6_000;
 let work: string;
 let profile: string;
 let fixtures: string;
-let server: TestServer | undefined;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'coachbench-trickle-'));
@@ -36,10 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
 });
 
 /** The headers now, then one byte of body a second until the client goes away. */
@@ -57,39 +52,48 @@ const refuse = (res: ServerResponse): void =>
     .writeHead(401, { 'content-type': 'application/problem+json' })
     .end(JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'the bearer token has expired' }));
 
-function run(): ReturnType<typeof runBin> {
-  return runBin(['run', '--profile', profile, '--target', server!.url, '--fixtures', fixtures, '--out', join(work, 'report'), '--quiet'], {
+/** A target of the test's own, closed when the test ends. */
+async function serve(test: TestContext, handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
+  const server = await startServer(handler);
+  test.onTestFinished(() => server.close());
+  return server;
+}
+
+/** A run against `server`, into a report folder of its own: the cases wait out their bounds side by side. */
+function run(server: TestServer, out: string): ReturnType<typeof runBin> {
+  return runBin(['run', '--profile', profile, '--target', server.url, '--fixtures', fixtures, '--out', join(work, out), '--quiet'], {
     env: { COACHBENCH_API_KEY: 'k-trickle-suite' },
     deadlineMs: 40_000,
   });
 }
 
-describe('a preflight answer whose body trickles forever', () => {
-  it('the reachability check: the headers prove the target reachable, the body is not waited for', async () => {
-    server = await startServer((req, res) => (isOptions(req) ? trickle(res, 200, 'text/plain') : refuse(res)));
-    const result = await run();
+// Each case waits for a bound of 10 or 20 s with the machine idle: side by side, not in turn.
+describe.concurrent('a preflight answer whose body trickles forever', () => {
+  it('the reachability check: the headers prove the target reachable, the body is not waited for', async (test) => {
+    const server = await serve(test, (req, res) => (isOptions(req) ? trickle(res, 200, 'text/plain') : refuse(res)));
+    const result = await run(server, 'reachability');
     expect(result.killed, result.stderr).toBe(false);
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toMatch(/the target refused participant p-1's token .*401 Unauthorized, title "Unauthorized"/);
     expect(result.elapsedMs).toBeLessThan(SLACK_MS);
   }, 60_000);
 
-  it("the credential check's 401: exit 3 naming the token once the request's bound has passed", async () => {
-    server = await startServer((req, res) => (isOptions(req) ? void res.writeHead(204).end() : trickle(res, 401, 'application/problem+json')));
-    const result = await run();
+  it("the credential check's 401: exit 3 naming the token once the request's bound has passed", async (test) => {
+    const server = await serve(test, (req, res) => (isOptions(req) ? void res.writeHead(204).end() : trickle(res, 401, 'application/problem+json')));
+    const result = await run(server, 'refused');
     expect(result.killed, result.stderr).toBe(false);
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toMatch(/the target refused .*participant p-1's token .*401 Unauthorized, no problem\+json body/);
     expect(result.elapsedMs).toBeLessThan(PREFLIGHT_REQUEST_MS + SLACK_MS);
   }, 60_000);
 
-  it("the credential check's 200: the run starts once the request's bound has passed, and ends with its report", async () => {
-    server = await startServer((req, res) => {
+  it("the credential check's 200: the run starts once the request's bound has passed, and ends with its report", async (test) => {
+    const server = await serve(test, (req, res) => {
       if (isOptions(req)) return void res.writeHead(204).end();
       if (isSession(req)) return trickle(res, 200, 'application/json');
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
     });
-    const result = await run();
+    const result = await run(server, 'accepted');
     expect(result.killed, result.stderr).toBe(false);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/report: /);
@@ -97,7 +101,7 @@ describe('a preflight answer whose body trickles forever', () => {
   }, 60_000);
 });
 
-describe('a proxy that takes the connection and never answers CONNECT', () => {
+describe.concurrent('a proxy that takes the connection and never answers CONNECT', () => {
   it('the reachability check ends at its bound: exit 3, one line naming the proxy', async () => {
     const sockets = new Set<Socket>();
     const proxy = createTcpServer((socket) => {
@@ -120,7 +124,7 @@ describe('a proxy that takes the connection and never answers CONNECT', () => {
           '--fixtures',
           fixtures,
           '--out',
-          join(work, 'report'),
+          join(work, 'proxy'),
           '--quiet',
         ],
         { env: { COACHBENCH_API_KEY: 'k-trickle-suite' }, deadlineMs: 45_000 },
