@@ -18,7 +18,7 @@ async function runProbes(ctx: ScenarioContext): Promise<void> {
   if ((!photoUpload.enabled && !tagLink.enabled) || participant === undefined || ctx.signal.aborted) return;
   const timeoutMs = Math.max(photoUpload.enabled ? photoUpload.timeoutMs : 0, tagLink.enabled ? tagLink.timeoutMs : 0);
   const probe = new ProbeClient(ctx, timeoutMs);
-  const { apiKey, coachToken } = ctx.fixtures;
+  const { apiKey } = ctx.fixtures;
   probe.metrics.inc(PROBE_NAMES.ran);
 
   if (photoUpload.enabled) {
@@ -27,7 +27,9 @@ async function runProbes(ctx: ScenarioContext): Promise<void> {
   }
   if (tagLink.enabled) {
     await runTagRoleProbe(probe, participant, apiKey);
-    if (coachToken) await runTagProbes(probe, participant, apiKey, coachToken);
+    const first = ctx.fixtures.coachToken;
+    // The fixtures object is where renewals put the coach token: read it at each probe.
+    if (first) await runTagProbes(probe, participant, apiKey, () => ctx.fixtures.coachToken ?? first);
     else probe.log('tag probes: no coach token (fixtures coachToken or COACHBENCH_COACH_TOKEN); tags.link and tags.existing.ignored not probed');
   }
 }

@@ -25,8 +25,12 @@ export async function runTagRoleProbe(probe: ProbeClient, participant: FixturePa
   );
 }
 
-/** Create-and-link with the coach token: new, repeated and mixed names; then without X-API-Key. */
-export async function runTagProbes(probe: ProbeClient, participant: FixtureParticipant, apiKey: string, coachToken: string): Promise<void> {
+/**
+ * Create-and-link with the coach token: new, repeated and mixed names; then without X-API-Key.
+ * `coachToken` is read for each request: a renewal during the probes (a fixtures re-read, a
+ * token command run for another request) must reach the next one (docs/design.md §2.13).
+ */
+export async function runTagProbes(probe: ProbeClient, participant: FixtureParticipant, apiKey: string, coachToken: () => string): Promise<void> {
   const prefix = `${runTagPrefix()}-probe`;
   const [a, b, c] = [`${prefix}-a`, `${prefix}-b`, `${prefix}-c`];
   const steps: Array<{ label: string; memo: TagMemo }> = [
@@ -36,7 +40,7 @@ export async function runTagProbes(probe: ProbeClient, participant: FixtureParti
   ];
   for (const { label, memo } of steps) {
     if (probe.stopped) return;
-    const spec = tagRequest(probe.basePath, coachToken, apiKey, participant.userId, [...memo.existing, ...memo.newNames]);
+    const spec = tagRequest(probe.basePath, coachToken(), apiKey, participant.userId, [...memo.existing, ...memo.newNames]);
     const outcome = await probe.send(spec, label);
     if (!outcome.ok) {
       if (!outcome.cut) probe.fail('tags.link', `${label}: no complete answer (${outcome.detail})`);
@@ -48,6 +52,6 @@ export async function runTagProbes(probe: ProbeClient, participant: FixtureParti
   }
 
   if (probe.stopped) return;
-  const noKey = tagRequest(probe.basePath, coachToken, null, participant.userId, [`${prefix}-nokey`]);
+  const noKey = tagRequest(probe.basePath, coachToken(), null, participant.userId, [`${prefix}-nokey`]);
   await probe.expectRefused('auth.apikey.required', noKey, 'probe POST new_and_link without X-API-Key');
 }

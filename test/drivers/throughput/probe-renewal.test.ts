@@ -5,15 +5,18 @@
  * answers to the renewed tokens, not a 401 for the tokens' age. The probes that look for a
  * refusal (no API key, a participant on create-and-link) are sent once and renew nothing.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probesScenario } from '../../../src/drivers/throughput/index.js';
 import { AUTH } from '../../../src/metrics/names.js';
 import { PROBE_NAMES } from '../../../src/metrics/throughput-extra-names.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
+import { eventually } from '../../support/target-helpers.js';
 import { checksOf, testProfile, testRun } from '../../support/throughput-helpers.js';
 import { NODE } from '../../support/token-helpers.js';
 
@@ -56,14 +59,54 @@ process.stdout.write(JSON.stringify({ coachToken: body.coachToken, participants:
     ] as const) {
       expect(`${id}: ${checks[id].status}`, checks[id].detail).toBe(`${id}: pass`);
     }
-    // One run of the command, for the participant's first probe; the three create-and-links,
-    // which hold the coach token the probes started with, each get its successor with no run.
+    // One run of the command, for the participant's first probe, which renews the coach token
+    // too: the create-and-links read it at each send and go out with the renewed one.
     expect(total.count(AUTH.refreshes)).toBe(1);
-    expect(total.count(AUTH.resent)).toBe(4);
+    expect(total.count(AUTH.resent)).toBe(1);
     expect(total.count(AUTH.rejectedAfterRefresh)).toBe(0);
     expect(checks['auth.token.refresh'].status).toBe('pass');
     // 13 probes (3 formats, the override, 2 refusals, 2 without a valid key, the role probe,
-    // 3 create-and-links, 1 without a key), and the 4 refused first sends: requests too.
-    expect(total.count(PROBE_NAMES.requests)).toBe(17);
+    // 3 create-and-links, 1 without a key), and the refused first send: a request too.
+    expect(total.count(PROBE_NAMES.requests)).toBe(14);
   });
+});
+
+describe('tag probes while the coach token is renewed under them', () => {
+  it('send the coach token held at each request, not the one the probes started with', async () => {
+    // Each of the photo probes' uploads is answered LATENCY_MS late; two fixtures re-reads
+    // replace the coach token meanwhile, so the tag probes start after both. A token the run forgot (two
+    // renewals back) is no longer resent with a successor: sent, it stands as a 401.
+    const LATENCY_MS = 600;
+    target = await startTarget({ participants: 4, tokenTtlMs: 60_000, faults: [`latency=${LATENCY_MS} on PATCH /participants/{user_id}/profile_photo`] });
+    const dir = await mkdtemp(join(tmpdir(), 'coachbench-probe-coach-'));
+    const path = join(dir, 'fixtures.json');
+    const held = { ...target.fixtures, coachToken: 'ct-of-an-earlier-login', participants: target.fixtures.participants.map((p) => ({ ...p })) };
+    await writeFile(path, JSON.stringify(held));
+    const issuedCoachToken = async (): Promise<string> => {
+      const answer = await request(`${target!.url}/_coachbench/tokens`, { method: 'POST', headers: { 'x-api-key': target!.fixtures.apiKey } });
+      return ((await answer.body.json()) as { coachToken: string }).coachToken;
+    };
+    const startMs = performance.now();
+    const run = testRun(target.url, held, testProfile(20_000, {}, {}), { tokenCommand: null, fixturesPath: path }).run(probesScenario);
+    // A token job renaming a new file in, twice, each time until the run has read it.
+    let renewedAtMs = Number.NaN;
+    for (let i = 0; i < 2; i++) {
+      const coachToken = await issuedCoachToken();
+      await writeFile(`${path}.tmp`, JSON.stringify({ ...held, coachToken }));
+      await rename(`${path}.tmp`, path);
+      expect(await eventually(() => held.coachToken === coachToken, 5_000), `re-read ${i + 1}`).toBe(true);
+      renewedAtMs = performance.now() - startMs;
+    }
+    // Both renewals came before the tag probes, which follow the photo probes' eight uploads.
+    expect(renewedAtMs).toBeLessThan(8 * LATENCY_MS);
+    const total = await run;
+    const checks = checksOf(total);
+    expect(total.count(AUTH.fixturesReloads)).toBe(2);
+    for (const id of ['tags.link', 'tags.existing.ignored', 'auth.apikey.required'] as const) {
+      expect(`${id}: ${checks[id].status}`, checks[id].detail).toBe(`${id}: pass`);
+    }
+    // No probe went out with a token the run had replaced: none was refused and sent again.
+    expect(total.count(AUTH.resent)).toBe(0);
+    expect(total.count(PROBE_NAMES.requests)).toBe(13);
+  }, 30_000);
 });
