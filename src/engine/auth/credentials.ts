@@ -146,7 +146,8 @@ export class Credentials {
     if (this.refreshing !== null) return true;
     const now = performance.now();
     if (now - this.lastRefreshEndMs < FRESH_MS) {
-      this.rejectedAfterRefresh(`a token renewed ${Math.round(now - this.lastRefreshEndMs)} ms before was refused`);
+      // The token may be one the renewal left as it was: say when, not that it was renewed.
+      this.rejectedAfterRefresh(`a current token was refused ${Math.round(now - this.lastRefreshEndMs)} ms after a renewal ended`);
       return false;
     }
     return now - this.lastFailureMs >= FAILED_PAUSE_MS;

@@ -91,6 +91,8 @@ describe('Credentials.renew', () => {
     expect(await credentials.renew('Bearer pt_1_0')).toBeNull();
     expect(await runs()).toBe(1);
     expect(metrics.count(AUTH.rejectedAfterRefresh)).toBe(2);
+    // The command gave the refused token back: the second refusal is of a token no renewal replaced.
+    expect(metrics.encode().samples.auth?.[1]).toMatch(/^a current token was refused \d+ ms after a renewal ended$/);
   });
 
   it('counts a failed command, keeps the tokens, and does not run it again at once', async () => {
