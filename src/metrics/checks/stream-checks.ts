@@ -194,8 +194,8 @@ function eventSchema(chat: ChatStreamsSummary): CheckResult {
 
 /** How the message injector's sample of a failed post begins, its failure code after it (`status:503`, `net:ECONNRESET`). */
 export const MESSAGE_POST_FAILED = 'POST chat_messages failed: ';
-/** The sample of a refused post: answered, with a status. */
-const REFUSED_SAMPLE = `${MESSAGE_POST_FAILED}status:`;
+/** The samples of a refused post: answered, with the target's status or a proxy's (its own answer, docs/design.md §2.12). */
+const REFUSED_SAMPLES = [`${MESSAGE_POST_FAILED}status:`, `${MESSAGE_POST_FAILED}proxy:`];
 
 /**
  * `refused`: message posts answered with a status other than 200 or 201. A refused post is a
@@ -205,7 +205,7 @@ const REFUSED_SAMPLE = `${MESSAGE_POST_FAILED}status:`;
 function messageDelivery(chat: ChatStreamsSummary, refused: number): CheckResult {
   const bad = chat.deliveriesMissing + chat.duplicates + refused;
   if (bad > 0) {
-    const first = chat.samples.find((sample) => sample.startsWith(REFUSED_SAMPLE));
+    const first = chat.samples.find((sample) => REFUSED_SAMPLES.some((prefix) => sample.startsWith(prefix)));
     const refusedText =
       refused > 0 ? `, ${refused} of ${chat.messagesSent + chat.messagesFailed} message posts refused${first ? ` (first: ${first})` : ''}` : '';
     return fail(
