@@ -195,12 +195,25 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
     }
   }, 30_000);
 
-  it('a target it cannot reach: exit 3 before any load, naming the proxy and its own words', async () => {
+  it('a target it cannot reach: exit 3 before any load, the proxy up and the target not reached, in its own words', async () => {
     const dead = `http://127.0.0.1:${await deadPort()}`;
     const result = await run(dead, join(dir, 'dead'), ['--proxy', proxy.url]);
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr.trim()).toMatch(
-      new RegExp(`^coachbench: proxy ${proxy.url} answered OPTIONS ${dead}/api/v1/participants: 500 Unable to connect \\(tinyproxy/[\\d.]+\\)$`),
+      new RegExp(
+        `^coachbench: proxy ${proxy.url} is up, but could not reach target ${dead}: it answered OPTIONS ${dead}/api/v1/participants ` +
+          'with 500 Unable to connect \\(tinyproxy/[\\d.]+\\); check that the target is up and that the proxy can reach it$',
+      ),
+    );
+  }, 30_000);
+
+  it('an https target it cannot reach: its 500 to CONNECT is its own error and opened no tunnel, not a refusal', async () => {
+    const dead = `https://127.0.0.1:${await deadPort()}`;
+    const result = await run(dead, join(dir, 'dead-tls'), ['--proxy', proxy.url]);
+    expect(result.code, result.stderr).toBe(3);
+    // undici says no more of a CONNECT answer than its status: tinyproxy's reason phrase is not seen.
+    expect(result.stderr.trim()).toBe(
+      `coachbench: proxy ${proxy.url} answered CONNECT to ${new URL(dead).host}: 500 Internal Server Error (no tunnel was opened, so target ${dead} was not reached)`,
     );
   }, 30_000);
 

@@ -6,6 +6,7 @@
  * that the proxy refused, with its status, before any load.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,15 @@ import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { type Squid, squidMissing, startSquid } from '../support/squid.js';
 
 const missing = squidMissing();
+
+/** A loopback port nothing listens on. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 describe.skipIf(missing !== null)(`through squid at Debian's default rules${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
   let dir: string;
@@ -121,10 +131,53 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const result = await runBin(runArgs(deadUrl, plain.fixtures, join(dir, 'dead'), ['--proxy', squid.url]));
     expect(result.code).toBe(3);
+    // squid's 503 is its word that it could not connect: the proxy is up, the target is the layer to look at.
     expect(result.stderr.trim()).toMatch(
-      new RegExp(`^coachbench: proxy ${squid.url} answered OPTIONS ${deadUrl}/api/v1/participants: 503 Service Unavailable \\(ERR_CONNECT_FAIL \\d+\\)$`),
+      new RegExp(
+        `^coachbench: proxy ${squid.url} is up, but could not reach target ${deadUrl}: it answered OPTIONS ${deadUrl}/api/v1/participants ` +
+          'with 503 Service Unavailable \\(ERR_CONNECT_FAIL \\d+\\); check that the target is up and that the proxy can reach it$',
+      ),
     );
   }, 60_000);
+
+  describe('squid letting CONNECT through to any port, with a 1 s read_timeout', () => {
+    let open: Squid;
+    beforeAll(async () => {
+      open = await startSquid(dir, { directives: ['acl SSL_ports port 1025-65535', 'read_timeout 1 seconds'] });
+    }, 30_000);
+    afterAll(() => open?.stop());
+
+    it('an https target that is down: squid answers CONNECT 503, which says it could not reach the target, not that it refused', async () => {
+      const deadUrl = `https://127.0.0.1:${await deadPort()}`;
+      const result = await runBin(runArgs(deadUrl, secure.fixtures, join(dir, 'dead-tls'), ['--ca', certificate, '--proxy', open.url]));
+      expect(result.code, result.stderr).toBe(3);
+      const host = new URL(deadUrl).host;
+      expect(result.stderr.trim()).toBe(
+        `coachbench: proxy ${open.url} is up, but could not reach target ${deadUrl}: it answered CONNECT to ${host} with 503 Service Unavailable; ` +
+          'check that the target is up and that the proxy can reach it',
+      );
+      expect((await open.accessLog()).some((line) => line.includes(`/503`) && line.includes(`CONNECT ${host}`))).toBe(true);
+    }, 60_000);
+
+    it("a target that takes the connection and never answers: squid's 504 says it had no answer in time from the target", async () => {
+      const silent = createHttpServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+        const result = await runBin(runArgs(silentUrl, plain.fixtures, join(dir, 'silent'), ['--proxy', open.url]));
+        expect(result.code, result.stderr).toBe(3);
+        expect(result.stderr.trim()).toMatch(
+          new RegExp(
+            `^coachbench: proxy ${open.url} is up, but had no answer in time from target ${silentUrl}: it answered OPTIONS ${silentUrl}/api/v1/participants ` +
+              'with 504 Gateway Timeout \\(ERR_READ_TIMEOUT \\d+\\); check that the target is up and answering$',
+          ),
+        );
+      } finally {
+        silent.closeAllConnections();
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
+    }, 60_000);
+  });
 
   it('counts a CONNECT the proxy refuses mid-run as proxy:403, for requests and streams alike', async () => {
     const transport = { ...defaultTransport(), proxy: { mode: 'url' as const, url: squid.url } };
