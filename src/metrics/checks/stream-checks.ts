@@ -61,7 +61,26 @@ function proxyUnconnectedText(chat: ChatStreamsSummary, proxy: string | null): s
   return unconnected === 0 ? '' : `; ${unconnected} could not connect to proxy ${proxy} itself (the run connects to nothing else)`;
 }
 
-function streamOpen(chat: ChatStreamsSummary, proxy: string | null): CheckResult {
+/**
+ * Opens a gateway in front of the API answered with a page of its own (nginx's HTML 502 when
+ * the API behind it is down, 504 when it is too slow): counted as the target's status, but
+ * the API never answered them (docs/design.md §2.12).
+ */
+function gatewayPagesText(chat: ChatStreamsSummary, pages: GatewayPages): string {
+  if (pages.opens === 0) return '';
+  const has502 = (chat.openFailures['status:502'] ?? 0) > 0;
+  const has504 = (chat.openFailures['status:504'] ?? 0) > 0;
+  const [status, why] =
+    has502 && has504
+      ? ['502 or 504', 'could not reach it or had no answer from it in time']
+      : has504
+        ? ['504', 'had no answer from it in time']
+        : ['502', 'could not reach it'];
+  const first = pages.first === null ? '' : ` (first: ${pages.first})`;
+  return `; ${pages.opens} of the opens were answered by a gateway's own ${status} page, not the API: the gateway in front of the API ${why}${first}`;
+}
+
+function streamOpen(chat: ChatStreamsSummary, proxy: string | null, gatewayPages: GatewayPages): CheckResult {
   const failedOpens = chat.openFailed + chat.mainStreams.openFailed;
   const drops = chat.dropped + chat.mainStreams.dropped;
   const opens = chat.opened + chat.mainStreams.opened;
@@ -70,7 +89,8 @@ function streamOpen(chat: ChatStreamsSummary, proxy: string | null): CheckResult
     // Through a proxy, a cut stream may be the proxy's doing as well as the target's.
     const cutBy = proxy === null ? 'the target' : `the target or proxy ${proxy}`;
     const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by ${cutBy} (${top(chat.drops) || 'none'})`;
-    return fail('stream.open', failedOpens + drops, detail + proxyUnconnectedText(chat, proxy) + headersTimeoutText(chat) + latency);
+    const said = gatewayPagesText(chat, gatewayPages) + proxyUnconnectedText(chat, proxy) + headersTimeoutText(chat);
+    return fail('stream.open', failedOpens + drops, detail + said + latency);
   }
   // Streams were asked for during the whole run and none opened: that is the failure itself.
   if (opens === 0 && chat.participants > 0) return fail('stream.open', 0, 'no stream opened: every open was still waiting for its headers when the run ended');
@@ -275,12 +295,22 @@ export interface StreamCheckContext {
   proxy?: string | null;
   /** Message posts answered with a status other than 200 or 201 (counter chat.messagesRefused). */
   messagesRefused?: number;
+  /** Failed opens a gateway's own 502/504 page answered (counter chat.openGatewayPages), and the first page's words. */
+  gatewayPages?: GatewayPages;
 }
 
+export interface GatewayPages {
+  opens: number;
+  /** `text/html, Server: nginx/1.22.1`, or null when no sample was kept. */
+  first: string | null;
+}
+
+const NO_GATEWAY_PAGES: GatewayPages = { opens: 0, first: null };
+
 export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND, context: StreamCheckContext = {}): CheckResult[] {
-  const { proxy = null, messagesRefused = 0 } = context;
+  const { proxy = null, messagesRefused = 0, gatewayPages = NO_GATEWAY_PAGES } = context;
   return [
-    streamOpen(chat, proxy),
+    streamOpen(chat, proxy, gatewayPages),
     keepAliveCadence(chat, behind),
     stall(chat, behind),
     sessionIsolation(chat),
