@@ -179,6 +179,46 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     }, 60_000);
   });
 
+  it('the target stopped mid-run: stream.open says squid answered the reopens itself, up but unable to reach the target', async () => {
+    const folder = join(dir, 'target-stopped');
+    const stopping = await startServe(join(dir, 'stopping-fixtures.json'), ['--participants', '10', '--sessions', '2', '--keepalive', '1s']);
+    let stopped: Promise<void> | null = null;
+    try {
+      const profile = await profileFile(
+        dir,
+        'stopping',
+        quickProfile({
+          duration: '3s',
+          keepAliveTolerance: '100%',
+          target: { keepAlive: '1s' },
+          chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+          generator: { maxEventLoopDelayP99: '2s' },
+        }),
+      );
+      const args = ['run', '-p', profile, '-t', stopping.url, '-f', stopping.fixtures, '--expect-keepalive', '1s', '--progress-every', '1s', '-o', folder];
+      const result = await runBin([...args, '--proxy', squid.url], {
+        // Once every stream is open through squid (6 participants, a main and a chat stream each), the target stops.
+        onStderr: (_pid, stderr) => {
+          if (stopped === null && /streams 12\/12/.test(stderr)) stopped = stopping.stop();
+        },
+      });
+      expect(stopped, result.stderr).not.toBeNull();
+      await stopped;
+      const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
+      const why = `${result.stderr}\n${failures(report).join('\n')}`;
+      expect(result.code, why).toBe(1);
+      // The streams cut when the target went away open again through squid, which answers each with its own 503.
+      const answered = report.scenarios.chatStreams!.openFailures['proxy:503'] ?? 0;
+      expect(answered, why).toBeGreaterThan(0);
+      expect(report.checks.find((each) => each.id === 'stream.open')?.detail, why).toContain(
+        `; ${answered} of the opens proxy ${squid.url} answered itself with 502, 503 or 504: it is up, but could not reach the target or had no answer from it`,
+      );
+    } finally {
+      await stopped;
+      await stopping.stop();
+    }
+  }, 60_000);
+
   it('counts a CONNECT the proxy refuses mid-run as proxy:403, for requests and streams alike', async () => {
     const transport = { ...defaultTransport(), proxy: { mode: 'url' as const, url: squid.url } };
     const origin = new URL(secure.url).origin;

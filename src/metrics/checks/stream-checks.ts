@@ -80,6 +80,19 @@ function gatewayPagesText(chat: ChatStreamsSummary, pages: GatewayPages): string
   return `; ${pages.opens} of the opens were answered by a gateway's own ${status} page, not the API: the gateway in front of the API ${why}${first}`;
 }
 
+/** The statuses a proxy answers itself when it could not reach the target, or had no answer from it in time (docs/design.md §2.12). */
+const PROXY_UNREACHED_CODES = ['proxy:502', 'proxy:503', 'proxy:504'] as const;
+
+/**
+ * Opens a proxy answered itself with 502, 503 or 504: the proxy is up, and the target behind
+ * it is the layer to look at (squid's 503 when the target went away mid-run).
+ */
+function proxyUnreachedText(chat: ChatStreamsSummary, proxy: string | null): string {
+  const answered = PROXY_UNREACHED_CODES.reduce((sum, code) => sum + (chat.openFailures[code] ?? 0), 0);
+  if (answered === 0) return '';
+  return `; ${answered} of the opens ${proxy === null ? 'a proxy' : `proxy ${proxy}`} answered itself with 502, 503 or 504: it is up, but could not reach the target or had no answer from it`;
+}
+
 function streamOpen(chat: ChatStreamsSummary, proxy: string | null, gatewayPages: GatewayPages): CheckResult {
   const failedOpens = chat.openFailed + chat.mainStreams.openFailed;
   const drops = chat.dropped + chat.mainStreams.dropped;
@@ -89,7 +102,7 @@ function streamOpen(chat: ChatStreamsSummary, proxy: string | null, gatewayPages
     // Through a proxy, a cut stream may be the proxy's doing as well as the target's.
     const cutBy = proxy === null ? 'the target' : `the target or proxy ${proxy}`;
     const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by ${cutBy} (${top(chat.drops) || 'none'})`;
-    const said = gatewayPagesText(chat, gatewayPages) + proxyUnconnectedText(chat, proxy) + headersTimeoutText(chat);
+    const said = gatewayPagesText(chat, gatewayPages) + proxyUnreachedText(chat, proxy) + proxyUnconnectedText(chat, proxy) + headersTimeoutText(chat);
     return fail('stream.open', failedOpens + drops, detail + said + latency);
   }
   // Streams were asked for during the whole run and none opened: that is the failure itself.
