@@ -8,7 +8,8 @@
  * the run fails and its failure names buffering. When the API behind nginx is down or silent,
  * nginx's own 502/504 page is named as a gateway's: exit 3 before any load, and mid-run (a path routed to a
  * service that is down) the target's status alone, never a finding on the API's headers or
- * problem bodies.
+ * problem bodies; stream opens it answers after the API stopped are said to be its page in
+ * stream.open.
  */
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';

@@ -4,7 +4,8 @@
  * (`500 Unable to connect`, marked only by its own `Server: tinyproxy/…`) is exit 3 naming the
  * proxy before any load, never a target that answers 500; its `403 Filtered` to photo uploads
  * mid-run counts as `proxy:403`, and a refusal probe it answers is no refusal of the target's.
- * A proxy that cannot be reached at all is named, not the target behind it.
+ * A proxy that cannot be reached at all is named, not the target behind it. Its own 401 when
+ * its password changes mid-run is `proxy:401`, and renews no participant's token.
  *
  * Needs /usr/bin/tinyproxy (Debian package `tinyproxy`) and dist/ (npm run build).
  */

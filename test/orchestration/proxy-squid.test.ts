@@ -3,7 +3,9 @@
  * rules (`http_access deny CONNECT !SSL_ports`) in front of `coachbench serve`: a plain-http
  * target goes through it in absolute form and the run passes, squid's log showing the
  * requests; an https target on a port other than 443 is refused CONNECT, and the run says
- * that the proxy refused, with its status, before any load.
+ * that the proxy refused, with its status, before any load. squid's own 503 and 504 (a target
+ * it cannot connect to, or one that does not answer) name the target behind a proxy that is
+ * up, before any load and in stream.open mid-run, never a refusal.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
