@@ -13,11 +13,15 @@ import { performance } from 'node:perf_hooks';
 import { TextDecoder } from 'node:util';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
-import { type FailureCode, failureOfError, unexpectedStatus } from '../contract/failure-codes.js';
+import { type FailureCode, failureOfError, gatewayPage, unexpectedStatus } from '../contract/failure-codes.js';
+import { printable } from '../util/printable.js';
 import { createStreamClient, type ProtocolListener } from './http-agent.js';
 import { keptEventId, lastEventIdHeader } from './last-event-id.js';
 import { openLineBytesAfter } from './sse-line-bound.js';
 import { defaultTransport, type Transport, withTraceparent, withTransportHeaders } from './transport.js';
+
+/** The most of a gateway page's words kept. */
+const GATEWAY_PAGE_CHARS = 120;
 
 export enum StreamState {
   Connecting = 0,
@@ -33,8 +37,12 @@ export type StreamRole = (typeof STREAM_ROLES)[number];
 /** What a stream reports to its owner. Implemented once per run, not per stream. */
 export interface StreamHost {
   onOpen(stream: SseStream, openLatencyMs: number): void;
-  /** `failure`: `status:<nnn>`, `content-type`, `net:<errno>` or `timeout:<phase>` (docs/failure-codes.md). */
-  onOpenFailed(stream: SseStream, failure: FailureCode, detail: string): void;
+  /**
+   * `failure`: `status:<nnn>`, `proxy:<nnn>`, `content-type`, `net:<errno>` or `timeout:<phase>`
+   * (docs/failure-codes.md). `gatewayPage`: the words of a gateway's own 502/504 page
+   * (`text/html, Server: nginx/1.22.1`) when one answered instead of the API; null or absent otherwise.
+   */
+  onOpenFailed(stream: SseStream, failure: FailureCode, detail: string, gatewayPage?: string | null): void;
   /** `id`: the event's `id:` field, when it had one (the stream's lastEventId is updated before the call). */
   onData(stream: SseStream, data: string, nowMs: number, id: string | undefined): void;
   /** The target ended the stream, or sent a frame beyond the bound (we did not close it). */
@@ -204,7 +212,11 @@ export class SseStream implements Dispatcher.DispatchHandler {
       this.opened();
       if (this.closeWhenOpen) return;
       const failure = statusCode !== 200 ? unexpectedStatus(statusCode, headers) : 'content-type';
-      this.host?.onOpenFailed(this, failure, `HTTP ${statusCode} ${contentType || 'no content-type'}`);
+      // The target's status, but the words of a gateway in front of the API (docs/design.md §2.12).
+      const page = failure.startsWith('status:') ? gatewayPage(statusCode, headers) : null;
+      const gateway = page === null ? null : printable(page, GATEWAY_PAGE_CHARS);
+      const detail = gateway === null ? `HTTP ${statusCode} ${contentType || 'no content-type'}` : `HTTP ${statusCode}, a gateway's own page (${gateway})`;
+      this.host?.onOpenFailed(this, failure, detail, gateway);
       return;
     }
     if (this.closeWhenOpen) {

@@ -56,6 +56,8 @@ export const CHAT = {
   schemaViolation: under(CHAT_EVENTS, 'schema.'),
   /** Samples key for human-readable stream failures. */
   samples: 'chat',
+  /** Samples key for the words of the gateway pages that answered stream opens (`text/html, Server: nginx/1.22.1`). */
+  gatewayPageSamples: 'chat.gatewayPage',
 } as const;
 
 export const MAIN = { ...namesOf(MAIN_STREAMS), event: under(MAIN_STREAMS, 'events.') } as const;

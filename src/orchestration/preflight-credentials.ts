@@ -11,13 +11,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { createRequestAgent } from '../engine/http-agent.js';
-import { shownProxy } from '../engine/proxy-route.js';
 import type { RunFixtures } from '../engine/scenario.js';
 import type { Transport } from '../engine/transport.js';
 import { StartError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { redact } from '../util/redact.js';
-import { gatewayPageLine, proxyMadeAnswer } from './preflight-proxy.js';
+import { gatewayPageLine, proxyAnswerLine, proxyMadeAnswer } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** Where each credential came from, in words for the messages. */
@@ -107,8 +106,7 @@ async function tryCredentials(dispatcher: Dispatcher, proxy: string | null, url:
     // Read to its end for the connection's reuse, or until the deadline destroys it.
     await response.body.dump();
     // A proxy's own answer says nothing of the credentials: it is named as the proxy's.
-    if (proxy !== null && made !== null)
-      throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} GET ${target.href}: ${made.text}`);
+    if (proxy !== null && made !== null) throw new StartError(proxyAnswerLine(proxy, url, `GET ${target.href}`, made));
     const gateway = gatewayPageLine(url, `GET ${target.pathname}`, response.statusCode, response.headers);
     if (gateway !== null) throw new StartError(gateway);
     return null;

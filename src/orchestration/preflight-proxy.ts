@@ -19,12 +19,60 @@ const WANTS_CREDENTIALS = ': it wants credentials (give them in the proxy URL, h
 /** tinyproxy 1.11 answers credentials it does not take with 401, not 407. */
 const REFUSED_CREDENTIALS = ': it refused the credentials (check the user and password in the proxy URL)';
 
-/** The one line of a proxy that refused: a CONNECT to an https target, or a request it forwards. */
-export function proxyRefusalLine(proxy: string | null, url: string, status: number): string {
+/**
+ * What a proxy's own status says of the layer at fault: `refused` (401, 403, 407: the proxy
+ * would not carry the request), `unreached` (502, 503: it is up and could not reach the
+ * target), `timed-out` (504: it had no answer in time from the target), or `failed` (any
+ * other error of its own).
+ */
+export type ProxyAnswerKind = 'refused' | 'unreached' | 'timed-out' | 'failed';
+
+/** tinyproxy 1.11's own reason phrase for a target it cannot connect to (its status, 500, says no more). */
+const CANNOT_CONNECT = /^unable to connect$/i;
+
+function proxyAnswerKind(status: number, reason: string): ProxyAnswerKind {
+  if (status === 401 || status === 403 || status === 407) return 'refused';
+  if (status === 502 || status === 503 || CANNOT_CONNECT.test(reason)) return 'unreached';
+  return status === 504 ? 'timed-out' : 'failed';
+}
+
+/** A proxy's own answer to a preflight request: what it says of the layer at fault, and its status in words. */
+export interface ProxyAnswer {
+  kind: ProxyAnswerKind;
+  /** `503 Service Unavailable (ERR_CONNECT_FAIL 111)`, with the hint of a refusal of credentials. */
+  text: string;
+}
+
+/**
+ * The one line of a proxy's own answer to `request` (`OPTIONS http://…`, `CONNECT to
+ * host:port`) on the way to target `url`: a refusal names the proxy, a 502/503/504 names the
+ * target behind a proxy that is up (docs/design.md §2.12).
+ */
+export function proxyAnswerLine(proxy: string | null, url: string, request: string, answer: ProxyAnswer): string {
+  const shown = proxy === null ? 'in the way' : shownProxy(proxy);
+  switch (answer.kind) {
+    case 'refused':
+      return `proxy ${shown} refused ${request}: ${answer.text}`;
+    case 'unreached':
+      return `proxy ${shown} is up, but could not reach target ${url}: it answered ${request} with ${answer.text}; check that the target is up and that the proxy can reach it`;
+    case 'timed-out':
+      return `proxy ${shown} is up, but had no answer in time from target ${url}: it answered ${request} with ${answer.text}; check that the target is up and answering`;
+    default:
+      return `proxy ${shown} answered ${request}: ${answer.text}`;
+  }
+}
+
+/**
+ * The one line of a proxy's status that undici reports as an error (it says no more than the
+ * status): a CONNECT to an https target not answered 200, or a 407 to a request it forwards.
+ */
+export function proxyStatusLine(proxy: string | null, url: string, status: number): string {
   const target = new URL(url);
-  const what = target.protocol === 'https:' ? `CONNECT to ${target.hostname}:${target.port || '443'}` : `the request to ${target.origin}`;
-  const hint = status === 407 ? WANTS_CREDENTIALS : '';
-  return `proxy ${proxy === null ? 'in the way' : shownProxy(proxy)} refused ${what}: ${statusText(status)}${hint}`;
+  const tunnel = target.protocol === 'https:';
+  const request = tunnel ? `CONNECT to ${target.hostname}:${target.port || '443'}` : `the request to ${target.origin}`;
+  const kind = proxyAnswerKind(status, '');
+  const hint = status === 407 ? WANTS_CREDENTIALS : kind === 'failed' && tunnel ? ` (no tunnel was opened, so target ${url} was not reached)` : '';
+  return proxyAnswerLine(proxy, url, request, { kind, text: `${statusText(status)}${hint}` });
 }
 
 /** The most of a proxy's own reason phrase quoted. */
@@ -35,18 +83,14 @@ const REASON_CHARS = 80;
  * with the proxy's mark. `reason` is the answer's own reason phrase (HTTP/1.x), said when it
  * says more than the standard one (tinyproxy's `500 Unable to connect`).
  */
-export function proxyMadeAnswer(
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-  reason = '',
-): { refused: boolean; text: string } | null {
+export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>, reason = ''): ProxyAnswer | null {
   const own = reason.trim();
   const said = own === '' || own === STATUS_CODES[status] ? statusText(status) : `${status} ${printable(own, REASON_CHARS)}`;
-  if (status === 407) return { refused: true, text: `${said}${WANTS_CREDENTIALS}` };
+  if (status === 407) return { kind: 'refused', text: `${said}${WANTS_CREDENTIALS}` };
   const mark = proxyMark(status, headers);
   if (mark === null) return null;
   // A proxy's own 401 is about the proxy's credentials, never the API's.
-  return { refused: status === 403 || status === 401, text: `${said} (${printable(mark)})${status === 401 ? REFUSED_CREDENTIALS : ''}` };
+  return { kind: proxyAnswerKind(status, own), text: `${said} (${printable(mark)})${status === 401 ? REFUSED_CREDENTIALS : ''}` };
 }
 
 /** The most of a gateway page's words quoted. */

@@ -17,7 +17,7 @@ import type { RunningTarget } from '../reference-service/target-types.js';
 import { ConfigError, StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
 import { credentialSources, PREFLIGHT_REQUEST_MS, preflightCredentials } from './preflight-credentials.js';
-import { gatewayPageLine, proxyMadeAnswer, proxyRefusalLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
+import { gatewayPageLine, proxyAnswerLine, proxyMadeAnswer, proxyStatusLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -144,15 +144,13 @@ export async function preflight(url: string, transport: Transport = defaultTrans
     // may trickle forever, is not waited for (the dispatcher is destroyed below).
     response.body.on('error', () => undefined).destroy();
     const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
-    if (proxy !== null && made !== null) {
-      throw new StartError(`proxy ${shownProxy(proxy)} ${made.refused ? 'refused' : 'answered'} OPTIONS ${probe.href}: ${made.text}`);
-    }
+    if (proxy !== null && made !== null) throw new StartError(proxyAnswerLine(proxy, url, `OPTIONS ${probe.href}`, made));
     const gateway = gatewayPageLine(url, `OPTIONS ${probe.pathname}`, response.statusCode, response.headers);
     if (gateway !== null) throw new StartError(gateway);
   } catch (error) {
     if (error instanceof StartError) throw error;
     const refused = proxyRefusalStatus(error);
-    if (refused !== null) throw new StartError(proxyRefusalLine(proxy, url, refused));
+    if (refused !== null) throw new StartError(proxyStatusLine(proxy, url, refused));
     const cause = (error as { cause?: unknown }).cause;
     const code = deadline.aborted
       ? `no answer within ${PREFLIGHT_REACHABLE_MS / 1_000} s`

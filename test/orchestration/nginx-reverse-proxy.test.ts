@@ -8,7 +8,8 @@
  * the run fails and its failure names buffering. When the API behind nginx is down or silent,
  * nginx's own 502/504 page is named as a gateway's: exit 3 before any load, and mid-run (a path routed to a
  * service that is down) the target's status alone, never a finding on the API's headers or
- * problem bodies.
+ * problem bodies; stream opens it answers after the API stopped are said to be its page in
+ * stream.open.
  */
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -254,6 +255,42 @@ describe(`nginx as a TLS + HTTP/2 reverse proxy${NGINX_SKIP_NOTE}`, () => {
         silent.closeAllConnections();
         await new Promise<void>((resolve) => silent.close(() => resolve()));
       }
+    },
+    30_000,
+  );
+
+  it.skipIf(!HAS_NGINX)(
+    "the API stopped mid-run: stream.open says the opens nginx answered with its own 502 page were the gateway's, not the API's",
+    async () => {
+      const folder = join(dir, 'api-stopped');
+      await mkdir(folder, { recursive: true });
+      const serve = await startServe(join(folder, 'fixtures.json'), ['--keepalive', KEEP_ALIVE, '--participants', '10', '--sessions', '2']);
+      running.push(serve);
+      const nginx = await startNginx({ dir: join(folder, 'nginx'), upstream: serve.url, ...serverCert, location: SSE_LOCATION });
+      running.push(nginx);
+      const out = join(dir, 'api-stopped-out');
+      const args = ['run', '-p', await briefProfile(), '--target', nginx.url, '--ca', pki.ca.certFile, '--fixtures', serve.fixtures];
+      let stopped: Promise<void> | null = null;
+      const result = await runBin([...args, '--http', '1.1', '--expect-keepalive', KEEP_ALIVE, '--progress-every', '1s', '-o', out], {
+        // Once every stream is open through nginx (6 participants, a main and a chat stream each), the API behind it stops.
+        onStderr: (_pid, stderr) => {
+          if (stopped === null && /streams 12\/12/.test(stderr)) stopped = serve.stop();
+        },
+      });
+      expect(stopped, result.stderr).not.toBeNull();
+      await stopped;
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const why = `${result.stderr}\n${failures(report).join('\n')}`;
+      expect(result.code, why).toBe(1);
+      const chat = report.scenarios.chatStreams!;
+      // The streams cut when the API went away open again, and nginx answers each with its own HTML 502.
+      const pages = chat.openFailures['status:502'] ?? 0;
+      expect(pages, why).toBeGreaterThan(0);
+      expect(check(report, 'stream.open')?.detail, why).toMatch(
+        new RegExp(
+          `; ${pages} of the opens were answered by a gateway's own 502 page, not the API: the gateway in front of the API could not reach it \\(first: text/html, Server: nginx/[\\d.]+\\)`,
+        ),
+      );
     },
     30_000,
   );

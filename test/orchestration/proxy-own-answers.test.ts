@@ -4,11 +4,12 @@
  * (`500 Unable to connect`, marked only by its own `Server: tinyproxy/…`) is exit 3 naming the
  * proxy before any load, never a target that answers 500; its `403 Filtered` to photo uploads
  * mid-run counts as `proxy:403`, and a refusal probe it answers is no refusal of the target's.
- * A proxy that cannot be reached at all is named, not the target behind it.
+ * A proxy that cannot be reached at all is named, not the target behind it. Its own 401 when
+ * its password changes mid-run is `proxy:401`, and renews no participant's token.
  *
  * Needs /usr/bin/tinyproxy (Debian package `tinyproxy`) and dist/ (npm run build).
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +92,68 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
     expect(right.code, right.stderr).toBeLessThanOrEqual(1);
   }, 30_000);
 
+  it('its credentials changed mid-run: its own 401 is proxy:401, never a token to renew (auth.token.refresh untouched)', async () => {
+    const rotating = await startTinyproxy(dir, { basicAuth: { user: 'bench', password: 'proxy-pw-1' } });
+    const out = join(dir, 'proxy-rotated');
+    // A token command that would give the fixtures' own tokens back: run for a proxy's 401, it counts against the renewal.
+    const held = JSON.parse(await readFile(serve.fixtures, 'utf8')) as { coachToken: string; participants: Array<{ userId: string; token: string }> };
+    const tokens = join(dir, 'tokens.json');
+    await writeFile(
+      tokens,
+      JSON.stringify({ coachToken: held.coachToken, participants: Object.fromEntries(held.participants.map((p) => [p.userId, p.token])) }),
+    );
+    const rotatingProfile = await profileFile(
+      dir,
+      'rotating',
+      quickProfile({
+        duration: '5s',
+        keepAliveTolerance: '100%',
+        target: { keepAlive: '1s' },
+        // Switches every second: chat streams open through the proxy after the change too.
+        chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '1s', messageRatePerSec: 4, churnRatePerSec: 0 },
+        photoUpload: { enabled: true, model: 'open', ratePerSec: 5, imageSizes: ['2KiB'] },
+        tagLink: { enabled: true, model: 'open', ratePerSec: 5 },
+        generator: { maxEventLoopDelayP99: '2s' },
+      }),
+    );
+    let changed: Promise<void> | null = null;
+    try {
+      const port = new URL(rotating.url).port;
+      const args = ['run', '-p', rotatingProfile, '-t', serve.url, '-f', serve.fixtures, '--expect-keepalive', '1s', '--progress-every', '1s', '-o', out];
+      const result = await runBin([...args, '--proxy', `http://bench:proxy-pw-1@127.0.0.1:${port}`, '--token-command', `cat ${JSON.stringify(tokens)}`], {
+        // Once every stream is open through it, the proxy takes another password: the run's is refused with tinyproxy's own 401.
+        onStderr: (_pid, stderr) => {
+          if (changed === null && /streams 12\/12/.test(stderr)) changed = rotating.reconfigure({ basicAuth: { user: 'bench', password: 'proxy-pw-2' } });
+        },
+      });
+      expect(changed, result.stderr).not.toBeNull();
+      await changed;
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const why = `${result.stderr}\n${failures(report).join('\n')}`;
+      expect(result.code, why).toBe(1);
+      const photo = report.scenarios.photoUpload!;
+      expect(photo.errorsByKind['proxy:401'], why).toBeGreaterThan(3);
+      expect(photo.errorsByKind['status:401'], why).toBeUndefined();
+      expect(report.scenarios.tagLink!.errorsByKind['proxy:401'], why).toBeGreaterThan(3);
+      const chat = report.scenarios.chatStreams!;
+      expect(chat.openFailures['proxy:401'], why).toBeGreaterThan(0);
+      expect(chat.openFailures['status:401'], why).toBeUndefined();
+      // A message post it refused is named as its answer too.
+      const delivery = report.checks.find((each) => each.id === 'stream.message.delivery')!;
+      expect(delivery.detail).not.toContain('status:401');
+      if (/message posts refused/.test(delivery.detail)) expect(delivery.detail).toMatch(/\(first: POST chat_messages failed: proxy:401\)/);
+      // The proxy's 401 is no refusal of a participant's token: nothing renewed, nothing counted against the renewal.
+      expect(report.auth?.refreshes ?? 0, why).toBe(0);
+      expect(report.auth?.waited ?? 0, why).toBe(0);
+      expect(report.auth?.rejectedAfterRefresh ?? 0, why).toBe(0);
+      const refresh = report.checks.find((each) => each.id === 'auth.token.refresh')!;
+      expect(refresh.status, refresh.detail).toBe('skip');
+    } finally {
+      await changed;
+      await rotating.stop();
+    }
+  }, 40_000);
+
   it('dying mid-run: stream.open names the proxy beside the target, and the reopens that could not reach it', async () => {
     const dying = await startTinyproxy(dir);
     const out = join(dir, 'proxy-died');
@@ -133,12 +196,25 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
     }
   }, 30_000);
 
-  it('a target it cannot reach: exit 3 before any load, naming the proxy and its own words', async () => {
+  it('a target it cannot reach: exit 3 before any load, the proxy up and the target not reached, in its own words', async () => {
     const dead = `http://127.0.0.1:${await deadPort()}`;
     const result = await run(dead, join(dir, 'dead'), ['--proxy', proxy.url]);
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr.trim()).toMatch(
-      new RegExp(`^coachbench: proxy ${proxy.url} answered OPTIONS ${dead}/api/v1/participants: 500 Unable to connect \\(tinyproxy/[\\d.]+\\)$`),
+      new RegExp(
+        `^coachbench: proxy ${proxy.url} is up, but could not reach target ${dead}: it answered OPTIONS ${dead}/api/v1/participants ` +
+          'with 500 Unable to connect \\(tinyproxy/[\\d.]+\\); check that the target is up and that the proxy can reach it$',
+      ),
+    );
+  }, 30_000);
+
+  it('an https target it cannot reach: its 500 to CONNECT is its own error and opened no tunnel, not a refusal', async () => {
+    const dead = `https://127.0.0.1:${await deadPort()}`;
+    const result = await run(dead, join(dir, 'dead-tls'), ['--proxy', proxy.url]);
+    expect(result.code, result.stderr).toBe(3);
+    // undici says no more of a CONNECT answer than its status: tinyproxy's reason phrase is not seen.
+    expect(result.stderr.trim()).toBe(
+      `coachbench: proxy ${proxy.url} answered CONNECT to ${new URL(dead).host}: 500 Internal Server Error (no tunnel was opened, so target ${dead} was not reached)`,
     );
   }, 30_000);
 

@@ -3,9 +3,12 @@
  * rules (`http_access deny CONNECT !SSL_ports`) in front of `coachbench serve`: a plain-http
  * target goes through it in absolute form and the run passes, squid's log showing the
  * requests; an https target on a port other than 443 is refused CONNECT, and the run says
- * that the proxy refused, with its status, before any load.
+ * that the proxy refused, with its status, before any load. squid's own 503 and 504 (a target
+ * it cannot connect to, or one that does not answer) name the target behind a proxy that is
+ * up, before any load and in stream.open mid-run, never a refusal.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +25,15 @@ import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { type Squid, squidMissing, startSquid } from '../support/squid.js';
 
 const missing = squidMissing();
+
+/** A loopback port nothing listens on. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 describe.skipIf(missing !== null)(`through squid at Debian's default rules${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
   let dir: string;
@@ -121,9 +133,92 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const result = await runBin(runArgs(deadUrl, plain.fixtures, join(dir, 'dead'), ['--proxy', squid.url]));
     expect(result.code).toBe(3);
+    // squid's 503 is its word that it could not connect: the proxy is up, the target is the layer to look at.
     expect(result.stderr.trim()).toMatch(
-      new RegExp(`^coachbench: proxy ${squid.url} answered OPTIONS ${deadUrl}/api/v1/participants: 503 Service Unavailable \\(ERR_CONNECT_FAIL \\d+\\)$`),
+      new RegExp(
+        `^coachbench: proxy ${squid.url} is up, but could not reach target ${deadUrl}: it answered OPTIONS ${deadUrl}/api/v1/participants ` +
+          'with 503 Service Unavailable \\(ERR_CONNECT_FAIL \\d+\\); check that the target is up and that the proxy can reach it$',
+      ),
     );
+  }, 60_000);
+
+  describe('squid letting CONNECT through to any port, with a 1 s read_timeout', () => {
+    let open: Squid;
+    beforeAll(async () => {
+      open = await startSquid(dir, { directives: ['acl SSL_ports port 1025-65535', 'read_timeout 1 seconds'] });
+    }, 30_000);
+    afterAll(() => open?.stop());
+
+    it('an https target that is down: squid answers CONNECT 503, which says it could not reach the target, not that it refused', async () => {
+      const deadUrl = `https://127.0.0.1:${await deadPort()}`;
+      const result = await runBin(runArgs(deadUrl, secure.fixtures, join(dir, 'dead-tls'), ['--ca', certificate, '--proxy', open.url]));
+      expect(result.code, result.stderr).toBe(3);
+      const host = new URL(deadUrl).host;
+      expect(result.stderr.trim()).toBe(
+        `coachbench: proxy ${open.url} is up, but could not reach target ${deadUrl}: it answered CONNECT to ${host} with 503 Service Unavailable; ` +
+          'check that the target is up and that the proxy can reach it',
+      );
+      expect((await open.accessLog()).some((line) => line.includes(`/503`) && line.includes(`CONNECT ${host}`))).toBe(true);
+    }, 60_000);
+
+    it("a target that takes the connection and never answers: squid's 504 says it had no answer in time from the target", async () => {
+      const silent = createHttpServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+        const result = await runBin(runArgs(silentUrl, plain.fixtures, join(dir, 'silent'), ['--proxy', open.url]));
+        expect(result.code, result.stderr).toBe(3);
+        expect(result.stderr.trim()).toMatch(
+          new RegExp(
+            `^coachbench: proxy ${open.url} is up, but had no answer in time from target ${silentUrl}: it answered OPTIONS ${silentUrl}/api/v1/participants ` +
+              'with 504 Gateway Timeout \\(ERR_READ_TIMEOUT \\d+\\); check that the target is up and answering$',
+          ),
+        );
+      } finally {
+        silent.closeAllConnections();
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
+    }, 60_000);
+  });
+
+  it('the target stopped mid-run: stream.open says squid answered the reopens itself, up but unable to reach the target', async () => {
+    const folder = join(dir, 'target-stopped');
+    const stopping = await startServe(join(dir, 'stopping-fixtures.json'), ['--participants', '10', '--sessions', '2', '--keepalive', '1s']);
+    let stopped: Promise<void> | null = null;
+    try {
+      const profile = await profileFile(
+        dir,
+        'stopping',
+        quickProfile({
+          duration: '3s',
+          keepAliveTolerance: '100%',
+          target: { keepAlive: '1s' },
+          chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+          generator: { maxEventLoopDelayP99: '2s' },
+        }),
+      );
+      const args = ['run', '-p', profile, '-t', stopping.url, '-f', stopping.fixtures, '--expect-keepalive', '1s', '--progress-every', '1s', '-o', folder];
+      const result = await runBin([...args, '--proxy', squid.url], {
+        // Once every stream is open through squid (6 participants, a main and a chat stream each), the target stops.
+        onStderr: (_pid, stderr) => {
+          if (stopped === null && /streams 12\/12/.test(stderr)) stopped = stopping.stop();
+        },
+      });
+      expect(stopped, result.stderr).not.toBeNull();
+      await stopped;
+      const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
+      const why = `${result.stderr}\n${failures(report).join('\n')}`;
+      expect(result.code, why).toBe(1);
+      // The streams cut when the target went away open again through squid, which answers each with its own 503.
+      const answered = report.scenarios.chatStreams!.openFailures['proxy:503'] ?? 0;
+      expect(answered, why).toBeGreaterThan(0);
+      expect(report.checks.find((each) => each.id === 'stream.open')?.detail, why).toContain(
+        `; ${answered} of the opens proxy ${squid.url} answered itself with 502, 503 or 504: it is up, but could not reach the target or had no answer from it`,
+      );
+    } finally {
+      await stopped;
+      await stopping.stop();
+    }
   }, 60_000);
 
   it('counts a CONNECT the proxy refuses mid-run as proxy:403, for requests and streams alike', async () => {

@@ -57,19 +57,28 @@ const accepts = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
+/** What a test adds to Debian's squid.conf. */
+export interface SquidOptions {
+  /** A regex: a site rule refusing the requests whose path matches, ahead of Debian's rules. */
+  denyUrlPath?: string;
+  /** squid.conf lines put ahead of Debian's rules, e.g. `acl SSL_ports port 1025-65535` (CONNECT to those ports too) or `read_timeout 1 seconds`. */
+  directives?: readonly string[];
+}
+
 /**
- * Starts squid with its files in a folder of its own under `parent`; `denyUrlPath` (a regex)
- * adds a site rule refusing the requests whose path matches, ahead of Debian's rules. Started as root, squid
+ * Starts squid with its files in a folder of its own under `parent`, with `options` ahead of
+ * Debian's rules. Started as root, squid
  * drops to the user `proxy`, which must be able to reach that folder: the tests' own temp
  * folders are private to root, so as root the folder is made under /tmp and removed at stop.
  */
-export async function startSquid(parent: string, options: { denyUrlPath?: string } = {}): Promise<Squid> {
+export async function startSquid(parent: string, options: SquidOptions = {}): Promise<Squid> {
   const root = userInfo().uid === 0;
   const dir = await mkdtemp(join(root ? '/tmp' : parent, 'coachbench-squid-'));
   const port = await freePort();
   // A rule a site adds in front of Debian's (its conf.d/ is included before `allow localhost`).
   const deny = options.denyUrlPath === undefined ? '' : `acl denied_paths urlpath_regex ${options.denyUrlPath}\nhttp_access deny denied_paths\n`;
-  const config = `${deny}${DEBIAN_RULES}
+  const directives = (options.directives ?? []).map((line) => `${line}\n`).join('');
+  const config = `${directives}${deny}${DEBIAN_RULES}
 http_port 127.0.0.1:${port}
 pid_filename ${dir}/squid.pid
 access_log stdio:${dir}/access.log

@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -27,6 +27,8 @@ export interface TinyproxyOptions {
 export interface Tinyproxy {
   /** `http://127.0.0.1:PORT`, for HTTP_PROXY or --proxy. */
   url: string;
+  /** Rewrites its config with `options` and has it reload (SIGUSR1), resolving once it has: a proxy reconfigured mid-run. */
+  reconfigure: (options: TinyproxyOptions) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -49,10 +51,8 @@ async function listening(port: number, child: ChildProcess, deadlineMs: number):
   throw new Error(`tinyproxy did not listen on 127.0.0.1:${port}`);
 }
 
-/** Starts tinyproxy with its files in `dir` (which must exist); the caller stops it. */
-export async function startTinyproxy(dir: string, options: TinyproxyOptions = {}): Promise<Tinyproxy> {
-  const port = await freePort();
-  const config = join(dir, `tinyproxy-${port}.conf`);
+/** The config file's text; `LogLevel Notice` logs each reload, which reconfigure() waits for, and no line per connection. */
+async function configText(dir: string, port: number, options: TinyproxyOptions): Promise<string> {
   const filter = join(dir, `tinyproxy-${port}.filter`);
   const lines = [
     `Port ${port}`,
@@ -62,14 +62,24 @@ export async function startTinyproxy(dir: string, options: TinyproxyOptions = {}
     'Timeout 600',
     `PidFile "${join(dir, `tinyproxy-${port}.pid`)}"`,
     `LogFile "${join(dir, `tinyproxy-${port}.log`)}"`,
-    'LogLevel Warning',
+    'LogLevel Notice',
   ];
   if (options.filterUrls !== undefined) {
     await writeFile(filter, `${options.filterUrls.join('\n')}\n`);
     lines.push(`Filter "${filter}"`, 'FilterURLs On', 'FilterType ere');
   }
   if (options.basicAuth !== undefined) lines.push(`BasicAuth ${options.basicAuth.user} ${options.basicAuth.password}`);
-  await writeFile(config, `${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
+}
+
+const RELOADED = 'Reloading config file finished';
+
+/** Starts tinyproxy with its files in `dir` (which must exist); the caller stops it. */
+export async function startTinyproxy(dir: string, options: TinyproxyOptions = {}): Promise<Tinyproxy> {
+  const port = await freePort();
+  const config = join(dir, `tinyproxy-${port}.conf`);
+  const log = join(dir, `tinyproxy-${port}.log`);
+  await writeFile(config, await configText(dir, port, options));
   const child = spawn(TINYPROXY, ['-d', '-c', config], { stdio: 'ignore' });
   const exited = once(child, 'exit');
   try {
@@ -79,8 +89,20 @@ export async function startTinyproxy(dir: string, options: TinyproxyOptions = {}
     throw error;
   }
   const pid = child.pid as number;
+  const reloads = async (): Promise<number> => (await readFile(log, 'utf8').catch(() => '')).split(RELOADED).length - 1;
   return {
     url: `http://127.0.0.1:${port}`,
+    reconfigure: async (next) => {
+      const before = await reloads();
+      await writeFile(config, await configText(dir, port, next));
+      // tinyproxy 1.11 reloads its config on SIGUSR1 (SIGHUP ends it when in the foreground).
+      process.kill(pid, 'SIGUSR1');
+      const until = performance.now() + 10_000;
+      while ((await reloads()) <= before) {
+        if (performance.now() > until) throw new Error('tinyproxy did not reload its config within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       process.kill(pid, 'SIGTERM');

@@ -158,8 +158,13 @@ export class ChatDriver implements StreamHost {
     }
   }
 
-  onOpenFailed(stream: SseStream, failure: FailureCode, detail: string): void {
+  onOpenFailed(stream: SseStream, failure: FailureCode, detail: string, gatewayPage: string | null = null): void {
     const state = this.participants[stream.participant]!.roles[stream.role];
+    if (gatewayPage !== null) {
+      // Counted beside its status: stream.open says the gateway answered, not the API.
+      this.ctx.metrics.inc(CHAT.openGatewayPages);
+      this.ctx.metrics.sample(CHAT.gatewayPageSamples, gatewayPage);
+    }
     if (failure === UNAUTHORIZED && this.ctx.credentials !== null) {
       if (!state.renewedOpen) return void this.reopenRenewed(stream, state, failure, detail);
       this.ctx.credentials.rejectedAfterRefresh(`a ${stream.role} stream opened again with its renewed token was answered 401`);

@@ -6,7 +6,7 @@
  */
 
 import { performance } from 'node:perf_hooks';
-import { failureOfError, statusFailure } from '../../contract/failure-codes.js';
+import { failureOfError, unexpectedStatus } from '../../contract/failure-codes.js';
 import { schedulePacer } from '../../engine/arrival-pacer.js';
 import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
 import { discardBounded } from '../../engine/bounded-body.js';
@@ -87,7 +87,7 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         }
         // Answered and refused: the target's (or an intermediary's) no, which fails delivery as a refused upload fails photo.upload.
         m.inc(CHAT.messagesRefused);
-        m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${statusFailure(response.statusCode)}`);
+        m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${unexpectedStatus(response.statusCode, response.headers)}`);
       } catch (error) {
         if (ctx.signal.aborted) return driver.tracker.cancel(seq);
         m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${failureOfError(error)} (${(error as Error).message})`);

@@ -18,7 +18,8 @@ import { RAMP_SETTLE_MS } from '../../metrics/checks/load-achieved.js';
 import { throughputNames } from '../../metrics/names.js';
 import { cutAtEndName, scheduledSlotsName } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
-import { exchange, statusOfExchange } from './http-exchange.js';
+import { exchange } from './http-exchange.js';
+import { targetStatusOfExchange } from './response-check.js';
 import { recordFailure, recordResponse, type Workload } from './workload.js';
 
 /** A slot that starts more than this after its intended time counts as late (timers tick at ~1 ms). */
@@ -62,7 +63,7 @@ export async function runOpenModel<M>(ctx: ScenarioContext, settings: Throughput
         ctx.credentials,
         traced,
         (headers) => exchange(ctx.dispatcher, origin, { ...spec, headers }, settings.timeoutMs, cut),
-        statusOfExchange,
+        targetStatusOfExchange,
       );
       // Read ctx.metrics only now: the run swaps in a new interval set every second.
       const metrics = ctx.metrics;

@@ -12,8 +12,8 @@ import type { ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { cutAtEndName, PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
-import { exchange, type HttpRequestSpec, statusOfExchange } from './http-exchange.js';
-import { type Inspection, inspectResponse, proxyAnswered, recordProblemEvidence } from './response-check.js';
+import { exchange, type HttpRequestSpec } from './http-exchange.js';
+import { type Inspection, inspectResponse, proxyAnswered, recordProblemEvidence, targetStatusOfExchange } from './response-check.js';
 
 /** A probe's inspected answer, or why there was none (`cut`: the run ended first, which is no evidence). */
 export type ProbeOutcome = { ok: true; inspection: Inspection } | { ok: false; detail: string; cut: boolean };
@@ -48,7 +48,7 @@ export class ProbeClient {
       renew ? this.ctx.credentials : null,
       spec.headers,
       (headers) => exchange(this.ctx.dispatcher, this.origin, { ...spec, headers }, this.timeoutMs, this.cut),
-      statusOfExchange,
+      targetStatusOfExchange,
       undefined,
       // The refused first send was a request too.
       () => this.metrics.inc(PROBE_NAMES.requests),

@@ -5,6 +5,7 @@
  * never an exception.
  */
 import { type FailureCode, gatewayPage, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
+import { targetStatus } from '../../engine/auth/credentials.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 
@@ -131,6 +132,10 @@ export function problemJsonFailure(status: number, type: string, parsed: unknown
 export type Label = string | (() => string);
 
 export const labelText = (label: Label): string => (typeof label === 'string' ? label : label());
+
+/** An exchange's status as a token renewal judges it: the target's, null for no answer or a proxy's own (targetStatus). */
+export const targetStatusOfExchange = (result: { ok: true; view: ResponseView } | { ok: false }): number | null =>
+  result.ok ? targetStatus(result.view.status, result.view.headers) : null;
 
 /** `proxy:<nnn>` when a proxy made the answer (inspectResponse gives it that one code), else null. */
 export function proxyAnswered(inspection: Inspection): FailureCode | null {

@@ -10,6 +10,7 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { proxyMark } from '../../contract/failure-codes.js';
 import type { Fixtures } from '../../contract/fixtures.js';
 import { loadFixtures } from '../../contract/fixtures.js';
 import { recordMs } from '../../metrics/histogram.js';
@@ -289,10 +290,20 @@ export async function renewBeforeRun(fixtures: Fixtures, sources: CredentialSour
 }
 
 /**
+ * The status a renewal looks at: the target's, or null for an error answer a proxy made
+ * itself (its mark, docs/design.md §2.12). A proxy's own 401 is about the proxy's
+ * credentials: a participant's renewed token cannot fix it, and it is no refusal of one.
+ */
+export const targetStatus = (status: number, headers: Readonly<Record<string, string | string[] | undefined>>): number | null =>
+  proxyMark(status, headers) === null ? status : null;
+
+/**
  * Sends with `headers`; when the answer is a 401 that a renewed token may fix, sends once
  * more with it (a second 401 is counted against the renewal, never retried again).
- * `discard` releases a refused first answer that is replaced (an unread undici body holds
- * its socket); `onResend` is told just before the second send. `resent` says the answer is the second send's.
+ * `statusOf` gives the target's status (targetStatus: null for a proxy's own answer, which is
+ * never renewed for). `discard` releases a refused first answer that is replaced (an unread
+ * undici body holds its socket); `onResend` is told just before the second send. `resent`
+ * says the answer is the second send's.
  */
 export async function sendRenewing<R>(
   credentials: Credentials | null,
@@ -313,6 +324,6 @@ export async function sendRenewing<R>(
   return { answer, resent: true };
 }
 
-/** An undici answer's status, and its release when it is replaced, for sendRenewing. */
-export const statusOfAnswer = (answer: Dispatcher.ResponseData): number => answer.statusCode;
+/** An undici answer's status as sendRenewing judges it (targetStatus), and its release when it is replaced. */
+export const statusOfAnswer = (answer: Dispatcher.ResponseData): number | null => targetStatus(answer.statusCode, answer.headers);
 export const discardAnswer = (answer: Dispatcher.ResponseData): Promise<unknown> => answer.body.dump();

@@ -72,7 +72,8 @@ export function evaluateChecks({ total, chat, generator, load, proxy = null, kin
       keepAliveBunched: total.count(CHAT.keepAliveBunchedBehind),
       stalledSilentAfterHeaders: total.count(CHAT.stalledSilentAfterHeadersBehind),
     };
-    for (const result of streamChecks(chat, behind, { proxy, messagesRefused: total.count(CHAT.messagesRefused) })) byId.set(result.id, result);
+    const gatewayPages = { opens: total.count(CHAT.openGatewayPages), first: total.samplesOf(CHAT.gatewayPageSamples)[0] ?? null };
+    for (const result of streamChecks(chat, behind, { proxy, messagesRefused: total.count(CHAT.messagesRefused), gatewayPages })) byId.set(result.id, result);
   }
   byId.set('generator.healthy', generatorHealthy(generator));
   byId.set('requests.expectations', requestsExpectationsCheck(total, kinds));

@@ -61,7 +61,39 @@ function proxyUnconnectedText(chat: ChatStreamsSummary, proxy: string | null): s
   return unconnected === 0 ? '' : `; ${unconnected} could not connect to proxy ${proxy} itself (the run connects to nothing else)`;
 }
 
-function streamOpen(chat: ChatStreamsSummary, proxy: string | null): CheckResult {
+/**
+ * Opens a gateway in front of the API answered with a page of its own (nginx's HTML 502 when
+ * the API behind it is down, 504 when it is too slow): counted as the target's status, but
+ * the API never answered them (docs/design.md §2.12).
+ */
+function gatewayPagesText(chat: ChatStreamsSummary, pages: GatewayPages): string {
+  if (pages.opens === 0) return '';
+  const has502 = (chat.openFailures['status:502'] ?? 0) > 0;
+  const has504 = (chat.openFailures['status:504'] ?? 0) > 0;
+  const [status, why] =
+    has502 && has504
+      ? ['502 or 504', 'could not reach it or had no answer from it in time']
+      : has504
+        ? ['504', 'had no answer from it in time']
+        : ['502', 'could not reach it'];
+  const first = pages.first === null ? '' : ` (first: ${pages.first})`;
+  return `; ${pages.opens} of the opens were answered by a gateway's own ${status} page, not the API: the gateway in front of the API ${why}${first}`;
+}
+
+/** The statuses a proxy answers itself when it could not reach the target, or had no answer from it in time (docs/design.md §2.12). */
+const PROXY_UNREACHED_CODES = ['proxy:502', 'proxy:503', 'proxy:504'] as const;
+
+/**
+ * Opens a proxy answered itself with 502, 503 or 504: the proxy is up, and the target behind
+ * it is the layer to look at (squid's 503 when the target went away mid-run).
+ */
+function proxyUnreachedText(chat: ChatStreamsSummary, proxy: string | null): string {
+  const answered = PROXY_UNREACHED_CODES.reduce((sum, code) => sum + (chat.openFailures[code] ?? 0), 0);
+  if (answered === 0) return '';
+  return `; ${answered} of the opens ${proxy === null ? 'a proxy' : `proxy ${proxy}`} answered itself with 502, 503 or 504: it is up, but could not reach the target or had no answer from it`;
+}
+
+function streamOpen(chat: ChatStreamsSummary, proxy: string | null, gatewayPages: GatewayPages): CheckResult {
   const failedOpens = chat.openFailed + chat.mainStreams.openFailed;
   const drops = chat.dropped + chat.mainStreams.dropped;
   const opens = chat.opened + chat.mainStreams.opened;
@@ -70,7 +102,8 @@ function streamOpen(chat: ChatStreamsSummary, proxy: string | null): CheckResult
     // Through a proxy, a cut stream may be the proxy's doing as well as the target's.
     const cutBy = proxy === null ? 'the target' : `the target or proxy ${proxy}`;
     const detail = `${failedOpens} opens failed (${top(chat.openFailures) || 'none'}), ${drops} streams cut by ${cutBy} (${top(chat.drops) || 'none'})`;
-    return fail('stream.open', failedOpens + drops, detail + proxyUnconnectedText(chat, proxy) + headersTimeoutText(chat) + latency);
+    const said = gatewayPagesText(chat, gatewayPages) + proxyUnreachedText(chat, proxy) + proxyUnconnectedText(chat, proxy) + headersTimeoutText(chat);
+    return fail('stream.open', failedOpens + drops, detail + said + latency);
   }
   // Streams were asked for during the whole run and none opened: that is the failure itself.
   if (opens === 0 && chat.participants > 0) return fail('stream.open', 0, 'no stream opened: every open was still waiting for its headers when the run ended');
@@ -194,8 +227,8 @@ function eventSchema(chat: ChatStreamsSummary): CheckResult {
 
 /** How the message injector's sample of a failed post begins, its failure code after it (`status:503`, `net:ECONNRESET`). */
 export const MESSAGE_POST_FAILED = 'POST chat_messages failed: ';
-/** The sample of a refused post: answered, with a status. */
-const REFUSED_SAMPLE = `${MESSAGE_POST_FAILED}status:`;
+/** The samples of a refused post: answered, with the target's status or a proxy's (its own answer, docs/design.md §2.12). */
+const REFUSED_SAMPLES = [`${MESSAGE_POST_FAILED}status:`, `${MESSAGE_POST_FAILED}proxy:`];
 
 /**
  * `refused`: message posts answered with a status other than 200 or 201. A refused post is a
@@ -205,7 +238,7 @@ const REFUSED_SAMPLE = `${MESSAGE_POST_FAILED}status:`;
 function messageDelivery(chat: ChatStreamsSummary, refused: number): CheckResult {
   const bad = chat.deliveriesMissing + chat.duplicates + refused;
   if (bad > 0) {
-    const first = chat.samples.find((sample) => sample.startsWith(REFUSED_SAMPLE));
+    const first = chat.samples.find((sample) => REFUSED_SAMPLES.some((prefix) => sample.startsWith(prefix)));
     const refusedText =
       refused > 0 ? `, ${refused} of ${chat.messagesSent + chat.messagesFailed} message posts refused${first ? ` (first: ${first})` : ''}` : '';
     return fail(
@@ -275,12 +308,22 @@ export interface StreamCheckContext {
   proxy?: string | null;
   /** Message posts answered with a status other than 200 or 201 (counter chat.messagesRefused). */
   messagesRefused?: number;
+  /** Failed opens a gateway's own 502/504 page answered (counter chat.openGatewayPages), and the first page's words. */
+  gatewayPages?: GatewayPages;
 }
 
+export interface GatewayPages {
+  opens: number;
+  /** `text/html, Server: nginx/1.22.1`, or null when no sample was kept. */
+  first: string | null;
+}
+
+const NO_GATEWAY_PAGES: GatewayPages = { opens: 0, first: null };
+
 export function streamChecks(chat: ChatStreamsSummary, behind: DriverBehindCounts = NONE_BEHIND, context: StreamCheckContext = {}): CheckResult[] {
-  const { proxy = null, messagesRefused = 0 } = context;
+  const { proxy = null, messagesRefused = 0, gatewayPages = NO_GATEWAY_PAGES } = context;
   return [
-    streamOpen(chat, proxy),
+    streamOpen(chat, proxy, gatewayPages),
     keepAliveCadence(chat, behind),
     stall(chat, behind),
     sessionIsolation(chat),

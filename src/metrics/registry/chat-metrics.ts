@@ -21,6 +21,9 @@ export const CHAT_OPENING = group('chat.', [
     export: { family: 'streamFailures', labels: { phase: 'open' }, keyLabel: 'code', failureCodesOnly: true },
     doc: 'failed opens (chat and main streams) by failure code',
   }),
+  counter('openGatewayPages', 'info', {
+    doc: "of the failed opens (chat and main), those a gateway's own 502/504 page answered (not JSON): stream.open says so",
+  }),
   counter('dropped', 'lower', { report: 'dropped', failsCheck: 'stream.open', doc: 'chat-session streams the target cut' }),
   family('dropped.', 'lower', {
     report: 'drops',

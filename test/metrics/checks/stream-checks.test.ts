@@ -294,3 +294,46 @@ describe('stream.resume', () => {
     expect(checks['stream.resume']?.detail).toMatch(/3 events lost and 0 repeated across 2 resumed reconnects; 2 reconnects could not send/);
   });
 });
+
+describe("stream.open and a gateway's own pages", () => {
+  const PAGE = 'text/html, Server: nginx/1.22.1';
+  /** `opens` failed opens under each of `codes`, all answered by a gateway's page. */
+  const openFailedWith = (codes: Record<string, number>) => {
+    const metrics = metricsOf((m) => {
+      for (const [code, count] of Object.entries(codes)) {
+        m.inc(CHAT.openFailed, count);
+        m.inc(CHAT.openFailure(code), count);
+      }
+    });
+    const opens = Object.values(codes).reduce((sum, count) => sum + count, 0);
+    const [open] = streamChecks(buildChatSummary(metrics, { participants: 10, keepAlive: KEEP_ALIVE }), undefined, {
+      gatewayPages: { opens, first: PAGE },
+    });
+    return open!;
+  };
+
+  it.each([
+    [{ 'status:502': 4 }, "4 of the opens were answered by a gateway's own 502 page, not the API: the gateway in front of the API could not reach it"],
+    [
+      { 'status:504': 3 },
+      "3 of the opens were answered by a gateway's own 504 page, not the API: the gateway in front of the API had no answer from it in time",
+    ],
+    [
+      { 'status:502': 2, 'status:504': 1 },
+      "3 of the opens were answered by a gateway's own 502 or 504 page, not the API: the gateway in front of the API could not reach it or had no answer from it in time",
+    ],
+  ])('%o: the detail names the gateway, not the API', (codes, said) => {
+    const open = openFailedWith(codes);
+    expect(open.status).toBe('fail');
+    expect(open.detail).toContain(`; ${said} (first: ${PAGE})`);
+  });
+
+  it('says nothing of a gateway when no page answered', () => {
+    const metrics = metricsOf((m) => {
+      m.inc(CHAT.openFailed, 2);
+      m.inc(CHAT.openFailure('status:502'), 2);
+    });
+    const [open] = streamChecks(buildChatSummary(metrics, { participants: 10, keepAlive: KEEP_ALIVE }));
+    expect(open!.detail).toBe('2 opens failed (status:502: 2), 0 streams cut by the target (none)');
+  });
+});
