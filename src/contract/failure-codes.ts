@@ -68,6 +68,23 @@ export function proxyMark(status: number, headers: Readonly<Record<string, strin
   return proxyStatus !== undefined && /;\s*error=/i.test(String(proxyStatus)) ? String(proxyStatus) : null;
 }
 
+/**
+ * What a proxy's own status says of the layer at fault: `refused` (401, 403, 407: the proxy
+ * would not carry the request), `unreached` (502, 503: it is up and could not reach the
+ * target), `timed-out` (504: it had no answer in time from the target), or `failed` (any
+ * other error of its own).
+ */
+export type ProxyAnswerKind = 'refused' | 'unreached' | 'timed-out' | 'failed';
+
+/** tinyproxy 1.11's own reason phrase for a target it cannot connect to (its status, 500, says no more). */
+const CANNOT_CONNECT = /^unable to connect$/i;
+
+export function proxyAnswerKind(status: number, reason: string): ProxyAnswerKind {
+  if (status === 401 || status === 403 || status === 407) return 'refused';
+  if (status === 502 || status === 503 || CANNOT_CONNECT.test(reason)) return 'unreached';
+  return status === 504 ? 'timed-out' : 'failed';
+}
+
 /** The statuses a gateway answers when the server behind it failed or was too slow (RFC 9110 §15.6.3, §15.6.5). */
 const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 

@@ -4,7 +4,7 @@
  * go through a proxy, refused while one applies to its target.
  */
 import { STATUS_CODES } from 'node:http';
-import { gatewayPage, proxyMark } from '../contract/failure-codes.js';
+import { gatewayPage, type ProxyAnswerKind, proxyAnswerKind, proxyMark } from '../contract/failure-codes.js';
 import type { Profile } from '../contract/profile/profile.js';
 import { proxyFor, proxyVariableFor, shownProxy } from '../engine/proxy-route.js';
 import type { Transport } from '../engine/transport.js';
@@ -18,23 +18,6 @@ const statusText = (status: number): string => `${status}${STATUS_CODES[status] 
 const WANTS_CREDENTIALS = ': it wants credentials (give them in the proxy URL, http://user:password@host:port)';
 /** tinyproxy 1.11 answers credentials it does not take with 401, not 407. */
 const REFUSED_CREDENTIALS = ': it refused the credentials (check the user and password in the proxy URL)';
-
-/**
- * What a proxy's own status says of the layer at fault: `refused` (401, 403, 407: the proxy
- * would not carry the request), `unreached` (502, 503: it is up and could not reach the
- * target), `timed-out` (504: it had no answer in time from the target), or `failed` (any
- * other error of its own).
- */
-export type ProxyAnswerKind = 'refused' | 'unreached' | 'timed-out' | 'failed';
-
-/** tinyproxy 1.11's own reason phrase for a target it cannot connect to (its status, 500, says no more). */
-const CANNOT_CONNECT = /^unable to connect$/i;
-
-function proxyAnswerKind(status: number, reason: string): ProxyAnswerKind {
-  if (status === 401 || status === 403 || status === 407) return 'refused';
-  if (status === 502 || status === 503 || CANNOT_CONNECT.test(reason)) return 'unreached';
-  return status === 504 ? 'timed-out' : 'failed';
-}
 
 /** A proxy's own answer to a preflight request: what it says of the layer at fault, and its status in words. */
 export interface ProxyAnswer {

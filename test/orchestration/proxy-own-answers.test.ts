@@ -228,7 +228,7 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
     expect(photo.errorsByKind, why).toEqual({ 'proxy:403': photo.errors });
     expect(photo.errors).toBeGreaterThan(5);
     const check = (id: string) => report.checks.find((each) => each.id === id)!;
-    expect(check('photo.upload').detail).toMatch(/: proxy:403 \(a proxy answered\)$/);
+    expect(check('photo.upload').detail).toMatch(/: proxy:403 \(a proxy answered: it refused the request\)$/);
     // The probe without X-API-Key got tinyproxy's 403, not the target's refusal: no evidence the target refuses.
     expect(check('auth.apikey.required').status, why).toBe('fail');
     expect(check('auth.apikey.required').detail).toMatch(

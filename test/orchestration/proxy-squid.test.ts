@@ -181,7 +181,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
     }, 60_000);
   });
 
-  it('the target stopped mid-run: stream.open says squid answered the reopens itself, up but unable to reach the target', async () => {
+  it('the target stopped mid-run: stream.open and photo.upload say squid answered itself, up but unable to reach the target', async () => {
     const folder = join(dir, 'target-stopped');
     const stopping = await startServe(join(dir, 'stopping-fixtures.json'), ['--participants', '10', '--sessions', '2', '--keepalive', '1s']);
     let stopped: Promise<void> | null = null;
@@ -194,6 +194,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
           keepAliveTolerance: '100%',
           target: { keepAlive: '1s' },
           chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 0, churnRatePerSec: 0 },
+          photoUpload: { enabled: true, model: 'open', ratePerSec: 20, imageSizes: ['2KiB'], overrideShare: 0 },
           generator: { maxEventLoopDelayP99: '2s' },
         }),
       );
@@ -214,6 +215,11 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
       expect(answered, why).toBeGreaterThan(0);
       expect(report.checks.find((each) => each.id === 'stream.open')?.detail, why).toContain(
         `; ${answered} of the opens proxy ${squid.url} answered itself with 502, 503 or 504: it is up, but could not reach the target or had no answer from it`,
+      );
+      // The uploads after the stop got squid's 503 too: photo.upload names the target behind the proxy, not the proxy.
+      expect(report.scenarios.photoUpload!.errorsByKind['proxy:503'], why).toBeGreaterThan(0);
+      expect(report.checks.find((each) => each.id === 'photo.upload')?.detail, why).toMatch(
+        /: proxy:503 \(a proxy answered: it is up, but could not reach the target\)/,
       );
     } finally {
       await stopped;

@@ -20,6 +20,7 @@ import {
   parseJson,
   problemJsonFailure,
   type ResponseView,
+  statusReason,
 } from '../throughput/response-check.js';
 
 /** An inspection with the reasons a human reads, one per failure. */
@@ -31,25 +32,19 @@ export interface KindInspection extends Inspection {
 export function expectationJudge(expect: RequestExpectation, where: string): (view: ResponseView) => KindInspection {
   const validate: ValidateFunction | null = expect.schema === null ? null : compileBodySchema(expect.schema, where);
   const statuses = new Set(expect.status);
+  const expectedText = expect.status.join(' or ');
   // A kind that expects a JSON media type expects a JSON body, schema or not: an answer whose
   // body does not parse under that type is not what the kind asked for (docs/design.md §2.15).
   const jsonBody = validate !== null || (expect.mediaType !== null && isJsonMediaType(expect.mediaType));
   return (view) => {
     const expected = statuses.has(view.status);
     const foreign = foreignAnswer(view, expected);
-    if (foreign !== null) {
-      const { inspection, gateway } = foreign;
-      const reason =
-        gateway === null
-          ? `${inspection.failures[0]} (a proxy answered)`
-          : `status ${view.status} (expected ${expect.status.join(' or ')}), a gateway's own page (${gateway})`;
-      return { ...inspection, reasons: [reason] };
-    }
+    if (foreign !== null) return { ...foreign, reasons: [statusReason(foreign, expectedText)] };
     const failures: FailureCode[] = [];
     const reasons: string[] = [];
     if (!expected) {
       failures.push(statusFailure(view.status));
-      reasons.push(`status ${view.status} (expected ${expect.status.join(' or ')})`);
+      reasons.push(`status ${view.status} (expected ${expectedText})`);
     }
     const missingHeaders = expect.headers.filter((name) => !view.headers[name]);
     if (missingHeaders.length > 0) {

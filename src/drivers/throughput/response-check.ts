@@ -4,7 +4,7 @@
  * and a problem+json body on error. A failure is a code to count (docs/failure-codes.md),
  * never an exception.
  */
-import { type FailureCode, gatewayPage, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
+import { type FailureCode, gatewayPage, proxyAnswerKind, proxyFailure, proxyMark, statusFailure } from '../../contract/failure-codes.js';
 import { targetStatus } from '../../engine/auth/credentials.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
@@ -37,6 +37,8 @@ export interface Inspection {
   json: unknown;
   /** For 4xx/5xx: why the answer is not problem+json, or null when it is. Undefined for other statuses. */
   problemFailure: string | null | undefined;
+  /** A gateway's own page in the API's place: its words (gatewayPage). Absent when the API or a proxy answered. */
+  gatewayPage?: string;
 }
 
 export const NO_JSON = Symbol('no-json');
@@ -71,22 +73,16 @@ function missingRequiredHeaders(headers: Readonly<Record<string, string>>): stri
   return NONE_MISSING;
 }
 
-/** An answer the API did not make: its inspection, and the gateway page it was (null: a proxy's own answer). */
-export interface ForeignAnswer {
-  inspection: Inspection;
-  gateway: string | null;
-}
-
 /**
  * The one judge of whose answer it was (docs/design.md §2.12): a proxy's own error is its one
  * code, `proxy:<nnn>`; a gateway's own page, when its status is not one `expected`, is the
- * target's status. Neither says anything of the API's headers or problem bodies. Null when
- * the API answered.
+ * target's status, with the page's words. Neither says anything of the API's headers or
+ * problem bodies. The inspection of such an answer, or null when the API answered.
  */
-export function foreignAnswer(view: ResponseView, expected: boolean): ForeignAnswer | null {
-  if (proxyMark(view.status, view.headers) !== null) return { inspection: bareInspection(view.status, proxyFailure(view.status)), gateway: null };
+export function foreignAnswer(view: ResponseView, expected: boolean): Inspection | null {
+  if (proxyMark(view.status, view.headers) !== null) return bareInspection(view.status, proxyFailure(view.status));
   const gateway = expected ? null : gatewayPage(view.status, view.headers);
-  return gateway === null ? null : { inspection: bareInspection(view.status, statusFailure(view.status)), gateway };
+  return gateway === null ? null : { ...bareInspection(view.status, statusFailure(view.status)), gatewayPage: gateway };
 }
 
 const bareInspection = (status: number, failure: FailureCode): Inspection => ({
@@ -100,7 +96,7 @@ const bareInspection = (status: number, failure: FailureCode): Inspection => ({
 /** Generic checks; scenario-specific body shapes are judged by the caller on `json`. */
 export function inspectResponse(view: ResponseView, expectedStatus = 200): Inspection {
   const foreign = foreignAnswer(view, view.status === expectedStatus);
-  if (foreign !== null) return foreign.inspection;
+  if (foreign !== null) return foreign;
   const failures: FailureCode[] = [];
   if (view.status !== expectedStatus) failures.push(statusFailure(view.status));
   const missingHeaders = missingRequiredHeaders(view.headers);
@@ -143,10 +139,24 @@ export function proxyAnswered(inspection: Inspection): FailureCode | null {
   return first?.startsWith('proxy:') ? first : null;
 }
 
-/** Why an answer's status fails: `status 500 (expected 200)`, or the proxy that made it (never the target's answer). */
-export function statusReason(inspection: Inspection, expectedStatus = 200): string {
+/** What a proxy's own status says of the layer at fault (docs/design.md §2.12), as a failure's reason ends. */
+const PROXY_MEANING: Record<ReturnType<typeof proxyAnswerKind>, string> = {
+  refused: 'a proxy answered: it refused the request',
+  unreached: 'a proxy answered: it is up, but could not reach the target',
+  'timed-out': 'a proxy answered: it is up, but had no answer in time from the target',
+  failed: 'a proxy answered',
+};
+
+/**
+ * Why an answer's status fails, naming the layer that made it: `status 500 (expected 200)`
+ * from the API, with the page's words when it was a gateway's own page, or the proxy's code
+ * and what it says of the target (never the target's answer).
+ */
+export function statusReason(inspection: Inspection, expected: number | string = 200): string {
   const proxy = proxyAnswered(inspection);
-  return proxy === null ? `status ${inspection.status} (expected ${expectedStatus})` : `${proxy} (a proxy answered)`;
+  if (proxy !== null) return `${proxy} (${PROXY_MEANING[proxyAnswerKind(inspection.status, '')]})`;
+  const reason = `status ${inspection.status} (expected ${expected})`;
+  return inspection.gatewayPage === undefined ? reason : `${reason}, a gateway's own page (${inspection.gatewayPage})`;
 }
 
 /** Human reason for a failed expectation, e.g. "500; missing cache-control". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headersFromRaw, inspectResponse, normaliseHeaders, type ResponseView } from '../../../src/drivers/throughput/response-check.js';
+import { headersFromRaw, inspectResponse, normaliseHeaders, type ResponseView, statusReason } from '../../../src/drivers/throughput/response-check.js';
 import { judgeTags, tagIds } from '../../../src/drivers/throughput/tag-workload.js';
 import { evidenceFailures, evidenceRuns } from '../../../src/metrics/checks/evidence.js';
 import { MetricSet } from '../../../src/metrics/metric-set.js';
@@ -32,6 +32,22 @@ describe('inspectResponse', () => {
     expect(noHeaders.problemFailure).toBeUndefined();
     expect(inspectResponse(view(404, '{}', 'application/problem+json')).problemFailure).toBeNull();
     expect(inspectResponse(view(404, '{}', 'application/json')).problemFailure).toMatch(/not application\/problem\+json/);
+  });
+
+  it("names the layer that made a failing status: the API, a gateway's own page, or a proxy and what it says of the target", () => {
+    const reason = (response: ResponseView): string => statusReason(inspectResponse(response));
+    expect(reason(view(500, '{"status":500}', 'application/problem+json'))).toBe('status 500 (expected 200)');
+    // A gateway's page: the target's status, with the page's words.
+    expect(reason(view(502, '<html>', 'text/html', { server: 'nginx/1.22.1' }))).toBe(
+      "status 502 (expected 200), a gateway's own page (text/html, Server: nginx/1.22.1)",
+    );
+    // A 502 in JSON is the API's own answer.
+    expect(reason(view(502, '{"status":502}', 'application/problem+json'))).toBe('status 502 (expected 200)');
+    const squid = (status: number): ResponseView => view(status, '<html>', 'text/html', { 'x-squid-error': 'ERR_CONNECT_FAIL 111' });
+    expect(reason(squid(503))).toBe('proxy:503 (a proxy answered: it is up, but could not reach the target)');
+    expect(reason(squid(504))).toBe('proxy:504 (a proxy answered: it is up, but had no answer in time from the target)');
+    expect(reason(squid(403))).toBe('proxy:403 (a proxy answered: it refused the request)');
+    expect(reason(squid(500))).toBe('proxy:500 (a proxy answered)');
   });
 
   it('normalises header maps from undici and autocannon', () => {
