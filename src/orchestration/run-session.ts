@@ -208,6 +208,7 @@ export async function runSession({
   let failedByPolicy = false;
   let workerSummaries: Report['workers'];
   let workersReportedUntilMs: Record<number, number> | undefined;
+  let workersKilledAfterSignal: number[] | undefined;
   /** Whether the load began: false when a stop came during the --start-at wait. */
   let loadBegan = config.startAtMs === null;
   /** Ready: wait for --start-at (at once without one); resolves with when the load starts. */
@@ -246,6 +247,7 @@ export async function runSession({
     ({ rssBytes, durationMs, failedByPolicy } = pool);
     workerSummaries = pool.workers;
     workersReportedUntilMs = pool.reportedUntilMs;
+    workersKilledAfterSignal = pool.killedAfterSignal;
     warnings.push(...pool.warnings);
   }
   await collector.close();
@@ -281,6 +283,7 @@ export async function runSession({
     ...(cap ? { participantsCap: cap.participants } : {}),
     workers: workerSummaries,
     ...(workersReportedUntilMs ? { workersReportedUntilMs } : {}),
+    ...(workersKilledAfterSignal?.length ? { workersKilledAfterSignal } : {}),
     // A dead worker under the `fail` policy fails the run even if its share's checks held.
     workerLost: failedByPolicy,
     start: config.startAtMs === null ? undefined : { plannedMs: config.startAtMs, actualMs: actualStartMs },

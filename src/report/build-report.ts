@@ -84,6 +84,12 @@ export interface ReportContext {
    * run). What it drove until then is in the total, so its share of the plan is kept until then.
    */
   workersReportedUntilMs?: Readonly<Record<number, number>>;
+  /**
+   * Driver workers killed because they had not ended soon enough after a stop signal, by index:
+   * under either policy their share is left out of the plan after their last interval, as
+   * `continue` leaves a dead worker's, and their loss fails nothing (docs/design.md §7).
+   */
+  workersKilledAfterSignal?: readonly number[];
   /** A driver worker died under `workers.onWorkerExit: fail`: the run fails whatever its checks say. */
   workerLost?: boolean;
   /** `--start-at` runs: when load was to start and when this process got there (epoch ms). */
@@ -119,15 +125,28 @@ interface LostWorker {
   untilMs: number;
 }
 
-function lostWorkers(workers: Report['workers'], policy: string, reportedUntilMs: Readonly<Record<number, number>> = {}): LostWorker[] | null {
-  const dead = (workers ?? []).filter((worker) => worker.counters === null);
-  if (policy !== 'continue' || dead.length === 0 || !workers) return null;
+function lostWorkers(
+  workers: Report['workers'],
+  policy: string,
+  reportedUntilMs: Readonly<Record<number, number>> = {},
+  killedAfterSignal: readonly number[] = [],
+): LostWorker[] | null {
+  const dead = (workers ?? []).filter((worker) => worker.counters === null && (policy === 'continue' || killedAfterSignal.includes(worker.index)));
+  if (dead.length === 0 || !workers) return null;
   const participants = workers.reduce((n, worker) => n + worker.participants, 0);
   return dead.map((worker) => ({
     participantShare: participants > 0 ? worker.participants / participants : 0,
     rateShare: 1 / workers.length,
     untilMs: reportedUntilMs[worker.index] ?? 0,
   }));
+}
+
+/** What load.achieved's detail says of the workers left out of the plan. */
+function lostNote(lost: number, killedAfterSignal: number, policy: string): string {
+  if (killedAfterSignal === 0) return `judged without the ${lost} driver worker(s) that died under workers.onWorkerExit: continue, after their last interval`;
+  const killed = `the ${killedAfterSignal} driver worker(s) killed for not ending soon enough after the stop signal`;
+  const died = lost - killedAfterSignal;
+  return `judged without ${killed}${died > 0 && policy === 'continue' ? ` and the ${died} that died under workers.onWorkerExit: continue` : ''}, after their last interval`;
 }
 
 /** When load was planned to start (--start-at) and when this process got there. */
@@ -183,7 +202,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     rssBytes: ctx.rssBytes,
   });
   const auth = buildAuthSummary(total);
-  const lost = lostWorkers(ctx.workers, profile.workers.onWorkerExit, ctx.workersReportedUntilMs);
+  const lost = lostWorkers(ctx.workers, profile.workers.onWorkerExit, ctx.workersReportedUntilMs, ctx.workersKilledAfterSignal);
   const judgedPlan = lost ? keptPlan(plan, lost) : plan;
   const load = {
     plan: judgedPlan,
@@ -192,7 +211,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     runMs: ctx.durationMs,
     streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
     requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard, lost ? lostScheduled(plan, lost) : {}),
-    ...(lost ? { note: `judged without the ${lost.length} driver worker(s) that died under workers.onWorkerExit: continue, after their last interval` } : {}),
+    ...(lost ? { note: lostNote(lost.length, ctx.workersKilledAfterSignal?.length ?? 0, profile.workers.onWorkerExit) } : {}),
   };
   const kinds = (profile.requests?.kinds ?? []).filter((kind) => kind.enabled).map((kind) => kind.name);
   const evaluated = evaluateChecks({ total, chat: chatStreams, generator, load, proxy: ctx.proxy ?? null, kinds });

@@ -6,13 +6,14 @@
  * answer is read whole anyway, and `request` wraps every answer in a Readable stream, an
  * async resource and an abort-signal adapter before this reads it back out, which cost the
  * open model measurable CPU per request (docs/benchmarks.md, "Open model: where the CPU goes").
- * What the stream gave is kept: the body is bounded as it arrives (bounded-body.ts), undici's
- * own headers and body timers bound the wait, and `cut` aborts the exchange.
+ * What the stream gave is kept: the body is bounded as it arrives (bounded-body.ts), the
+ * timeout bounds the whole exchange, and `cut` aborts it.
  */
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { type FailureCode, failureOfError } from '../../contract/failure-codes.js';
 import { BodyTooLargeError, decodeBody, MAX_RESPONSE_BODY_BYTES } from '../../engine/bounded-body.js';
+import { cutError, ExchangeDeadlineError, ExchangesUnderWay, sweepPeriodFor } from './exchanges-under-way.js';
 import { normaliseHeaders, type ResponseView } from './response-check.js';
 
 /** One request as both clients (undici, autocannon) take it. */
@@ -40,38 +41,46 @@ interface Answer {
 }
 
 /**
- * The exchanges under way per cut signal, which one listener aborts together: a listener of
- * each exchange's own on the run's one signal cost every request an EventTarget add and remove.
+ * The exchanges under way per cut signal (one per run's loop), and those sent without one:
+ * one listener on the signal and one sweep timer bound them all (exchanges-under-way.ts).
  */
-const underWay = new WeakMap<AbortSignal, Set<Controller>>();
+const underWay = new WeakMap<AbortSignal, ExchangesUnderWay>();
+let uncut: ExchangesUnderWay | undefined;
 
-function track(cut: AbortSignal, controller: Controller): void {
-  let live = underWay.get(cut);
-  if (live === undefined) {
-    const created = new Set<Controller>();
-    underWay.set(cut, created);
-    cut.addEventListener(
-      'abort',
-      () => {
-        for (const each of created) each.abort(cutError(cut));
-        created.clear();
-      },
-      { once: true },
-    );
-    live = created;
+function groupOf(cut: AbortSignal | undefined): ExchangesUnderWay {
+  if (cut === undefined) {
+    uncut ??= new ExchangesUnderWay();
+    return uncut;
   }
-  live.add(controller);
+  let group = underWay.get(cut);
+  if (group === undefined) {
+    group = new ExchangesUnderWay(cut);
+    underWay.set(cut, group);
+  }
+  return group;
 }
 
-/** The error a cut exchange fails with when the signal gives no reason of its own. */
-const cutError = (cut: AbortSignal): Error => (cut.reason instanceof Error ? cut.reason : new Error('the exchange was cut by the end of the run'));
+/** The exchanges under way behind `cut` (for tests: how many, and whether their sweep runs). */
+export const exchangesUnderWay = (cut?: AbortSignal): { live: number; sweeping: boolean } => groupOf(cut).state;
+
+/** What an exchange past its deadline fails with: undici's code for the phase it was in, so it counts as `timeout:<phase>`. */
+class WholeExchangeTimeout extends Error {
+  readonly code: string;
+  constructor(timeoutMs: number, answered: boolean) {
+    super(
+      answered ? `the body was still arriving ${timeoutMs} ms after the request was sent` : `no response headers ${timeoutMs} ms after the request was sent`,
+    );
+    this.code = answered ? 'UND_ERR_BODY_TIMEOUT' : 'UND_ERR_HEADERS_TIMEOUT';
+  }
+}
 
 /**
  * Sends one request and reads the whole body, at most MAX_RESPONSE_BODY_BYTES of it (more
  * fails the exchange as `body-too-large`, and undici closes the connection). `timeoutMs`
- * bounds the wait for headers and the body separately (undici's own timers, no per-request
- * setTimeout); `cut` (see ScenarioContext.cut) ends it early, and the caller then knows from
- * `cut.aborted`.
+ * bounds the whole exchange, from the send to the last byte (docs/design.md §6, "Request
+ * timeout"): undici's own timers end a silence, and the sweep of the exchanges under way ends
+ * an answer still arriving past its deadline. `cut` (see ScenarioContext.cut) ends it early,
+ * and the caller then knows from `cut.aborted`.
  */
 export async function exchange(dispatcher: Dispatcher, origin: string, spec: HttpRequestSpec, timeoutMs: number, cut?: AbortSignal): Promise<ExchangeResult> {
   const startMs = performance.now();
@@ -80,6 +89,8 @@ export async function exchange(dispatcher: Dispatcher, origin: string, spec: Htt
       dispatcher,
       { origin, path: spec.path, method: spec.method, headers: spec.headers, body: spec.body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
       cut,
+      startMs,
+      timeoutMs,
     );
     const view: ResponseView = { status: answer.status, headers: normaliseHeaders(answer.headers), body: answer.body };
     return { ok: true, view, startMs, endMs: performance.now() };
@@ -89,9 +100,21 @@ export async function exchange(dispatcher: Dispatcher, origin: string, spec: Htt
   }
 }
 
-/** Dispatches `options` and collects the answer; rejects with undici's error, a BodyTooLargeError, or the cut's reason. */
-function send(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, cut: AbortSignal | undefined, maxBytes = MAX_RESPONSE_BODY_BYTES): Promise<Answer> {
+/**
+ * Dispatches `options` and collects the answer; rejects with undici's error, a
+ * BodyTooLargeError, a WholeExchangeTimeout once `timeoutMs` from `startMs` has passed, or the
+ * cut's reason.
+ */
+function send(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  cut: AbortSignal | undefined,
+  startMs: number,
+  timeoutMs: number,
+  maxBytes = MAX_RESPONSE_BODY_BYTES,
+): Promise<Answer> {
   if (cut?.aborted) return Promise.reject(cutError(cut));
+  const group = groupOf(cut);
   return new Promise((resolve, reject) => {
     let controller: Controller | null = null;
     let settled = false;
@@ -102,16 +125,14 @@ function send(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, cut: 
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
-      if (cut !== undefined && controller !== null) underWay.get(cut)?.delete(controller);
+      if (controller !== null) group.forget(controller);
       return true;
     };
     dispatcher.dispatch(options, {
       onRequestStart(started) {
         controller = started;
-        if (cut === undefined) return;
-        // Cut between dispatch and the start: nothing else would abort it.
-        if (cut.aborted) started.abort(cutError(cut));
-        else track(cut, started);
+        // Started only now, after a wait for a connection: a cut or a deadline that came first aborts it at once.
+        group.add(started, startMs + timeoutMs, sweepPeriodFor(timeoutMs));
       },
       onResponseStart(_started, statusCode, responseHeaders) {
         // Informational answers (1xx) precede the answer itself.
@@ -134,7 +155,7 @@ function send(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, cut: 
         if (settle()) resolve({ status, headers, body: decodeBody(chunks, bytes) });
       },
       onResponseError(_started, error) {
-        if (settle()) reject(error);
+        if (settle()) reject(error instanceof ExchangeDeadlineError ? new WholeExchangeTimeout(timeoutMs, status !== 0) : error);
       },
     });
   });

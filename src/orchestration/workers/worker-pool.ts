@@ -24,6 +24,11 @@ export interface PoolResult {
   warnings: string[];
   /** A worker died and the policy says the run fails. */
   failedByPolicy: boolean;
+  /**
+   * Workers killed because they had not ended WORKER_SIGNAL_GRACE_MS after a stop signal, by
+   * index: the user stopped the run, so their loss is no failure of it (docs/design.md §7).
+   */
+  killedAfterSignal: number[];
   /** Of each worker that died, by index: the end of its last interval merged (ms of the run), 0 when none was. */
   reportedUntilMs: Record<number, number>;
 }
@@ -51,15 +56,15 @@ export async function runWorkerPool(
   /** A stop signal: every worker's drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
   hurry?: AbortSignal,
 ): Promise<PoolResult> {
-  const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false, reportedUntilMs: {} };
+  const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false, killedAfterSignal: [], reportedUntilMs: {} };
   const merger = new IntervalMerger(jobs.length, sink);
   const children: ChildProcess[] = [];
   // A worker that does not end (its loop blocked, the process stopped) would hold the run, and
   // a stop signal, forever: past a bound it is killed, and reported as a worker that died.
-  const killedBecause = new Map<ChildProcess, string>();
+  const killedBecause = new Map<ChildProcess, { why: string; afterSignal: boolean }>();
   let killTimer: NodeJS.Timeout | undefined;
   let killAtMs = Number.POSITIVE_INFINITY;
-  const killStuckAt = (atMs: number, why: string): void => {
+  const killStuckAt = (atMs: number, why: string, afterSignal = false): void => {
     if (atMs >= killAtMs) return;
     killAtMs = atMs;
     clearTimeout(killTimer);
@@ -67,7 +72,7 @@ export async function runWorkerPool(
       () => {
         for (const child of children) {
           if (child.exitCode !== null || child.signalCode !== null) continue;
-          killedBecause.set(child, why);
+          killedBecause.set(child, { why, afterSignal });
           child.kill('SIGKILL');
         }
       },
@@ -84,7 +89,7 @@ export async function runWorkerPool(
   stop.signal.addEventListener('abort', onStop, { once: true });
   const onHurry = (): void => {
     for (const child of children) if (child.connected) child.send({ type: 'hurry' } satisfies ParentMessage);
-    killStuckAt(Date.now() + WORKER_SIGNAL_GRACE_MS, `did not end within ${WORKER_SIGNAL_GRACE_MS / 1_000} s of the stop signal`);
+    killStuckAt(Date.now() + WORKER_SIGNAL_GRACE_MS, `did not end within ${WORKER_SIGNAL_GRACE_MS / 1_000} s of the stop signal`, true);
   };
   hurry?.addEventListener('abort', onHurry, { once: true });
 
@@ -118,11 +123,24 @@ export async function runWorkerPool(
           const why = signal ? `signal ${signal}` : `exit code ${code}`;
           const last = stderrTail.trim().split('\n').pop() ?? '';
           const killed = killedBecause.get(child);
-          const what = killed === undefined ? `died: ${why}` : `${killed} and was killed (stuck: its event loop blocked, or the process stopped)`;
-          result.warnings.push(redact(`worker ${job.workerIndex} (${job.fixtures.participants.length} participants) ${what}${last ? `: ${last}` : ''}`));
-          if (policy === 'fail') {
-            result.failedByPolicy = true;
-            stop.abort();
+          const participants = `worker ${job.workerIndex} (${job.fixtures.participants.length} participants)`;
+          if (killed?.afterSignal) {
+            // Stopped by the user, and too slow to end (a starved machine, or stuck): its loss
+            // fails neither the target nor the checks; its missing share is left out of the plan.
+            result.killedAfterSignal.push(job.workerIndex);
+            result.warnings.push(
+              redact(
+                `${participants} ${killed.why} and was killed (too slow to end, or stuck); the run was interrupted, so this fails nothing, ` +
+                  `but its share of the load after ${Math.round(lastEndSec * 10) / 10} s into the run (the end of its last interval merged) is missing${last ? `: ${last}` : ''}`,
+              ),
+            );
+          } else {
+            const what = killed === undefined ? `died: ${why}` : `${killed.why} and was killed (stuck: its event loop blocked, or the process stopped)`;
+            result.warnings.push(redact(`${participants} ${what}${last ? `: ${last}` : ''}`));
+            if (policy === 'fail') {
+              result.failedByPolicy = true;
+              stop.abort();
+            }
           }
         }
         resolve();
