@@ -5,19 +5,25 @@
  * (APPROVED, then LEFT) or rejected (REJECTED). A target without the extension answers 404
  * or 405 to the first call; churn then stops and the run goes on.
  */
-import type { Dispatcher } from 'undici';
 import { failureOfError } from '../../contract/failure-codes.js';
-import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
-import { readBoundedText } from '../../engine/bounded-body.js';
+import { sendRenewing } from '../../engine/auth/credentials.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import { linearPacer } from '../../engine/pacer.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { CHAT } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
+import { exchange, type HttpRequestSpec } from '../throughput/http-exchange.js';
+import { NO_JSON, parseJson, targetStatusOfExchange } from '../throughput/response-check.js';
 import type { ChatDriver } from './chat-driver.js';
 import { currentSession } from './virtual-participant.js';
 
-type Call = (method: Dispatcher.HttpMethod, path: string, body?: unknown) => Promise<{ status: number; json: unknown }>;
+type Call = (method: HttpRequestSpec['method'], path: string, body?: unknown) => Promise<{ status: number; json: unknown }>;
+
+/** A call's whole exchange, send to the answer's last byte. */
+const CALL_TIMEOUT_MS = 10_000;
+
+/** A call that got no answer: its failure code and words (ExchangeResult's detail). */
+class CallFailed extends Error {}
 
 export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDriver, startMs: number): Promise<void> {
   const rate = ctx.profile.chatStreams.churnRatePerSec;
@@ -38,34 +44,26 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
         accept: 'application/json, application/problem+json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       };
-      const { answer: response } = await sendRenewing(
+      const { answer: result } = await sendRenewing(
         ctx.credentials,
         headers,
+        // exchange() reads the answer whole within the timeout, however slowly it trickles (docs/design.md §6).
+        // An empty body is none: undici sends a DELETE's without a Content-Length.
         (sent) =>
-          ctx.dispatcher.request({
+          exchange(
+            ctx.dispatcher,
             origin,
-            path: `${prefix}${path}`,
-            method,
-            headers: sent,
-            body: body === undefined ? null : JSON.stringify(body),
-            headersTimeout: 10_000,
-            bodyTimeout: 10_000,
-            signal: cut,
-          }),
-        statusOfAnswer,
-        discardAnswer,
+            { method, path: `${prefix}${path}`, headers: sent, body: body === undefined ? '' : JSON.stringify(body) },
+            CALL_TIMEOUT_MS,
+            cut,
+          ),
+        targetStatusOfExchange,
       );
-      // A body past the bound throws body-too-large, counted below as a failed call.
-      const text = await readBoundedText(response.body);
-      let json: unknown = null;
-      try {
-        json = text ? JSON.parse(text) : null;
-      } catch {
-        json = null;
-      }
+      if (!result.ok) throw new CallFailed(result.detail);
+      const parsed = parseJson(result.view.body);
       m.inc(CHAT.membershipOps);
-      if (response.statusCode >= 400) m.inc(CHAT.membershipOpsFailed);
-      return { status: response.statusCode, json };
+      if (result.view.status >= 400) m.inc(CHAT.membershipOpsFailed);
+      return { status: result.view.status, json: parsed === NO_JSON ? null : parsed };
     };
 
   await runOpenLoop({
@@ -99,7 +97,8 @@ export async function runMembershipChurn(ctx: ScenarioContext, driver: ChatDrive
       } catch (error) {
         if (ctx.signal.aborted) return;
         m.inc(CHAT.membershipOpsFailed);
-        m.sample(CHAT.samples, `membership call failed: ${failureOfError(error)} (${(error as Error).message})`);
+        const said = error instanceof CallFailed ? error.message : `${failureOfError(error)} (${(error as Error).message})`;
+        m.sample(CHAT.samples, `membership call failed: ${said}`);
       }
     },
   });

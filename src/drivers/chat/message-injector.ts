@@ -8,8 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { failureOfError, unexpectedStatus } from '../../contract/failure-codes.js';
 import { schedulePacer } from '../../engine/arrival-pacer.js';
-import { discardAnswer, sendRenewing, statusOfAnswer } from '../../engine/auth/credentials.js';
-import { discardBounded } from '../../engine/bounded-body.js';
+import { sendRenewing } from '../../engine/auth/credentials.js';
 import { runOpenLoop } from '../../engine/open-loop.js';
 import type { ScenarioContext } from '../../engine/scenario.js';
 import { withTraceparent } from '../../engine/transport.js';
@@ -17,12 +16,16 @@ import { MESSAGE_POST_FAILED } from '../../metrics/checks/stream-checks.js';
 import type { MetricSet } from '../../metrics/metric-set.js';
 import { CHAT } from '../../metrics/names.js';
 import { splitApiBase } from '../api-base.js';
+import { exchange } from '../throughput/http-exchange.js';
+import { targetStatusOfExchange } from '../throughput/response-check.js';
 import type { ChatDriver } from './chat-driver.js';
 import { correlationText } from './stream-observer.js';
 import { authorizationOf, currentSession } from './virtual-participant.js';
 
 /** A message post starting this late after its slot counts as a late slot. */
 const LATENESS_MS = 10;
+/** A post's whole exchange, send to the answer's last byte. */
+const POST_TIMEOUT_MS = 10_000;
 
 export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDriver, startMs: number): Promise<void> {
   const rate = ctx.profile.chatStreams.messageRatePerSec;
@@ -70,24 +73,27 @@ export async function runMessageInjector(ctx: ScenarioContext, driver: ChatDrive
         const dispatcher = (ctx.transport.http === '2' && driver.connections.existing(participant)) || ctx.dispatcher;
         const body = JSON.stringify({ chatSessionId: sessionId, text: correlationText(driver.runTag, seq) });
         const path = `${prefix}/participants/${encodeURIComponent(participant.fixture.userId)}/chat_messages`;
-        const { answer: response } = await sendRenewing(
+        const { answer: result } = await sendRenewing(
           ctx.credentials,
           headers,
-          (sent) => dispatcher.request({ origin, path, method: 'POST', headers: sent, body, headersTimeout: 10_000, bodyTimeout: 10_000, signal: cut }),
-          statusOfAnswer,
-          discardAnswer,
+          // exchange() reads the answer whole within the timeout, however slowly it trickles (docs/design.md §6).
+          (sent) => exchange(dispatcher, origin, { method: 'POST', path, headers: sent, body }, POST_TIMEOUT_MS, cut),
+          targetStatusOfExchange,
+          undefined,
           // Delivery latency is the target's: it counts from the send that carried a valid token.
           () => driver.tracker.resend(seq, performance.now()),
         );
-        // Read to its end (a post is sent once its answer is whole), at most the body bound.
-        await discardBounded(response.body);
-        if (response.statusCode === 201 || response.statusCode === 200) {
+        if (!result.ok) {
+          if (ctx.signal.aborted) return driver.tracker.cancel(seq);
+          m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${result.detail}`);
+        } else if (result.view.status === 201 || result.view.status === 200) {
           m.inc(CHAT.messagesSent);
           return;
+        } else {
+          // Answered and refused: the target's (or an intermediary's) no, which fails delivery as a refused upload fails photo.upload.
+          m.inc(CHAT.messagesRefused);
+          m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${unexpectedStatus(result.view.status, result.view.headers)}`);
         }
-        // Answered and refused: the target's (or an intermediary's) no, which fails delivery as a refused upload fails photo.upload.
-        m.inc(CHAT.messagesRefused);
-        m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${unexpectedStatus(response.statusCode, response.headers)}`);
       } catch (error) {
         if (ctx.signal.aborted) return driver.tracker.cancel(seq);
         m.sample(CHAT.samples, `${MESSAGE_POST_FAILED}${failureOfError(error)} (${(error as Error).message})`);

@@ -160,6 +160,3 @@ function send(
     });
   });
 }
-
-/** The status of an answered exchange; null when there was no answer. */
-export const statusOfExchange = (result: ExchangeResult): number | null => (result.ok ? result.view.status : null);

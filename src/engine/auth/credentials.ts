@@ -9,7 +9,6 @@
  */
 import { unwatchFile, watchFile } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { Dispatcher } from 'undici';
 import { proxyMark } from '../../contract/failure-codes.js';
 import type { Fixtures } from '../../contract/fixtures.js';
 import { loadFixtures } from '../../contract/fixtures.js';
@@ -323,7 +322,3 @@ export async function sendRenewing<R>(
   if (statusOf(answer) === 401) credentials.rejectedAfterRefresh();
   return { answer, resent: true };
 }
-
-/** An undici answer's status as sendRenewing judges it (targetStatus), and its release when it is replaced. */
-export const statusOfAnswer = (answer: Dispatcher.ResponseData): number | null => targetStatus(answer.statusCode, answer.headers);
-export const discardAnswer = (answer: Dispatcher.ResponseData): Promise<unknown> => answer.body.dump();
