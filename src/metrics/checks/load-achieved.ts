@@ -135,6 +135,7 @@ export function judgeStreamSeconds(
   // Points of processes merged side by side take the longest of their intervals, so neighbours
   // can overlap: each second is judged once, from where the previous point ended.
   let judgedUntilMs = 0;
+  let last: { fromMs: number; toMs: number } | null = null;
   for (const point of judgedPoints) {
     const endMs = point.tSec * 1_000;
     const a = Math.max(0, endMs - point.intervalSec * 1_000, judgedUntilMs);
@@ -151,6 +152,7 @@ export function judgeStreamSeconds(
     judged.planned += integrateStages(stages, a, b) * streamsPerParticipant;
     // The mean over the last interval, never above its peak (a sweep's worth of held time can land in the next interval).
     judged.heldAtEnd = Math.min(heldPerMs * 1_000, peak);
+    last = { fromMs: a, toMs: b };
     for (const stage of stages) {
       const from = Math.max(a, stage.startMs);
       const to = Math.min(b, stage.endMs);
@@ -160,7 +162,12 @@ export function judgeStreamSeconds(
       entry.planned += integrateStages(stages, from, to) * streamsPerParticipant;
     }
   }
-  judged.plannedAtEnd = valueAt(stages, window.toMs - 1e-6) * streamsPerParticipant;
+  // Planned over the same last interval as heldAtEnd, its mean: a plan that changes inside it
+  // (a ramp down, a dead worker's share left out from its last interval) is read as the
+  // streams were, not at its last instant against the interval's mean.
+  judged.plannedAtEnd =
+    (last === null ? valueAt(stages, window.toMs - 1e-6) : integrateStages(stages, last.fromMs, last.toMs) / ((last.toMs - last.fromMs) / 1_000)) *
+    streamsPerParticipant;
   judged.stages = [...byStage.values()].filter((stage) => stage.planned > 0);
   return judged;
 }

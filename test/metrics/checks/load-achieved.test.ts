@@ -117,6 +117,17 @@ describe('judgeStreamSeconds', () => {
     expect(judged.held / judged.planned).toBeCloseTo(1, 6);
   });
 
+  it('reads the plan at the end over the same last interval as the streams held, not at its last instant', () => {
+    // A ramp down to nothing over the last 2 s, held exactly: 16 streams at 28 s, 8 at 29 s, 0 at 30 s.
+    const stages = [stage('hold', 0, 28_000, 8, 8), stage('down', 28_000, 30_000, 8, 0)];
+    const points = series(30, (t) => (t <= 28 ? 16 : 8));
+    points[29] = { ...points[29]!, streamsOpen: 4, mainStreamsOpen: 4, streamSeconds: 4 };
+    const judged = judgeStreamSeconds(points, stages, 2, { fromMs: 3_000, toMs: 30_000 })!;
+    // The last second held 4 streams on the mean, as planned: not "4 of 0".
+    expect(judged.heldAtEnd).toBeCloseTo(4, 6);
+    expect(judged.plannedAtEnd).toBeCloseTo(4, 6);
+  });
+
   it('is null for a report older than stream-second counting', () => {
     const old = series(5, () => 4).map(({ streamSeconds: _, ...rest }) => rest);
     expect(judgeStreamSeconds(old, ramp, 2, { fromMs: 0, toMs: 5_000 })).toBeNull();
