@@ -18,11 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { runBin } from '../support/bin-helpers.js';
+import { allStreamsOpen, once, runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
 import { freePort } from '../support/free-port.js';
 import { DEFAULT_BUFFERING_LOCATION, HAS_NGINX, NGINX_SKIP_NOTE, type RunningNginx, SSE_LOCATION, startNginx } from '../support/nginx.js';
-import { profileFile, quickProfile } from '../support/profiles.js';
+import { profileFile, throughIntermediaryProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
@@ -173,20 +173,7 @@ describe(`nginx as a TLS + HTTP/2 reverse proxy${NGINX_SKIP_NOTE}`, () => {
 
   /** A short run through nginx: streams, photo uploads and tag links, over HTTP/2. */
   const briefProfile = (more: Record<string, unknown> = {}): Promise<string> =>
-    profileFile(
-      dir,
-      `brief-${Object.keys(more).join('-')}`,
-      quickProfile({
-        ...more,
-        duration: '3s',
-        keepAliveTolerance: '100%',
-        target: { keepAlive: KEEP_ALIVE },
-        chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 2, churnRatePerSec: 0 },
-        photoUpload: { enabled: true, model: 'open', ratePerSec: 5, imageSizes: ['2KiB'] },
-        tagLink: { enabled: true, model: 'open', ratePerSec: 5 },
-        generator: { maxEventLoopDelayP99: '2s' },
-      }),
-    );
+    profileFile(dir, `brief-${Object.keys(more).join('-')}`, throughIntermediaryProfile({ target: { keepAlive: KEEP_ALIVE }, ...more }));
 
   /** `serve`, and nginx in front of `upstream` (default: that serve) with more `routes`; both stopped after the test. */
   async function gateway(
@@ -273,9 +260,9 @@ describe(`nginx as a TLS + HTTP/2 reverse proxy${NGINX_SKIP_NOTE}`, () => {
       let stopped: Promise<void> | null = null;
       const result = await runBin([...args, '--http', '1.1', '--expect-keepalive', KEEP_ALIVE, '--progress-every', '1s', '-o', out], {
         // Once every stream is open through nginx (6 participants, a main and a chat stream each), the API behind it stops.
-        onStderr: (_pid, stderr) => {
-          if (stopped === null && /streams 12\/12/.test(stderr)) stopped = serve.stop();
-        },
+        onStderr: once(allStreamsOpen(12), () => {
+          stopped = serve.stop();
+        }),
       });
       expect(stopped, result.stderr).not.toBeNull();
       await stopped;

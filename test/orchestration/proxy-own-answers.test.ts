@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
-import { runBin } from '../support/bin-helpers.js';
-import { profileFile, quickProfile } from '../support/profiles.js';
+import { allStreamsOpen, once, runBin } from '../support/bin-helpers.js';
+import { profileFile, throughIntermediaryProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { HAS_TINYPROXY, startTinyproxy, TINYPROXY, type Tinyproxy } from '../support/tinyproxy.js';
@@ -37,19 +37,7 @@ async function deadPort(): Promise<number> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-proxy-answers-'));
   serve = await startServe(join(dir, 'fixtures.json'), ['--participants', '20', '--sessions', '2', '--keepalive', '1s']);
-  profile = await profileFile(
-    dir,
-    'profile',
-    quickProfile({
-      duration: '3s',
-      keepAliveTolerance: '100%',
-      target: { keepAlive: '1s' },
-      chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 2, churnRatePerSec: 0 },
-      photoUpload: { enabled: true, model: 'open', ratePerSec: 5, imageSizes: ['2KiB'] },
-      tagLink: { enabled: true, model: 'open', ratePerSec: 5 },
-      generator: { maxEventLoopDelayP99: '2s' },
-    }),
-  );
+  profile = await profileFile(dir, 'profile', throughIntermediaryProfile());
 }, 30_000);
 afterAll(() => serve?.stop());
 
@@ -105,15 +93,10 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
     const rotatingProfile = await profileFile(
       dir,
       'rotating',
-      quickProfile({
+      // Switches every second: chat streams open through the proxy after the change too.
+      throughIntermediaryProfile({
         duration: '5s',
-        keepAliveTolerance: '100%',
-        target: { keepAlive: '1s' },
-        // Switches every second: chat streams open through the proxy after the change too.
         chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '1s', messageRatePerSec: 4, churnRatePerSec: 0 },
-        photoUpload: { enabled: true, model: 'open', ratePerSec: 5, imageSizes: ['2KiB'] },
-        tagLink: { enabled: true, model: 'open', ratePerSec: 5 },
-        generator: { maxEventLoopDelayP99: '2s' },
       }),
     );
     let changed: Promise<void> | null = null;
@@ -122,9 +105,9 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
       const args = ['run', '-p', rotatingProfile, '-t', serve.url, '-f', serve.fixtures, '--expect-keepalive', '1s', '--progress-every', '1s', '-o', out];
       const result = await runBin([...args, '--proxy', `http://bench:proxy-pw-1@127.0.0.1:${port}`, '--token-command', `cat ${JSON.stringify(tokens)}`], {
         // Once every stream is open through it, the proxy takes another password: the run's is refused with tinyproxy's own 401.
-        onStderr: (_pid, stderr) => {
-          if (changed === null && /streams 12\/12/.test(stderr)) changed = rotating.reconfigure({ basicAuth: { user: 'bench', password: 'proxy-pw-2' } });
-        },
+        onStderr: once(allStreamsOpen(12), () => {
+          changed = rotating.reconfigure({ basicAuth: { user: 'bench', password: 'proxy-pw-2' } });
+        }),
       });
       expect(changed, result.stderr).not.toBeNull();
       await changed;
@@ -178,11 +161,10 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
       ];
       // Once every stream is open through it (6 participants, a main and a chat stream each), the proxy goes away.
       const result = await runBin(args, {
-        onStderr: (_pid, stderr) => {
-          if (killed || !/streams 12\/12/.test(stderr)) return;
+        onStderr: once(allStreamsOpen(12), () => {
           killed = true;
           void dying.stop();
-        },
+        }),
       });
       expect(killed, result.stderr).toBe(true);
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;

@@ -104,6 +104,12 @@ export function once(predicate: (stderr: string) => boolean, action: (pid: numbe
 /** The first progress line of a run (`[1s/4s]  streams ...`) has been printed. */
 export const runIsUnderWay = (stderr: string): boolean => /\[\d+s\/\d+[hms]/.test(stderr);
 
+/** The progress line says all `streams` are open (`streams 12/12`). */
+export const allStreamsOpen =
+  (streams: number) =>
+  (stderr: string): boolean =>
+    stderr.includes(`streams ${streams}/${streams}`);
+
 /** A run's closing lines at the end of its stderr: the verdict, each failure or missing evidence, where the report is. */
 const CLOSING_LINES = /(?:^|\n)(?:PASS|FAIL|INCOMPLETE)\b[^\n]*\n(?: {2}[✗?] [^\n]*\n)*report: [^\n]*\n?$/;
 

@@ -32,6 +32,22 @@ export function quickProfile(overrides: Record<string, unknown> = {}): Record<st
  */
 export const TIMING_SLACK = { keepAliveTolerance: '100%', generator: { maxEventLoopDelayP99: '2s' } } as const;
 
+/**
+ * A short run of every scenario through an intermediary (a proxy, a gateway): 6 participants'
+ * streams (a main and a chat stream each: 12) at a 1 s KEEP_ALIVE, uploads and tag links at
+ * 5/s, with timing slack; `overrides` replace whole sections.
+ */
+export const throughIntermediaryProfile = (overrides: Record<string, unknown> = {}): Record<string, unknown> =>
+  quickProfile({
+    ...TIMING_SLACK,
+    duration: '3s',
+    target: { keepAlive: '1s' },
+    chatStreams: { participants: 6, rampPerSec: 100, switchEvery: '0s', messageRatePerSec: 2, churnRatePerSec: 0 },
+    photoUpload: { enabled: true, model: 'open', ratePerSec: 5, imageSizes: ['2KiB'] },
+    tagLink: { enabled: true, model: 'open', ratePerSec: 5 },
+    ...overrides,
+  });
+
 /** The closed model alone, 2 connections, 1.5 s: a run about the request heads it sends (headers, proxies, trace context). */
 export const closedOnlyProfile = (): Record<string, unknown> =>
   quickProfile({
