@@ -6,10 +6,27 @@
  * shards, histograms add bucket by bucket).
  */
 import { type EncodedMetrics, SLOWEST_PER_KEY, type SlowRequest } from '../contract/encoded-metrics.js';
-import { redact } from '../util/redact.js';
+import { redactedStart } from '../util/redact.js';
 import { createHistogram, decodeHistogram, encodeHistogram, type Histogram, settleMax } from './histogram.js';
 
 const MAX_SAMPLES_PER_KEY = 5;
+
+/**
+ * The most characters one sample keeps (docs/design.md §6, "Bounded samples"): a sample may
+ * quote what a target sent (a session id of its choosing, a gateway's words), which only
+ * the frame or header bounds hold otherwise.
+ */
+export const MAX_SAMPLE_CHARS = 1_000;
+
+/** `text` masked, then cut to MAX_SAMPLE_CHARS with `…` (never inside a surrogate pair). */
+function sampleText(text: string): string {
+  const masked = redactedStart(text, MAX_SAMPLE_CHARS);
+  if (masked.length <= MAX_SAMPLE_CHARS) return masked;
+  let end = MAX_SAMPLE_CHARS - 1;
+  const last = masked.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${masked.slice(0, end)}…`;
+}
 
 /** Peaks in milliseconds measure how long something ran, not how much of it ran at once. */
 export const isTimeExtent = (peakName: string): boolean => peakName.endsWith('Ms');
@@ -76,12 +93,13 @@ export class MetricSet {
 
   /**
    * Keeps the first few samples of `key` (e.g. the first failures of a check), masked
-   * (util/redact.ts): every sample any driver takes passes here, and only the few kept pay.
+   * (util/redact.ts) and cut to MAX_SAMPLE_CHARS: every sample any driver takes passes here,
+   * and only the few kept pay.
    */
   sample(key: string, text: string): void {
     const list = this.samples.get(key) ?? [];
     if (list.length >= MAX_SAMPLES_PER_KEY) return;
-    list.push(redact(text));
+    list.push(sampleText(text));
     this.samples.set(key, list);
   }
 

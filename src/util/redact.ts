@@ -66,13 +66,58 @@ function patternFor(secret: string): RegExp {
 
 /** Registers a secret (API key, token) so that `redact` masks it. Strings under 4 characters are ignored. */
 export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= MIN_SECRET_LENGTH && !secrets.has(value)) secrets.set(value, patternFor(value));
+  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  hold(secretHolds, value);
+  if (!secrets.has(value)) secrets.set(value, patternFor(value));
 }
+
+/** Undoes one registerSecret of `value`: once no registration holds it, it is no longer masked. */
+export function releaseSecret(value: string): void {
+  if (value.length >= MIN_SECRET_LENGTH && letGo(secretHolds, value)) secrets.delete(value);
+}
+
+/**
+ * How many registrations hold each form of a participant token, and each secret a renewal
+ * registered: a renewal's tokens are released once the run no longer holds them
+ * (engine/auth/credentials.ts), and a form goes when its last holder lets it go, so a soak
+ * that renews its tokens every few minutes keeps masking a bounded set (docs/design.md §2.13).
+ */
+const tokenHolds = new Map<string, number>();
+const secretHolds = new Map<string, number>();
+
+const hold = (holds: Map<string, number>, key: string): void => {
+  holds.set(key, (holds.get(key) ?? 0) + 1);
+};
+
+/** One registration fewer of `key`; true when that was the last. */
+const letGo = (holds: Map<string, number>, key: string): boolean => {
+  const left = (holds.get(key) ?? 0) - 1;
+  if (left > 0) holds.set(key, left);
+  else holds.delete(key);
+  return left <= 0;
+};
 
 /** Registers participants' tokens (fixtures, renewals) so that `redact` masks them, and their echoed forms, wherever they occur. */
 export function registerParticipantTokens(tokens: Iterable<string>): void {
-  for (const token of tokens) if (token.length >= MIN_SECRET_LENGTH) for (const form of echoForms(token)) participantTokens.add(form);
+  for (const token of tokens) {
+    if (token.length < MIN_SECRET_LENGTH) continue;
+    for (const form of echoForms(token)) {
+      hold(tokenHolds, form);
+      participantTokens.add(form);
+    }
+  }
 }
+
+/** Undoes one registerParticipantTokens of each token: a form no registration holds any more is no longer masked. */
+export function releaseParticipantTokens(tokens: Iterable<string>): void {
+  for (const token of tokens) {
+    if (token.length < MIN_SECRET_LENGTH) continue;
+    for (const form of echoForms(token)) if (letGo(tokenHolds, form)) participantTokens.delete(form);
+  }
+}
+
+/** How many participant-token forms are masked now (each token counts up to five, §2.7). */
+export const maskedTokenForms = (): number => participantTokens.size;
 
 /** The registered secrets, to hand to a worker process so it redacts the same values. */
 export function secretsSnapshot(): string[] {

@@ -3,7 +3,7 @@
  * writes to would block the open, a device never ends, a directory is no file. Opened
  * non-blocking and checked on the open handle, so the path cannot change between check and read.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 
 /** O_NONBLOCK changes nothing for a regular file; it is absent on Windows, where no FIFO blocks an open. */
@@ -38,12 +38,41 @@ export function assertRegularFile(stats: Stats, path: string): void {
   throw new NotRegularFile(nonRegularKind(stats));
 }
 
-/** The whole text of a regular file, read synchronously; throws NotRegularFile, or the system's error. */
-export function readRegularFileSync(path: string): string {
+const CHUNK_BYTES = 64 * 1024;
+
+/** A regular file larger than its reader's bound, refused unread (or once the bound was read, when it grew meanwhile). */
+export class FileTooLarge extends Error {
+  constructor(
+    /** Its size, or null when it passed the bound only while it was read. */
+    readonly size: number | null,
+    readonly maxBytes: number,
+  ) {
+    super(`larger than ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * The whole text of a regular file of at most `maxBytes`, read synchronously; throws
+ * NotRegularFile, FileTooLarge, or the system's error. A file that grows while read cannot
+ * hold more than the bound.
+ */
+export function readRegularFileSync(path: string, maxBytes: number): string {
   const fd = openSync(path, OPEN_NON_BLOCKING);
   try {
-    assertRegularFile(fstatSync(fd), path);
-    return readFileSync(fd, 'utf8');
+    const stats = fstatSync(fd);
+    assertRegularFile(stats, path);
+    if (stats.size > maxBytes) throw new FileTooLarge(stats.size, maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total <= maxBytes) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1 - total));
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    if (total > maxBytes) throw new FileTooLarge(null, maxBytes);
+    return Buffer.concat(chunks, total).toString('utf8');
   } finally {
     closeSync(fd);
   }
@@ -63,8 +92,6 @@ export async function withRegularFile<T>(path: string, use: (handle: FileHandle,
     await handle.close().catch(() => undefined);
   }
 }
-
-const CHUNK_BYTES = 64 * 1024;
 
 /** At most `maxBytes` from the start of an open file, fewer when it ends first: a file that grows while read cannot hold more. */
 export async function readHead(handle: FileHandle, maxBytes: number): Promise<Buffer> {

@@ -40,10 +40,13 @@ function windowKey(text: string, at: number): number {
 
 export class SubstringSet {
   private readonly buckets = new Map<number, Entry[]>();
-  private readonly members = new Set<string>();
+  /** Each member and the key of the bucket it is filed under. */
+  private readonly members = new Map<string, number>();
   private readonly filter = new Uint8Array((1 << FILTER_BITS) / 8);
+  /** Members deleted since the filter was last rebuilt: their bits may still be set. */
+  private stale = 0;
 
-  /** Length of the longest string in the set (0 when empty). */
+  /** At least the length of the longest string in the set (0 when empty); a deleted member's length may stay. */
   longest = 0;
 
   /** How many strings are in the set. */
@@ -54,7 +57,6 @@ export class SubstringSet {
   /** Adds `text` (ignored when shorter than WINDOW characters or already in). */
   add(text: string): void {
     if (text.length < WINDOW || this.members.has(text)) return;
-    this.members.add(text);
     this.longest = Math.max(this.longest, text.length);
     const windows = text.length - WINDOW + 1;
     const step = Math.max(1, Math.floor(windows / OFFSETS_TRIED));
@@ -68,12 +70,38 @@ export class SubstringSet {
       }
     }
     const key = windowKey(text, bestOffset);
-    const bit = key & FILTER_MASK;
-    this.filter[bit >>> 3] = (this.filter[bit >>> 3] as number) | (1 << (bit & 7));
+    this.members.set(text, key);
+    this.setBit(key);
     const bucket = this.buckets.get(key);
     const entry = { text, offset: bestOffset };
     if (bucket) bucket.push(entry);
     else this.buckets.set(key, [entry]);
+  }
+
+  /**
+   * Removes `text` (nothing when it is no member). Its bit in the filter stays until as many
+   * members have been deleted as remain, when the filter is rebuilt from the buckets: a stale
+   * bit costs only a Map lookup, and a set that renews its members keeps a sparse filter.
+   */
+  delete(text: string): void {
+    const key = this.members.get(text);
+    if (key === undefined) return;
+    this.members.delete(text);
+    const bucket = this.buckets.get(key) ?? [];
+    const kept = bucket.filter((entry) => entry.text !== text);
+    if (kept.length === 0) this.buckets.delete(key);
+    else this.buckets.set(key, kept);
+    this.stale += 1;
+    if (this.stale > this.members.size) {
+      this.filter.fill(0);
+      for (const bucketKey of this.buckets.keys()) this.setBit(bucketKey);
+      this.stale = 0;
+    }
+  }
+
+  private setBit(key: number): void {
+    const bit = key & FILTER_MASK;
+    this.filter[bit >>> 3] = (this.filter[bit >>> 3] as number) | (1 << (bit & 7));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordMs } from '../../src/metrics/histogram.js';
-import { MetricSet } from '../../src/metrics/metric-set.js';
+import { MAX_SAMPLE_CHARS, MetricSet } from '../../src/metrics/metric-set.js';
 import { registerParticipantTokens } from '../../src/util/redact.js';
 
 function shard(requests: number, open: number, activeMs: number, latencies: number[]): MetricSet {
@@ -55,5 +55,23 @@ describe('MetricSet', () => {
     const parent = new MetricSet();
     parent.addEncoded({ ...set.encode(), samples: { k: ['from a worker that did not know it: xmetric/set+token=y'] } });
     expect(parent.samplesOf('k')).toEqual(['from a worker that did not know it: x***y']);
+  });
+
+  it('cuts a long sample to MAX_SAMPLE_CHARS after masking it, never inside a surrogate pair', () => {
+    const token = 'cut/sample+token=0123456789';
+    registerParticipantTokens([token]);
+    const set = new MetricSet();
+    // The token straddles the cut: masked first, it cannot leave a piece of itself behind.
+    set.sample('long', `${'a'.repeat(MAX_SAMPLE_CHARS - 10)}${token}${'b'.repeat(100_000)}`);
+    const [kept] = set.samplesOf('long');
+    expect(kept).toBe(`${'a'.repeat(MAX_SAMPLE_CHARS - 10)}***${'b'.repeat(6)}…`);
+    expect(kept!.length).toBe(MAX_SAMPLE_CHARS);
+    // An astral character across the cut is dropped whole, not halved.
+    set.sample('astral', `${'a'.repeat(MAX_SAMPLE_CHARS - 2)}😀${'b'.repeat(10)}`);
+    expect(set.samplesOf('astral')).toEqual([`${'a'.repeat(MAX_SAMPLE_CHARS - 2)}…`]);
+    // Merged again (a worker's sample reaching its parent), a cut sample stays as it is.
+    const parent = new MetricSet();
+    parent.add(set);
+    expect(parent.samplesOf('long')).toEqual([kept]);
   });
 });

@@ -10,13 +10,13 @@ import { ReplayLog } from '../../src/reference-service/streams/replay-log.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile, statusOf } from '../support/run-helpers.js';
 
-const profile = (faults: string[], sseRetry?: string, messageRatePerSec = 60): Record<string, unknown> =>
+const profile = (faults: string[], sseRetry?: string, messageRatePerSec = 60, chat: Record<string, unknown> = {}): Record<string, unknown> =>
   quickProfile({
     duration: '5s',
     keepAliveTolerance: '60%',
     target: { keepAlive: '500ms', participants: 40, sessionsPerParticipant: 2, faults, ...(sseRetry ? { sseRetry } : {}) },
     // Many messages, so a dropped stream misses some and the replay has something to carry.
-    chatStreams: { participants: 30, rampPerSec: 300, switchEvery: '0s', messageRatePerSec, churnRatePerSec: 0 },
+    chatStreams: { participants: 30, rampPerSec: 300, switchEvery: '0s', messageRatePerSec, churnRatePerSec: 0, ...chat },
     generator: { maxEventLoopDelayP99: '2s' },
   });
 
@@ -34,6 +34,16 @@ describe('reconnects with resume', () => {
     expect(statusOf(report)['stream.resume']).toBe('pass');
     // Every replayed message still counted exactly once where it was expected.
     expect(statusOf(report)['stream.message.delivery']).toBe('pass');
+  }, 60_000);
+
+  it('waits a retry: of an hour no longer than reopenMax', async () => {
+    // Honoured as it stands, the first drop of each stream would end its load for the run.
+    const { report } = await runProfile(profile(['drop=30'], '1h', 60, { reopenMax: '400ms' }));
+    const resume = report.scenarios.chatStreams!.resume!;
+    expect(resume.reconnects).toBeGreaterThan(3);
+    // reopenMax, plus the driver's sweep and a loaded machine: never the hour.
+    expect(resume.reconnectDelayMs.min).toBeGreaterThanOrEqual(399);
+    expect(resume.reconnectDelayMs.max).toBeLessThan(2_000);
   }, 60_000);
 
   it('fails stream.resume when the target skips the first event it should replay', async () => {

@@ -5,12 +5,13 @@
  * driver (streams, open model, the closed model through autocannon, probes) goes over TLS.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { PEM_FILE_MAX_BYTES } from '../../src/util/pem-file.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
 import { profileFile, quickProfile, TIMING_SLACK } from '../support/profiles.js';
@@ -125,6 +126,16 @@ describe('bad TLS flags', () => {
     const result = await runBin(['run', '-d', '1s', ...flags]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(`coachbench: ${message}${message.endsWith('file') ? ' (no "-----BEGIN ...-----" block of the right kind)' : ''}`);
+  });
+
+  it('a --ca larger than a PEM file may be is exit 2 with one line, refused unread', async () => {
+    const huge = join(dir, 'huge-ca.pem');
+    await writeFile(huge, '-----BEGIN CERTIFICATE-----\n');
+    // Sparse: the size is what is refused, so the test writes no 17 MiB.
+    await truncate(huge, PEM_FILE_MAX_BYTES + 1024 * 1024);
+    const result = await runBin(['run', '-d', '1s', '--ca', huge]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(`coachbench: --ca ${huge}: 17MiB, larger than a PEM file may be (16MiB)`);
   });
 
   it('a --ca that is a FIFO nobody writes to is exit 2 at once, not a process no signal can stop', async () => {

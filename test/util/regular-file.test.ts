@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotRegularFile, readRegularFileSync } from '../../src/util/regular-file.js';
+import { FileTooLarge, NotRegularFile, readRegularFileSync } from '../../src/util/regular-file.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -19,7 +19,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const kindOf = (path: string): string => {
   try {
-    readRegularFileSync(path);
+    readRegularFileSync(path, 1024);
     return 'read';
   } catch (error) {
     return error instanceof NotRegularFile ? error.kind : String((error as NodeJS.ErrnoException).code);
@@ -30,12 +30,26 @@ describe('readRegularFileSync', () => {
   it('reads a regular file', async () => {
     const path = join(dir, 'ca.pem');
     await writeFile(path, '-----BEGIN CERTIFICATE-----\n');
-    expect(readRegularFileSync(path)).toBe('-----BEGIN CERTIFICATE-----\n');
+    expect(readRegularFileSync(path, 1024)).toBe('-----BEGIN CERTIFICATE-----\n');
   });
 
   it('refuses what is not a regular file, naming what it is, and says the system’s code of a directory or a missing one', () => {
     const fifo = join(dir, 'ca.fifo');
     execFileSync('mkfifo', [fifo]);
     expect([kindOf(fifo), kindOf('/dev/null'), kindOf(dir), kindOf(join(dir, 'missing.pem'))]).toEqual(['a FIFO', 'a character device', 'EISDIR', 'ENOENT']);
+  });
+
+  it('reads a file of exactly its bound, and refuses a larger one unread, naming its size', async () => {
+    const path = join(dir, 'bound.pem');
+    await writeFile(path, 'x'.repeat(100_000));
+    expect(readRegularFileSync(path, 100_000)).toHaveLength(100_000);
+    let refused: unknown;
+    try {
+      readRegularFileSync(path, 99_999);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(FileTooLarge);
+    expect(refused).toMatchObject({ size: 100_000, maxBytes: 99_999 });
   });
 });

@@ -20,11 +20,15 @@ export interface BackoffSettings {
 
 /**
  * Schedules the role's next open. `afterDrop`: the target ended a stream it had opened, and
- * its `retry:` is then the reconnection time, whatever came before; failed opens, and drops
- * without `retry:`, back off.
+ * its `retry:` is then the reconnection time, whatever came before, up to the backoff's cap
+ * (docs/design.md §6: a target's `retry:` of hours would end the stream's load for the run);
+ * failed opens, and drops without `retry:`, back off.
  */
 export function scheduleReopen(role: RoleState, afterDrop: boolean, settings: BackoffSettings, nowMs: number): void {
-  const delayMs = afterDrop && role.retryMs !== null ? role.retryMs : backoffDelayMs(role.attempts, settings.reopenBaseMs, settings.reopenMaxMs, Math.random());
+  const delayMs =
+    afterDrop && role.retryMs !== null
+      ? Math.min(role.retryMs, settings.reopenMaxMs)
+      : backoffDelayMs(role.attempts, settings.reopenBaseMs, settings.reopenMaxMs, Math.random());
   role.attempts++;
   role.reopenAtMs = nowMs + delayMs;
 }

@@ -15,7 +15,7 @@ import { loadFixtures } from '../../contract/fixtures.js';
 import { recordMs } from '../../metrics/histogram.js';
 import { MetricSet } from '../../metrics/metric-set.js';
 import { AUTH } from '../../metrics/names.js';
-import { registerParticipantTokens, registerSecret } from '../../util/redact.js';
+import { registerParticipantTokens, registerSecret, releaseParticipantTokens, releaseSecret } from '../../util/redact.js';
 import { type CredentialUpdate, runTokenCommand } from './token-command.js';
 
 /** Where new tokens come from; both optional. */
@@ -51,6 +51,13 @@ export class Credentials {
   /** The tokens the last renewal replaced → whose they were, so requests in flight find the successor. */
   private retired = new Map<string, string>();
   private readonly byUser = new Map<string, Fixtures['participants'][number]>();
+  /**
+   * The tokens renewals registered for masking, participants' and secrets (the coach's, one
+   * for everyone), each once: released when the run holds them no more, so that masking
+   * stays as large as what is held however many renewals a soak sees.
+   */
+  private readonly maskedTokens = new Set<string>();
+  private readonly maskedSecrets = new Set<string>();
   private refreshing: Promise<boolean> | null = null;
   private lastRefreshEndMs = -Infinity;
   private lastFailureMs = -Infinity;
@@ -220,17 +227,49 @@ export class Credentials {
       if (next === undefined) continue;
       replace(userId, participant.token, next);
       participant.token = next;
-      registerParticipantTokens([next]);
+      this.maskToken(next);
     }
     if (update.coachToken !== undefined) {
-      registerSecret(update.coachToken);
+      this.maskSecret(update.coachToken);
       replace(COACH, this.fixtures.coachToken, update.coachToken);
       this.fixtures.coachToken = update.coachToken;
     }
     // One token for everyone is a single secret: mask it everywhere, not only in headers.
-    if (update.token !== undefined) registerSecret(update.token);
+    if (update.token !== undefined) this.maskSecret(update.token);
     if (changed > 0) this.retired = retired;
+    this.unmaskDropped();
     return changed;
+  }
+
+  private maskToken(token: string): void {
+    if (this.maskedTokens.has(token)) return;
+    this.maskedTokens.add(token);
+    registerParticipantTokens([token]);
+  }
+
+  private maskSecret(value: string): void {
+    if (this.maskedSecrets.has(value)) return;
+    this.maskedSecrets.add(value);
+    registerSecret(value);
+  }
+
+  /**
+   * Stops masking the renewed tokens the run no longer holds, current or just replaced
+   * (docs/design.md §2.13): a token two renewals old is sent with no request and resent for
+   * none. What the run was started with stays masked (registered elsewhere, and bounded).
+   */
+  private unmaskDropped(): void {
+    const held = (token: string): boolean => this.current.has(token) || this.retired.has(token);
+    for (const token of this.maskedTokens) {
+      if (held(token)) continue;
+      this.maskedTokens.delete(token);
+      releaseParticipantTokens([token]);
+    }
+    for (const value of this.maskedSecrets) {
+      if (held(value)) continue;
+      this.maskedSecrets.delete(value);
+      releaseSecret(value);
+    }
   }
 
   /** Re-reads the fixtures file for its tokens whenever it changes on disk, until close(). */

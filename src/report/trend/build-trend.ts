@@ -18,7 +18,16 @@ export interface BuildTrendOptions {
   profile?: string;
   settings: TrendSettings;
   generatedAt: Date;
+  /** Overrides MAX_TREND_RUNS (tests). */
+  maxRuns?: number;
 }
+
+/**
+ * The most runs a trend follows, the newest (docs/reports.md, "What is in the history"):
+ * the change-point search and the drift statistics cost the square of the runs in time and
+ * memory, so an unbounded history would make `trend` run for hours.
+ */
+export const MAX_TREND_RUNS = 500;
 
 /** Why a readable report is left out of the history, or null when it belongs. */
 function exclusion(report: Report, profile: string): string | null {
@@ -134,7 +143,10 @@ export function buildTrend(entries: readonly HistoryEntry[], skipped: readonly S
     const reasons = allSkipped.slice(0, 3).map((skip) => `${skip.file}: ${skip.reason}`);
     throw new ConfigError(`no usable report of profile ${profile ?? '(any)'} among the inputs${reasons.length ? ` (${reasons.join('; ')})` : ''}`);
   }
-  const runs: TrendRun[] = kept.map((entry, i) => ({
+  const maxRuns = options.maxRuns ?? MAX_TREND_RUNS;
+  const leftOut = Math.max(0, kept.length - maxRuns);
+  const followed = kept.slice(leftOut);
+  const runs: TrendRun[] = followed.map((entry, i) => ({
     index: i + 1,
     runId: entry.report.runId,
     startedAt: entry.report.startedAt,
@@ -142,8 +154,13 @@ export function buildTrend(entries: readonly HistoryEntry[], skipped: readonly S
     labels: entry.report.labels ?? {},
     report: entry.file,
   }));
-  const reports = kept.map((entry) => entry.report);
+  const reports = followed.map((entry) => entry.report);
   const notes: string[] = [];
+  if (leftOut > 0) {
+    notes.push(
+      `${leftOut} older run${leftOut === 1 ? '' : 's'} of ${profile} left out: a trend follows the newest ${maxRuns}, from ${followed[0]!.report.startedAt} on`,
+    );
+  }
   const thresholds = newestThresholds(newest, notes);
   const headline = [...HEADLINE_METRICS, ...requestKindMetrics(newest.report)];
   const tracked = [...headline, ...[...thresholds.values()].map((t) => t.tracked).filter((t) => !headline.some((h) => h.ref.path === t.ref.path))];

@@ -7,10 +7,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTrend } from '../../../src/report/trend/build-trend.js';
+import { buildTrend, MAX_TREND_RUNS } from '../../../src/report/trend/build-trend.js';
 import { expandInputs, readHistory } from '../../../src/report/trend/read-history.js';
 import { ConfigError } from '../../../src/util/errors.js';
-import { night, nights, writeNights } from '../../support/report-history.js';
+import { entries, night, nights, writeNights } from '../../support/report-history.js';
 import { SETTINGS } from '../../support/synthetic-history.js';
 
 let dir = '';
@@ -69,5 +69,26 @@ describe('readHistory', () => {
     const kept = Buffer.byteLength(JSON.stringify(history.entries));
     expect(kept / 300).toBeLessThan(16_000);
     expect(elapsed).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('follows the newest runs only, noting how many older ones it left out', async () => {
+    const root = join(dir, 'long');
+    await writeNights(root, nights(30, 25));
+    const history = await readHistory(await expandInputs([root]));
+    const trend = buildTrend(history.entries, history.skipped, { settings: SETTINGS, generatedAt: new Date(), maxRuns: 20 });
+    expect(trend.runs.map((run) => run.runId)).toEqual(Array.from({ length: 20 }, (_, i) => `nightly-${String(i + 11).padStart(3, '0')}`));
+    expect(trend.runs[0]!.index).toBe(1);
+    // Night 25 is the 15th run followed.
+    expect(trend.regressions.map((change) => change.run)).toEqual([15]);
+    expect(trend.notes).toContain(`10 older runs of nightly left out: a trend follows the newest 20, from ${trend.runs[0]!.startedAt} on`);
+    expect(trend.skipped).toEqual([]);
+  }, 60_000);
+
+  it(`follows at most MAX_TREND_RUNS runs by default`, () => {
+    const many = nights(MAX_TREND_RUNS + 1);
+    const trend = buildTrend(entries(many), [], { settings: SETTINGS, generatedAt: new Date() });
+    expect(trend.runs).toHaveLength(MAX_TREND_RUNS);
+    expect(trend.runs[0]!.runId).toBe('nightly-002');
+    expect(trend.notes.filter((note) => note.includes('left out'))).toHaveLength(1);
   }, 60_000);
 });
