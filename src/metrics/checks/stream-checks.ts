@@ -4,7 +4,7 @@
  * stall window for stalls, an event other than KEEP_ALIVE for isolation and schema, an
  * expected delivery for delivery. Without it the check is a skip that says what was missing.
  */
-import { UNCONNECTED_CODES } from '../../contract/failure-codes.js';
+import { proxyAnswerKind, UNCONNECTED_CODES } from '../../contract/failure-codes.js';
 import type { ChatStreamsSummary, CheckResult } from '../../contract/report.js';
 import { fail, passOnEvidence, skip, sum, top } from './check-result.js';
 
@@ -80,15 +80,19 @@ function gatewayPagesText(chat: ChatStreamsSummary, pages: GatewayPages): string
   return `; ${pages.opens} of the opens were answered by a gateway's own ${status} page, not the API: the gateway in front of the API ${why}${first}`;
 }
 
-/** The statuses a proxy answers itself when it could not reach the target, or had no answer from it in time (docs/design.md §2.12). */
-const PROXY_UNREACHED_CODES = ['proxy:502', 'proxy:503', 'proxy:504'] as const;
+/** A proxy's own answer (`proxy:<nnn>`) that says the target behind it was not reached: its status is unreached or timed-out (proxyAnswerKind, docs/design.md §2.12). */
+function proxyUnreached(code: string): boolean {
+  if (!code.startsWith('proxy:')) return false;
+  const kind = proxyAnswerKind(Number(code.slice('proxy:'.length)), '');
+  return kind === 'unreached' || kind === 'timed-out';
+}
 
 /**
  * Opens a proxy answered itself with 502, 503 or 504: the proxy is up, and the target behind
  * it is the layer to look at (squid's 503 when the target went away mid-run).
  */
 function proxyUnreachedText(chat: ChatStreamsSummary, proxy: string | null): string {
-  const answered = PROXY_UNREACHED_CODES.reduce((sum, code) => sum + (chat.openFailures[code] ?? 0), 0);
+  const answered = Object.entries(chat.openFailures).reduce((total, [code, count]) => (proxyUnreached(code) ? total + count : total), 0);
   if (answered === 0) return '';
   return `; ${answered} of the opens ${proxy === null ? 'a proxy' : `proxy ${proxy}`} answered itself with 502, 503 or 504: it is up, but could not reach the target or had no answer from it`;
 }
