@@ -16,7 +16,7 @@ import type { Transport } from '../engine/transport.js';
 import { StartError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { redact } from '../util/redact.js';
-import { gatewayPageLine, proxyAnswerLine, proxyMadeAnswer } from './preflight-proxy.js';
+import { answeredInApisPlace } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** Where each credential came from, in words for the messages. */
@@ -101,14 +101,12 @@ async function tryCredentials(dispatcher: Dispatcher, proxy: string | null, url:
     bodyTimeout: PREFLIGHT_REQUEST_MS,
     signal: deadline,
   });
-  const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
-  if (made !== null || (response.statusCode !== 401 && response.statusCode !== 403)) {
+  // A proxy's own answer or a gateway's page says nothing of the credentials: it is named as theirs.
+  const inPlace = answeredInApisPlace(proxy, url, 'GET', target, response);
+  if (inPlace !== null || (response.statusCode !== 401 && response.statusCode !== 403)) {
     // Read to its end for the connection's reuse, or until the deadline destroys it.
     await response.body.dump();
-    // A proxy's own answer says nothing of the credentials: it is named as the proxy's.
-    if (proxy !== null && made !== null) throw new StartError(proxyAnswerLine(proxy, url, `GET ${target.href}`, made));
-    const gateway = gatewayPageLine(url, `GET ${target.pathname}`, response.statusCode, response.headers);
-    if (gateway !== null) throw new StartError(gateway);
+    if (inPlace !== null) throw new StartError(inPlace);
     return null;
   }
   const { title, detail } = problemOf(await readCapped(response.body, deadline));

@@ -20,7 +20,7 @@ const WANTS_CREDENTIALS = ': it wants credentials (give them in the proxy URL, h
 const REFUSED_CREDENTIALS = ': it refused the credentials (check the user and password in the proxy URL)';
 
 /** A proxy's own answer to a preflight request: what it says of the layer at fault, and its status in words. */
-export interface ProxyAnswer {
+interface ProxyAnswer {
   kind: ProxyAnswerKind;
   /** `503 Service Unavailable (ERR_CONNECT_FAIL 111)`, with the hint of a refusal of credentials. */
   text: string;
@@ -31,7 +31,7 @@ export interface ProxyAnswer {
  * host:port`) on the way to target `url`: a refusal names the proxy, a 502/503/504 names the
  * target behind a proxy that is up (docs/design.md §2.12).
  */
-export function proxyAnswerLine(proxy: string | null, url: string, request: string, answer: ProxyAnswer): string {
+function proxyAnswerLine(proxy: string | null, url: string, request: string, answer: ProxyAnswer): string {
   const shown = proxy === null ? 'in the way' : shownProxy(proxy);
   switch (answer.kind) {
     case 'refused':
@@ -66,7 +66,7 @@ const REASON_CHARS = 80;
  * with the proxy's mark. `reason` is the answer's own reason phrase (HTTP/1.x), said when it
  * says more than the standard one (tinyproxy's `500 Unable to connect`).
  */
-export function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>, reason = ''): ProxyAnswer | null {
+function proxyMadeAnswer(status: number, headers: Record<string, string | string[] | undefined>, reason = ''): ProxyAnswer | null {
   const own = reason.trim();
   const said = own === '' || own === STATUS_CODES[status] ? statusText(status) : `${status} ${printable(own, REASON_CHARS)}`;
   if (status === 407) return { kind: 'refused', text: `${said}${WANTS_CREDENTIALS}` };
@@ -84,11 +84,28 @@ const PAGE_CHARS = 120;
  * of an API that is down), or null: the API behind it was not reached, which is exit 3 like
  * a target that cannot be reached, never a finding of the API's.
  */
-export function gatewayPageLine(url: string, request: string, status: number, headers: Record<string, string | string[] | undefined>): string | null {
+function gatewayPageLine(url: string, request: string, status: number, headers: Record<string, string | string[] | undefined>): string | null {
   const page = gatewayPage(status, headers);
   if (page === null) return null;
   const why = status === 504 ? 'had no answer in time from the API behind it' : 'could not reach the API behind it';
   return `target ${url} answered ${request} with ${statusText(status)}, a gateway's own page (${printable(page, PAGE_CHARS)}), not the API's: the gateway ${why}`;
+}
+
+/**
+ * The line naming who answered a preflight request in the API's place, or null when the API
+ * did: a proxy's own answer (through a proxy only), then a gateway's own page. `target` is
+ * the URL requested, said whole to the proxy and by its path to the gateway.
+ */
+export function answeredInApisPlace(
+  proxy: string | null,
+  url: string,
+  method: string,
+  target: URL,
+  response: { statusCode: number; statusText?: string; headers: Record<string, string | string[] | undefined> },
+): string | null {
+  const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
+  if (proxy !== null && made !== null) return proxyAnswerLine(proxy, url, `${method} ${target.href}`, made);
+  return gatewayPageLine(url, `${method} ${target.pathname}`, response.statusCode, response.headers);
 }
 
 /** Errors of the connection a run opens to its proxy: behind a proxy, the run connects to nothing else. */

@@ -17,7 +17,7 @@ import type { RunningTarget } from '../reference-service/target-types.js';
 import { ConfigError, StartError } from '../util/errors.js';
 import { registerParticipantTokens, registerSecret } from '../util/redact.js';
 import { credentialSources, PREFLIGHT_REQUEST_MS, preflightCredentials } from './preflight-credentials.js';
-import { gatewayPageLine, proxyAnswerLine, proxyMadeAnswer, proxyStatusLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
+import { answeredInApisPlace, proxyStatusLine, proxyUnreachable, refuseClosedModelBehindProxy } from './preflight-proxy.js';
 import type { RunConfig } from './run-config.js';
 
 /** A capacity search over participants needs fixtures for its largest step. */
@@ -143,10 +143,8 @@ export async function preflight(url: string, transport: Transport = defaultTrans
     // The headers are the answer that proves the target reachable: its body, which a target
     // may trickle forever, is not waited for (the dispatcher is destroyed below).
     response.body.on('error', () => undefined).destroy();
-    const made = proxy === null ? null : proxyMadeAnswer(response.statusCode, response.headers, response.statusText);
-    if (proxy !== null && made !== null) throw new StartError(proxyAnswerLine(proxy, url, `OPTIONS ${probe.href}`, made));
-    const gateway = gatewayPageLine(url, `OPTIONS ${probe.pathname}`, response.statusCode, response.headers);
-    if (gateway !== null) throw new StartError(gateway);
+    const inPlace = answeredInApisPlace(proxy, url, 'OPTIONS', probe, response);
+    if (inPlace !== null) throw new StartError(inPlace);
   } catch (error) {
     if (error instanceof StartError) throw error;
     const refused = proxyRefusalStatus(error);
