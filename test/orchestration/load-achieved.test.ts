@@ -13,7 +13,7 @@ import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
-import { GET_SESSION_KIND, profileFile, quickProfile, REQUEST_KINDS_ONLY, TAG_SETUP, writeProfile } from '../support/profiles.js';
+import { profileFile, quickProfile, REQUEST_KINDS_ONLY, setupThenGetSession, writeProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 describe('load.achieved, open model', () => {
@@ -49,12 +49,10 @@ describe('load.achieved, a scenario slow to get ready', () => {
       // The setup's answer comes 2.5 s into the run: its kind's schedule holds only the 1.5 s left.
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
       ...REQUEST_KINDS_ONLY,
-      requests: {
+      requests: setupThenGetSession({
         model: 'open',
         ratePerSec: 20,
-        setup: TAG_SETUP,
-        kinds: [GET_SESSION_KIND],
-      },
+      }),
     });
     const kind = report.scenarios.requests!.getSession!;
     expect(kind.requests).toBeGreaterThan(0);
@@ -75,7 +73,7 @@ describe('load.achieved, a scenario slow to get ready', () => {
       name: 'slow-setup-staged',
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
       ...REQUEST_KINDS_ONLY,
-      requests: {
+      requests: setupThenGetSession({
         model: 'open',
         maxInFlight: 128,
         // 20/s from the start for 4 s: laid from the run's start, so the 2.5 s of setup leave 50 slots due at once.
@@ -83,9 +81,7 @@ describe('load.achieved, a scenario slow to get ready', () => {
           { duration: '0s', target: 20 },
           { duration: '4s', target: 'hold', name: 'flat' },
         ],
-        setup: TAG_SETUP,
-        kinds: [GET_SESSION_KIND],
-      },
+      }),
     });
     const kind = report.scenarios.requests!.getSession!;
     expect(kind.droppedSlots).toBe(0);
@@ -106,12 +102,10 @@ describe('load.achieved, a scenario slow to get ready', () => {
       duration: '4s',
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2500 on POST /tags'] },
       ...REQUEST_KINDS_ONLY,
-      requests: {
+      requests: setupThenGetSession({
         model: 'closed',
         connections: 2,
-        setup: TAG_SETUP,
-        kinds: [GET_SESSION_KIND],
-      },
+      }),
     });
     expect(report.scenarios.requests!.getSession!.requests).toBeGreaterThan(0);
     const check = report.checks.find((c) => c.id === 'load.achieved')!;

@@ -8,7 +8,7 @@ import { COLLECTOR_COUNTERS } from '../../src/metrics/interval-collector.js';
 import { MetricSet } from '../../src/metrics/metric-set.js';
 import { IntervalMerger } from '../../src/orchestration/workers/interval-merger.js';
 import { childPids, commandLine } from '../support/bin-helpers.js';
-import { GET_SESSION_KIND, quickProfile, REQUEST_KINDS_ONLY, TAG_SETUP } from '../support/profiles.js';
+import { quickProfile, REQUEST_KINDS_ONLY, setupThenGetSession } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 
 describe('--workers', () => {
@@ -166,12 +166,10 @@ describe('load.achieved when a worker died under workers.onWorkerExit: continue'
       target: { keepAlive: '500ms', participants: 10, sessionsPerParticipant: 2, faults: ['latency=2000 on POST /tags'] },
       ...REQUEST_KINDS_ONLY,
       workers: { onWorkerExit: 'continue' },
-      requests: {
+      requests: setupThenGetSession({
         model: 'open',
         ratePerSec: 40,
-        setup: TAG_SETUP,
-        kinds: [GET_SESSION_KIND],
-      },
+      }),
     };
     const run = runProfile(profile, { workers: 2 });
     await killOneWorkerSoon(4_500);

@@ -32,6 +32,13 @@ export function quickProfile(overrides: Record<string, unknown> = {}): Record<st
  */
 export const TIMING_SLACK = { keepAliveTolerance: '100%', generator: { maxEventLoopDelayP99: '2s' } } as const;
 
+/** The request kinds' getSession behind the tag setup, scheduled by `schedule` (the model, and its rate, stages or connections). */
+export const setupThenGetSession = (schedule: Record<string, unknown>): Record<string, unknown> => ({
+  ...schedule,
+  setup: TAG_SETUP,
+  kinds: [GET_SESSION_KIND],
+});
+
 /**
  * A short run of every scenario through an intermediary (a proxy, a gateway): 6 participants'
  * streams (a main and a chat stream each: 12) at a 1 s KEEP_ALIVE, uploads and tag links at

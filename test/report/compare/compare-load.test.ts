@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { startTarget } from '../../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../../src/reference-service/target-types.js';
-import { GET_SESSION_KIND, REQUEST_KINDS_ONLY, TAG_SETUP, writeProfile } from '../../support/profiles.js';
+import { REQUEST_KINDS_ONLY, setupThenGetSession, writeProfile } from '../../support/profiles.js';
 import { runCli } from '../../support/run-cli.js';
 import { runProfile } from '../../support/run-helpers.js';
 
@@ -24,12 +24,10 @@ const PROFILE = {
   name: 'compare-load',
   duration: '3s',
   ...REQUEST_KINDS_ONLY,
-  requests: {
+  requests: setupThenGetSession({
     model: 'open',
     ratePerSec: 20,
-    setup: TAG_SETUP,
-    kinds: [GET_SESSION_KIND],
-  },
+  }),
 };
 
 const loadOf = (report: Report) => report.checks.find((check) => check.id === 'load.achieved')!;
