@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseLiveOutputFlags } from '../../src/orchestration/outputs/output-config.js';
 import { profileFile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 const K8S = new URL('../../deploy/k8s/', import.meta.url).pathname;
@@ -496,11 +497,7 @@ describe('deploy/k8s shard Job under SIGTERM, as PID 1 (unshare --pid --fork --m
       const code = await exited;
       expect(code, stderr).toBe(143);
       expect(stderr).toContain('coachbench shard 0/4: exit 143');
-      const report = JSON.parse(await readFile(join(dir, 'reports', 'r1', 'shard-0', 'report.json'), 'utf8')) as {
-        interrupted: boolean;
-        durationMs: number;
-        shard: { index: number; count: number };
-      };
+      const report = await readRunReport(join(dir, 'reports', 'r1', 'shard-0'));
       expect(report.interrupted).toBe(true);
       expect(report.shard).toEqual({ index: 0, count: 4 });
       expect(report.durationMs).toBeLessThan(30_000);

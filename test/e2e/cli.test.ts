@@ -15,6 +15,7 @@ import type { RunningTarget } from '../../src/reference-service/target-types.js'
 import { makeReport } from '../support/make-report.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 
@@ -54,8 +55,6 @@ beforeAll(async () => {
   profilePath = await profileFile(dir, 'quick', quickProfile({ duration: '2s' }));
 });
 
-const readReport = async (folder: string): Promise<Report> => JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
-
 describe('coachbench run (e2e)', () => {
   it('runs a profile against the embedded target, prints progress, writes the report, exits 0', async () => {
     const out = join(dir, 'ok');
@@ -66,7 +65,7 @@ describe('coachbench run (e2e)', () => {
     // The first line writes the duration as the progress line does (`2s`, `3.5s`, `1h00m`).
     expect(result.stderr).toContain(`24 participants, 2s → ${out}\n`);
     expect(result.stderr).toMatch(/^\[[\d.]+s\/2s\] /m);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.verdict).toBe('pass');
     expect(report.target.embedded).toBe(true);
     expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
@@ -92,7 +91,7 @@ describe('coachbench run (e2e)', () => {
       'chatStreams.eventLatencyMs.p99 < 0.001',
     ]);
     expect(result.code).toBe(1);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.thresholds).toEqual([expect.objectContaining({ expression: 'chatStreams.eventLatencyMs.p99 < 0.001', status: 'fail' })]);
     // The verdict, what failed and where the report is: the one record a CI log keeps (docs/design.md §2.2).
     expect(result.stderr).toMatch(/^FAIL: .*\n {2}✗ chatStreams\.eventLatencyMs\.p99 < 0\.001 \(observed [\d.]+\)\n/m);
@@ -183,7 +182,7 @@ describe('coachbench run (e2e)', () => {
       onStart: (pid) => setTimeout(() => process.kill(pid, 'SIGINT'), 1_500),
     });
     expect(result.code).toBe(130);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.interrupted).toBe(true);
     expect(report.durationMs).toBeLessThan(10_000);
     expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);

@@ -8,10 +8,10 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { describeOutcome } from '../../src/orchestration/outcome-line.js';
 import { quickProfile, writeProfile } from '../support/profiles.js';
 import { runProfile, statusOf } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 
@@ -57,7 +57,7 @@ describe('an incomplete run', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stderr).toMatch(/^INCOMPLETE: no evidence for stream\.keepalive\.cadence, stream\.stall;/m);
     expect(code, stderr).toBe(1);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.verdict).toBe('incomplete');
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/^## ⚠️ coachbench INCOMPLETE: test-quick/);
   });

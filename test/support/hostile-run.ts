@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import type { CheckResult, Report } from '../../src/contract/report.js';
 import { BIN } from './bin-helpers.js';
 import { behaviours } from './hostile-servers.js';
+import { readRunReport } from './run-report.js';
 
 const API_KEY = 'k-hostile-suite';
 
@@ -118,12 +119,7 @@ export async function runAgainst(targetUrl: string, profile: Record<string, unkn
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearInterval(poll);
   const elapsedMs = performance.now() - startedMs;
-  let report: Report | null = null;
-  try {
-    report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-  } catch {
-    report = null;
-  }
+  const report = await readRunReport(out).catch(() => null);
   // Without /proc (not Linux), the run's own once-a-second RSS samples stand in.
   if (peakRssBytes === 0 && report) peakRssBytes = report.generator.peakRssBytes;
   return { code, stderr, elapsedMs, peakRssBytes, report };

@@ -12,6 +12,7 @@ import type { Report } from '../../../src/contract/report.js';
 import { RUN_LOCK_FILE } from '../../../src/orchestration/run-folder-lock.js';
 import { besidesClosingLines } from '../../support/bin-helpers.js';
 import { mountSmallDisk } from '../../support/failing-filesystems.js';
+import { readRunReport } from '../../support/run-report.js';
 import { type ShardBench, shardBench } from '../../support/shard-runs.js';
 
 const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
@@ -32,7 +33,6 @@ function coachbench(args: string[]): Promise<Result> {
   });
 }
 
-const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
     () => true,
@@ -62,11 +62,11 @@ describe('coachbench merge (e2e)', () => {
     expect(result.stderr).toMatch(/merged 2 shard reports/);
     expect(result.stderr).toMatch(/^PASS: /m);
     for (const file of ['report.json', 'report.html', 'junit.xml', 'summary.md']) expect(await exists(join(out, file)), file).toBe(true);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.verdict).toBe('pass');
     expect(report.shard).toBeNull();
     expect(report.mergedFrom).toEqual([shard0, shard1]);
-    const [a, b] = await Promise.all([readReport(dirname(shard0)), readReport(dirname(shard1))]);
+    const [a, b] = await Promise.all([readRunReport(dirname(shard0)), readRunReport(dirname(shard1))]);
     expect(report.scenarios.chatStreams!.opened).toBe(a.scenarios.chatStreams!.opened + b.scenarios.chatStreams!.opened);
   });
 
@@ -125,7 +125,7 @@ describe('coachbench merge (e2e)', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/! partial merge: 1 of 2 shards \(missing 1\/2\)/);
     expect(result.stderr).toMatch(/^FAIL: /m);
-    expect((await readReport(out)).verdict).toBe('fail');
+    expect((await readRunReport(out)).verdict).toBe('fail');
   });
 
   it('exits 1 (incomplete, not 130: merge itself was not interrupted) with the report written when a shard was interrupted', async () => {
@@ -138,7 +138,7 @@ describe('coachbench merge (e2e)', () => {
     const result = await coachbench(['merge', shard0, cutPath, '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/\[shard 1\/2\] was interrupted/);
-    expect((await readReport(out)).interrupted).toBe(true);
+    expect((await readRunReport(out)).interrupted).toBe(true);
   });
 
   it.each<[string, () => string[], RegExp]>([
