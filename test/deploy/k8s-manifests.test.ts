@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseLiveOutputFlags } from '../../src/orchestration/outputs/output-config.js';
+import { BIN } from '../support/bin-helpers.js';
 import { profileFile } from '../support/profiles.js';
 import { readRunReport } from '../support/run-report.js';
 import { startTargetWithFixtures } from '../support/target-helpers.js';
@@ -457,8 +458,7 @@ describe('deploy/k8s shard Job under SIGTERM, as PID 1 (unshare --pid --fork --m
     const dir = await mkdtemp(join(tmpdir(), 'coachbench-k8s-pid1-'));
     const bin = join(dir, 'bin');
     await mkdir(bin);
-    const cli = new URL('../../bin/coachbench.js', import.meta.url).pathname;
-    await writeFile(join(bin, 'coachbench'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
+    await writeFile(join(bin, 'coachbench'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     await chmod(join(bin, 'coachbench'), 0o755);
     const { target, fixtures } = await startTargetWithFixtures({ dir }, { participants: 20 });
     try {

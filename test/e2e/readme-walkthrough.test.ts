@@ -10,7 +10,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../support/bin-helpers.js';
+import { BIN, runBin } from '../support/bin-helpers.js';
 import { freePort } from '../support/free-port.js';
 import { readRunReport } from '../support/run-report.js';
 
@@ -52,12 +52,7 @@ describe('README walk-through against a real target', () => {
     while (!started.includes(`127.0.0.1:${port}`)) await once(serve.stdout!, 'data');
 
     // The run writes its report folder under reports/ of its working directory, as a user's would.
-    const run = spawn(process.execPath, [BIN, ...argv(runLine, port, fixtures)], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    run.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const [code] = (await once(run, 'exit')) as [number | null];
+    const { code, stderr } = await runBin(argv(runLine, port, fixtures), { cwd: dir, deadlineMs: 80_000 });
     expect(code, stderr).toBe(0);
     const [folder] = await readdir(join(dir, 'reports'));
     const report = await readRunReport(join(dir, 'reports', folder as string));
