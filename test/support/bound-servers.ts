@@ -5,7 +5,7 @@
  * under test shows. Bodies are streamed 64 KiB at a time with backpressure.
  */
 import type { ServerResponse } from 'node:http';
-import { FILLER, isPreflight, isStream, KEEP_ALIVE, sseHeaders } from './hostile-servers.js';
+import { FILLER, isPreflight, isStream, KEEP_ALIVE, type ServerSeen, sseHeaders, startStreamServer } from './hostile-servers.js';
 import { GOOD_HEADERS, startServer, type TestServer } from './throughput-helpers.js';
 
 /** A KEEP_ALIVE every 500 ms (the first one interval after the open); `frame` may add an id line. */
@@ -103,12 +103,9 @@ export async function startHeadServer(): Promise<BodyServer> {
 }
 
 /** What an event-id server saw: the Last-Event-ID of every stream request, as node:http decodes it (latin1). */
-export interface IdSeen {
-  streams: number;
+export interface IdSeen extends ServerSeen {
   /** Stream requests that carried Last-Event-ID, by header value. */
   lastEventIds: string[];
-  /** Requests that were not stream requests (and not the preflight). */
-  others: number;
 }
 
 export interface IdServer extends TestServer {
@@ -120,17 +117,12 @@ export interface IdServer extends TestServer {
  * stream reconnects with (or without) that id; everything else is answered 404.
  */
 export async function startIdServer(id: string): Promise<IdServer> {
-  const seen: IdSeen = { streams: 0, lastEventIds: [], others: 0 };
-  const server = await startServer((req, res) => {
-    if (isPreflight(req)) return void res.writeHead(204).end();
-    if (!isStream(req)) {
-      seen.others++;
-      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
-    }
-    seen.streams++;
+  const lastEventIds: string[] = [];
+  const server = await startStreamServer((res, _written, req) => {
     const lastEventId = req.headers['last-event-id'];
-    if (typeof lastEventId === 'string') seen.lastEventIds.push(lastEventId);
+    if (typeof lastEventId === 'string') lastEventIds.push(lastEventId);
     keepAlives(res, () => `id: ${id}\n${KEEP_ALIVE}`, 2);
   });
-  return { ...server, seen };
+  // The server's own `seen`, which it goes on counting into, with the ids beside.
+  return { ...server, seen: Object.assign(server.seen, { lastEventIds }) };
 }

@@ -37,8 +37,8 @@ export function sseHeaders(res: ServerResponse): void {
   res.flushHeaders();
 }
 
-/** A stream handler gets the response and a byte counter for the connection. */
-type StreamHandler = (res: ServerResponse, written: (bytes: number) => void) => void;
+/** A stream handler gets the response, a byte counter for the connection, and the request. */
+type StreamHandler = (res: ServerResponse, written: (bytes: number) => void, req: IncomingMessage) => void;
 
 /**
  * A server whose stream requests get `onStream`; the preflight gets 204 (any answer proves
@@ -54,10 +54,14 @@ export async function startStreamServer(onStream: StreamHandler): Promise<Hostil
     }
     seen.streams++;
     let bytes = 0;
-    onStream(res, (n) => {
-      bytes += n;
-      seen.maxBytesOnOneConnection = Math.max(seen.maxBytesOnOneConnection, bytes);
-    });
+    onStream(
+      res,
+      (n) => {
+        bytes += n;
+        seen.maxBytesOnOneConnection = Math.max(seen.maxBytesOnOneConnection, bytes);
+      },
+      req,
+    );
   });
   return { ...server, seen };
 }
