@@ -67,3 +67,16 @@ export interface Scenario {
   /** Runs until `ctx.signal` aborts or the scenario's own schedule ends; must not throw. */
   run(ctx: ScenarioContext): Promise<void>;
 }
+
+/**
+ * Runs a scenario's work so that `run` does not throw. Its requests never throw (a failure is
+ * a count or a sample), so an error out of it is a driver bug: kept visible, as a sample of
+ * `sampleName` in the interval it ended in, and not fatal to the run.
+ */
+export async function runNotFatal(ctx: Pick<ScenarioContext, 'metrics'>, sampleName: string, subject: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    ctx.metrics.sample(sampleName, `${subject} stopped by an internal error: ${(error as Error).message}`);
+  }
+}

@@ -62,17 +62,10 @@ export function readRegularFileSync(path: string, maxBytes: number): string {
     const stats = fstatSync(fd);
     assertRegularFile(stats, path);
     if (stats.size > maxBytes) throw new FileTooLarge(stats.size, maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total <= maxBytes) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1 - total));
-      const bytesRead = readSync(fd, chunk, 0, chunk.length, total);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    if (total > maxBytes) throw new FileTooLarge(null, maxBytes);
-    return Buffer.concat(chunks, total).toString('utf8');
+    // One byte past the bound tells a file that grew while read from one that ends at it.
+    const bytes = readHeadSync(fd, maxBytes + 1);
+    if (bytes.length > maxBytes) throw new FileTooLarge(null, maxBytes);
+    return bytes.toString('utf8');
   } finally {
     closeSync(fd);
   }
@@ -93,16 +86,43 @@ export async function withRegularFile<T>(path: string, use: (handle: FileHandle,
   }
 }
 
-/** At most `maxBytes` from the start of an open file, fewer when it ends first: a file that grows while read cannot hold more. */
-export async function readHead(handle: FileHandle, maxBytes: number): Promise<Buffer> {
+/** One read of a file's head: `buffer` filled from the file's offset `position`. */
+interface HeadRead {
+  buffer: Buffer;
+  position: number;
+}
+
+/**
+ * The reads that take at most `limit` bytes from the start of a file, fewer when it ends
+ * first: each read is answered with how many bytes it got, and the bytes are what the
+ * generator returns. The one read loop of readHead and readHeadSync, which differ only in how
+ * they make a read.
+ */
+function* headReads(limit: number): Generator<HeadRead, Buffer, number> {
   const chunks: Buffer[] = [];
   let total = 0;
-  while (total < maxBytes) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes - total));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+  while (total < limit) {
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit - total));
+    const bytesRead = yield { buffer, position: total };
     if (bytesRead === 0) break;
-    chunks.push(chunk.subarray(0, bytesRead));
+    chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
   }
   return Buffer.concat(chunks, total);
+}
+
+/** readHead of a file descriptor, read synchronously. */
+function readHeadSync(fd: number, maxBytes: number): Buffer {
+  const reads = headReads(maxBytes);
+  let read = reads.next();
+  while (!read.done) read = reads.next(readSync(fd, read.value.buffer, 0, read.value.buffer.length, read.value.position));
+  return read.value;
+}
+
+/** At most `maxBytes` from the start of an open file, fewer when it ends first: a file that grows while read cannot hold more. */
+export async function readHead(handle: FileHandle, maxBytes: number): Promise<Buffer> {
+  const reads = headReads(maxBytes);
+  let read = reads.next();
+  while (!read.done) read = reads.next((await handle.read(read.value.buffer, 0, read.value.buffer.length, read.value.position)).bytesRead);
+  return read.value;
 }

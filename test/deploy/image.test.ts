@@ -22,6 +22,7 @@ import { parse } from 'yaml';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { readRunReport } from '../support/run-report.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PODMAN = '/usr/bin/podman';
@@ -124,8 +125,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const reportIn = async (folder: string): Promise<Report> => JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
-
 describe.skipIf(!runImageTests)(`the image (podman)${skipReason}`, () => {
   it("runs the image's default `run` (the smoke profile) into a mounted report folder", { timeout: 120_000 }, async () => {
     const reports = join(dir, 'smoke');
@@ -148,7 +147,7 @@ describe.skipIf(!runImageTests)(`the image (podman)${skipReason}`, () => {
     // Progress in the container log, the report on the host.
     expect(ran.stderr).toMatch(/\[[\d.]+s\/4s\] {2}streams/);
     const [folder] = readdirSync(reports);
-    const report = await reportIn(join(reports, folder as string));
+    const report = await readRunReport(join(reports, folder as string));
     expect(report.profile.name).toBe('smoke');
     /*
      * Every check and threshold of the image's run passes but one whose verdict is the host's:
@@ -198,7 +197,7 @@ describe.skipIf(!runImageTests)(`the image (podman)${skipReason}`, () => {
     const waited = await podman(['wait', name]);
     expect(waited.stdout.trim()).toBe('143');
     await running;
-    const report = await reportIn(join(reports, 'stopped'));
+    const report = await readRunReport(join(reports, 'stopped'));
     expect(report.interrupted).toBe(true);
     expect(report.durationMs).toBeLessThan(30_000);
   });
@@ -296,12 +295,12 @@ net.createServer((c) => { const u = net.connect('/sockets/serve.sock'); c.pipe(u
       expect(shard.code, shard.stderr).toBe(0);
       expect(shard.stderr).toMatch(new RegExp(`coachbench shard ${i}/2: exit [01]\n`));
     }
-    const parts = await Promise.all([0, 1].map((i) => reportIn(join(reports, 'ok', `shard-${i}`))));
+    const parts = await Promise.all([0, 1].map((i) => readRunReport(join(reports, 'ok', `shard-${i}`))));
     // Both waited for the one start instant.
     for (const part of parts) expect(Math.abs(part.start!.skewMs)).toBeLessThan(1_000);
 
     const merged = await jobContainer('merge-job.yaml', 'merge-a', 'none', mergeEnv('ok'), reports);
-    const report = await reportIn(join(reports, 'ok', 'merged'));
+    const report = await readRunReport(join(reports, 'ok', 'merged'));
     // The merge pod's exit code is the merged verdict's.
     expect(merged.code, merged.stderr).toBe(report.verdict === 'pass' ? 0 : 1);
     expect(report.verdict).toBe(parts.every((part) => part.verdict === 'pass') ? 'pass' : 'fail');
@@ -330,7 +329,7 @@ net.createServer((c) => { const u = net.connect('/sockets/serve.sock'); c.pipe(u
     expect(performance.now() - before).toBeLessThan(60_000);
     expect(merged.stderr).toMatch(/ended without a report: shard-1 \(exit 2\)/);
     expect(merged.code).toBe(1);
-    const report = await reportIn(join(reports, 'broken', 'merged'));
+    const report = await readRunReport(join(reports, 'broken', 'merged'));
     expect(report.verdict).toBe('fail');
     expect(report.warnings[0]).toMatch(/missing 1\/2/);
   });

@@ -14,7 +14,9 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseLiveOutputFlags } from '../../src/orchestration/outputs/output-config.js';
+import { BIN } from '../support/bin-helpers.js';
 import { profileFile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 const K8S = new URL('../../deploy/k8s/', import.meta.url).pathname;
@@ -456,8 +458,7 @@ describe('deploy/k8s shard Job under SIGTERM, as PID 1 (unshare --pid --fork --m
     const dir = await mkdtemp(join(tmpdir(), 'coachbench-k8s-pid1-'));
     const bin = join(dir, 'bin');
     await mkdir(bin);
-    const cli = new URL('../../bin/coachbench.js', import.meta.url).pathname;
-    await writeFile(join(bin, 'coachbench'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
+    await writeFile(join(bin, 'coachbench'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     await chmod(join(bin, 'coachbench'), 0o755);
     const { target, fixtures } = await startTargetWithFixtures({ dir }, { participants: 20 });
     try {
@@ -496,11 +497,7 @@ describe('deploy/k8s shard Job under SIGTERM, as PID 1 (unshare --pid --fork --m
       const code = await exited;
       expect(code, stderr).toBe(143);
       expect(stderr).toContain('coachbench shard 0/4: exit 143');
-      const report = JSON.parse(await readFile(join(dir, 'reports', 'r1', 'shard-0', 'report.json'), 'utf8')) as {
-        interrupted: boolean;
-        durationMs: number;
-        shard: { index: number; count: number };
-      };
+      const report = await readRunReport(join(dir, 'reports', 'r1', 'shard-0'));
       expect(report.interrupted).toBe(true);
       expect(report.shard).toEqual({ index: 0, count: 4 });
       expect(report.durationMs).toBeLessThan(30_000);

@@ -3,7 +3,6 @@
  * §2.9 that bin/ can produce, one-line errors, help and completion, reports on disk, SIGINT
  * handling, and a run against an external --target.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,39 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
+import { once, runBin } from '../support/bin-helpers.js';
 import { makeReport } from '../support/make-report.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
-
-const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function coachbench(args: string[], options: { env?: Record<string, string>; onStart?: (pid: number) => void; nodeArgs?: string[] } = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (options.onStart && stderr.includes('[')) {
-        options.onStart(child.pid!);
-        options.onStart = undefined;
-      }
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { readRunReport } from '../support/run-report.js';
 
 let dir: string;
 let profilePath: string;
@@ -54,19 +25,17 @@ beforeAll(async () => {
   profilePath = await profileFile(dir, 'quick', quickProfile({ duration: '2s' }));
 });
 
-const readReport = async (folder: string): Promise<Report> => JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
-
 describe('coachbench run (e2e)', () => {
   it('runs a profile against the embedded target, prints progress, writes the report, exits 0', async () => {
     const out = join(dir, 'ok');
-    const result = await coachbench(['run', '--profile', profilePath, '--out', out]);
+    const result = await runBin(['run', '--profile', profilePath, '--out', out]);
     expect(result.stderr).toMatch(/streams \d+\/48 \(plan \d+\)/);
     expect(result.stderr).toMatch(/PASS/);
     expect(result.code).toBe(0);
     // The first line writes the duration as the progress line does (`2s`, `3.5s`, `1h00m`).
     expect(result.stderr).toContain(`24 participants, 2s → ${out}\n`);
     expect(result.stderr).toMatch(/^\[[\d.]+s\/2s\] /m);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.verdict).toBe('pass');
     expect(report.target.embedded).toBe(true);
     expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
@@ -79,7 +48,7 @@ describe('coachbench run (e2e)', () => {
 
   it('exits 1 with the report written when a threshold fails; --quiet silences the progress, not the closing lines', async () => {
     const out = join(dir, 'threshold');
-    const result = await coachbench([
+    const result = await runBin([
       'run',
       '--profile',
       profilePath,
@@ -92,7 +61,7 @@ describe('coachbench run (e2e)', () => {
       'chatStreams.eventLatencyMs.p99 < 0.001',
     ]);
     expect(result.code).toBe(1);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.thresholds).toEqual([expect.objectContaining({ expression: 'chatStreams.eventLatencyMs.p99 < 0.001', status: 'fail' })]);
     // The verdict, what failed and where the report is: the one record a CI log keeps (docs/design.md §2.2).
     expect(result.stderr).toMatch(/^FAIL: .*\n {2}✗ chatStreams\.eventLatencyMs\.p99 < 0\.001 \(observed [\d.]+\)\n/m);
@@ -122,7 +91,7 @@ describe('coachbench run (e2e)', () => {
     [['rnu'], /unknown command "rnu"; did you mean run\?/],
     [['report', '/bin/ls'], /^coachbench: \/bin\/ls:1:1: not valid JSON: unexpected character at "\\x7fELF/],
   ])('exits 2 with one line for %j', async (args, message) => {
-    const result = await coachbench(args);
+    const result = await runBin(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -131,7 +100,7 @@ describe('coachbench run (e2e)', () => {
 
   it("exits 2 naming each bad threshold where it was written, the profile's by file and entry, all at once", async () => {
     const path = await profileFile(dir, 'bad-threshold', quickProfile({ duration: '2s', thresholds: ['tagLink.errorRate < 1%', 'photoUpload.erorRate < 1%'] }));
-    const result = await coachbench(['run', '--profile', path, '--threshold', 'chatStreams.eventLatncyMs.p99 < 250']);
+    const result = await runBin(['run', '--profile', path, '--threshold', 'chatStreams.eventLatncyMs.p99 < 250']);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(`coachbench: ${path}: thresholds[1]: threshold "photoUpload.erorRate < 1%": unknown metric "erorRate" in photoUpload`);
@@ -143,7 +112,7 @@ describe('coachbench run (e2e)', () => {
     report.scenarios.chatStreams!.eventLatencyMs.hdr = Buffer.from('not a histogram').toString('base64');
     const path = join(dir, 'corrupt-hdr.json');
     await writeFile(path, JSON.stringify(report));
-    const result = await coachbench(['report', path]);
+    const result = await runBin(['report', path]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^coachbench: ${path}: /scenarios/chatStreams/eventLatencyMs/hdr is not a valid HDR histogram \\(.+\\)\n$`));
   });
@@ -151,7 +120,7 @@ describe('coachbench run (e2e)', () => {
   it('exits 2 naming the problem for a malformed fixtures file', async () => {
     const fixtures = join(dir, 'bad-fixtures.json');
     await writeFile(fixtures, JSON.stringify({ participants: [{ userId: 'p1', chatSessionIds: [] }] }));
-    const result = await coachbench(['run', '--target', 'http://127.0.0.1:9', '--fixtures', fixtures], { env: { COACHBENCH_API_KEY: 'k-123456' } });
+    const result = await runBin(['run', '--target', 'http://127.0.0.1:9', '--fixtures', fixtures], { env: { COACHBENCH_API_KEY: 'k-123456' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('participants[0].chatSessionIds');
     expect(result.stderr).toContain('participants[0].token');
@@ -161,7 +130,7 @@ describe('coachbench run (e2e)', () => {
     const fixtures = join(dir, 'fixtures.json');
     await writeFile(fixtures, JSON.stringify({ apiKey: 'k-123456', participants: [{ userId: 'p1', token: 't-123456', chatSessionIds: ['c1'] }] }));
     const out = join(dir, 'unreachable');
-    const result = await coachbench(['run', '--profile', profilePath, '--target', 'http://127.0.0.1:9', '--fixtures', fixtures, '--out', out, '--quiet']);
+    const result = await runBin(['run', '--profile', profilePath, '--target', 'http://127.0.0.1:9', '--fixtures', fixtures, '--out', out, '--quiet']);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/not reachable/);
     // Nothing was sent, so nothing is reported: the folder the run made is gone (docs/design.md §2.9).
@@ -170,20 +139,21 @@ describe('coachbench run (e2e)', () => {
     const kept = join(dir, 'unreachable-kept');
     await mkdir(kept);
     await writeFile(join(kept, 'notes.txt'), 'mine');
-    expect((await coachbench(['run', '--profile', profilePath, '--target', 'http://127.0.0.1:9', '--fixtures', fixtures, '--out', kept, '--quiet'])).code).toBe(
-      3,
-    );
+    expect((await runBin(['run', '--profile', profilePath, '--target', 'http://127.0.0.1:9', '--fixtures', fixtures, '--out', kept, '--quiet'])).code).toBe(3);
     expect(await readdir(kept)).toEqual(['notes.txt']);
   });
 
   it('on SIGINT writes the partial report marked interrupted and exits 130', async () => {
     const out = join(dir, 'interrupted');
     const longProfile = await profileFile(dir, 'long', quickProfile({ duration: '60s' }));
-    const result = await coachbench(['run', '--profile', longProfile, '--out', out], {
-      onStart: (pid) => setTimeout(() => process.kill(pid, 'SIGINT'), 1_500),
+    const result = await runBin(['run', '--profile', longProfile, '--out', out], {
+      onStderr: once(
+        (stderr) => stderr.includes('['),
+        (pid) => setTimeout(() => process.kill(pid, 'SIGINT'), 1_500),
+      ),
     });
     expect(result.code).toBe(130);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.interrupted).toBe(true);
     expect(report.durationMs).toBeLessThan(10_000);
     expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
@@ -206,7 +176,7 @@ describe('coachbench run --target (e2e)', () => {
 
   it('drives an external target from a fixtures file and COACHBENCH_API_KEY, and never writes the key', async () => {
     const out = join(dir, 'external');
-    const result = await coachbench(
+    const result = await runBin(
       ['run', '--profile', profilePath, '--target', target.url, '--fixtures', fixtures, '--expect-keepalive', '500ms', '--out', out, '--quiet'],
       {
         env: { COACHBENCH_API_KEY: target.fixtures.apiKey },
@@ -225,7 +195,7 @@ describe('coachbench run --target (e2e)', () => {
 
 describe('coachbench help, completion and defects (e2e)', () => {
   it('alone prints the help to stderr and exits 2: no command is a usage error', async () => {
-    const result = await coachbench([]);
+    const result = await runBin([]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Commands:');
@@ -234,16 +204,16 @@ describe('coachbench help, completion and defects (e2e)', () => {
   });
 
   it('--help and --version print to stdout and exit 0', async () => {
-    const help = await coachbench(['--help']);
+    const help = await runBin(['--help']);
     expect(help.code).toBe(0);
     for (const command of ['run', 'serve', 'report', 'compare', 'merge', 'profiles', 'completion']) expect(help.stdout).toContain(`coachbench ${command}`);
-    const version = await coachbench(['--version']);
+    const version = await runBin(['--version']);
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
   it.each(['run', 'serve', 'report', 'compare', 'merge', 'profiles'])('%s --help exits 0 and shows real examples', async (command) => {
-    const result = await coachbench([command, '--help']);
+    const result = await runBin([command, '--help']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const examples = result.stdout.slice(result.stdout.indexOf('Examples:'));
@@ -253,24 +223,24 @@ describe('coachbench help, completion and defects (e2e)', () => {
   });
 
   it('run --help states the accepted units and the maximum duration', async () => {
-    const result = await coachbench(['run', '--help']);
+    const result = await runBin(['run', '--help']);
     expect(result.stdout.replace(/\s+/g, ' ')).toContain('units ms, s, m, h, d; a unit is required; at most 7d');
   });
 
   it('completion prints a shell completion script that asks coachbench for the commands', async () => {
-    const script = await coachbench(['completion']);
+    const script = await runBin(['completion']);
     expect(script.code).toBe(0);
     expect(script.stdout).toContain('###-begin-coachbench-completions-###');
     expect(script.stdout).toContain('coachbench --get-yargs-completions');
-    const words = await coachbench(['--get-yargs-completions', 'coachbench', '']);
+    const words = await runBin(['--get-yargs-completions', 'coachbench', '']);
     expect(words.code).toBe(0);
     expect(words.stdout.split('\n')).toEqual(expect.arrayContaining(['run', 'serve', 'report', 'compare', 'merge', 'profiles']));
-    const flags = await coachbench(['--get-yargs-completions', 'coachbench', 'run', '--']);
+    const flags = await runBin(['--get-yargs-completions', 'coachbench', 'run', '--']);
     expect(flags.stdout.split('\n')).toEqual(expect.arrayContaining(['--profile', '--duration', '--workers']));
   });
 
   it.each([['--help'], ['-h']])('completion %s prints its help, not the script', async (flag) => {
-    const help = await coachbench(['completion', flag]);
+    const help = await runBin(['completion', flag]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^coachbench completion\n\nprint a bash\/zsh completion script/);
     expect(help.stdout).toContain('--help');
@@ -285,7 +255,7 @@ describe('coachbench help, completion and defects (e2e)', () => {
     ['an unhandled rejection', 'Promise.reject(new Error("stray promise"))', 'stray promise'],
   ])('%s escaping every command is an internal error: exit 4, one line', async (_, statement, message) => {
     const preload = `const t = setInterval(() => { if (process.listenerCount('uncaughtException') > 0) { clearInterval(t); ${statement}; } }, 20);`;
-    const result = await coachbench(['serve', '--port', '0'], { nodeArgs: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`] });
+    const result = await runBin(['serve', '--port', '0'], { nodeArgs: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`] });
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(`coachbench: internal error: ${message}; please report it (COACHBENCH_DEBUG=1 adds the stack)\n`);
   });

@@ -4,12 +4,11 @@
  * Every command ends quietly with its own exit code; a run still writes its report.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { BIN } from '../support/bin-helpers.js';
 import { quickProfile, writeProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 
 /**
  * When the test closes its end of a stream: before the child writes anything (the first
@@ -108,7 +107,7 @@ describe('a closed stdout or stderr ends no command (e2e)', () => {
     const result = await runClosed(['run', '--profile', path, '--out', out], { stdout: 'at-once', stderr: 'after-first-chunk' });
     expect(result.killed, 'the run hung on its closed output').toBe(false);
     expect(result.signal).toBeNull();
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.interrupted).toBe(false);
     // The exit code is the run's own: its verdict, whatever it was on this machine.
     expect(result.code).toBe(report.verdict === 'pass' ? 0 : 1);

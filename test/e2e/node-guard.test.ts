@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../support/bin-helpers.js';
 
-const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
 const engines = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node;
 const oldNode = process.env.COACHBENCH_OLD_NODE;
 const oldNodeUsable = oldNode !== undefined && existsSync(oldNode);

@@ -6,13 +6,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
-import { BIN } from '../support/bin-helpers.js';
+import { BIN, runBin } from '../support/bin-helpers.js';
 import { freePort } from '../support/free-port.js';
+import { readRunReport } from '../support/run-report.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const block = /<!-- walkthrough:start -->\n```sh\n([\s\S]*?)```\n<!-- walkthrough:end -->/.exec(README)?.[1] ?? '';
@@ -52,15 +52,10 @@ describe('README walk-through against a real target', () => {
     while (!started.includes(`127.0.0.1:${port}`)) await once(serve.stdout!, 'data');
 
     // The run writes its report folder under reports/ of its working directory, as a user's would.
-    const run = spawn(process.execPath, [BIN, ...argv(runLine, port, fixtures)], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    run.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const [code] = (await once(run, 'exit')) as [number | null];
+    const { code, stderr } = await runBin(argv(runLine, port, fixtures), { cwd: dir, deadlineMs: 80_000 });
     expect(code, stderr).toBe(0);
     const [folder] = await readdir(join(dir, 'reports'));
-    const report = JSON.parse(await readFile(join(dir, 'reports', folder as string, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(join(dir, 'reports', folder as string));
     expect(report.verdict).toBe('pass');
     expect(report.target.embedded).toBe(false);
   });

@@ -14,6 +14,7 @@ import type { Report } from '../../src/contract/report.js';
 import type { TraceLogLine } from '../../src/reference-service/http/trace-log.js';
 import { runBin } from '../support/bin-helpers.js';
 import { profileFile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 const PROFILE = {
@@ -67,7 +68,7 @@ beforeAll(async () => {
   expect(result.killed, result.stderr).toBe(false);
   expect([0, 1], result.stderr).toContain(result.code);
   await server?.stop();
-  report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+  report = await readRunReport(out);
   html = await readFile(join(out, 'report.html'), 'utf8');
   for (const line of (await readFile(traceLog, 'utf8')).split('\n')) {
     if (line === '') continue;

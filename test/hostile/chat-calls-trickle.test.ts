@@ -6,14 +6,14 @@
  * timer never notices: without the bound each call stays in flight until the run's end cuts
  * it, uncounted, and the posts' 256 slots in flight fill on a longer run. Needs dist/.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { runBin } from '../support/bin-helpers.js';
 import { profileFile, quickProfile, TIMING_SLACK } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { startServer, type TestServer } from '../support/throughput-helpers.js';
 
@@ -79,7 +79,7 @@ describe('chat calls whose answers trickle', () => {
       deadlineMs: 45_000,
     });
     expect(result.killed, result.stderr).toBe(false);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     const chat = report.scenarios.chatStreams!;
     const why = `${result.stderr}\n${(report.metrics.samples.chat ?? []).join('\n')}`;
     // Each call sent in the first seconds had its whole timeout before the run ended: failed and

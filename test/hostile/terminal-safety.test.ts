@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { type BinResult, runBin } from '../support/bin-helpers.js';
 import { hostileRequestProfile } from '../support/hostile-run.js';
+import { readRunReport } from '../support/run-report.js';
 import { GOOD_HEADERS, startServer, type TestServer } from '../support/throughput-helpers.js';
 
 /** ESC [2J (clear screen), BEL, CR (back to the line start), RLO and an isolate: what a terminal or viewer acts on. */
@@ -67,7 +68,7 @@ beforeAll(async () => {
   run = await runBin(['run', '-p', join(dir, 'profile.json'), '-t', server.url, '-f', join(dir, 'fixtures.json'), '--out', join(dir, 'out')], {
     env: { COACHBENCH_API_KEY: 'k-terminal-safety' },
   });
-  report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as Report;
+  report = await readRunReport(join(dir, 'out'));
 }, 60_000);
 
 afterAll(async () => {

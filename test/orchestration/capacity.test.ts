@@ -5,13 +5,13 @@
  * back to a folder of its own, apart from the search's report.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 describe('capacity search', () => {
   it('finds the largest load that holds every SLO and records the curve', async () => {
@@ -82,8 +82,8 @@ describe('capacity search', () => {
       stepFallback = /; it is in (.+)$/.exec(warning!)![1]!;
       // The step's fallback mirrors the report folder: steps/01-10 inside the search's fallback.
       expect(stepFallback).toBe(join(outDir, 'steps', '01-10'));
-      const stepReport = JSON.parse(await readFile(join(stepFallback, 'report.json'), 'utf8')) as Report;
-      const searchReport = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report;
+      const stepReport = await readRunReport(stepFallback);
+      const searchReport = await readRunReport(outDir);
       expect(stepReport.runId).toBe(searchReport.runId);
       expect(stepReport.capacity).toBeUndefined();
       expect(searchReport.capacity!.maxSustainableLoad).toBe(10);

@@ -15,6 +15,7 @@ import { validateReport } from '../../src/contract/validate-report.js';
 import { type BinResult, once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
 import { mountSmallDisk, type SmallDisk } from '../support/failing-filesystems.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 
 let work: string;
 let disk: SmallDisk | null;
@@ -50,9 +51,9 @@ async function fallbackReport(tmp: string): Promise<{ dir: string; report: Repor
   expect(others, 'one fallback folder').toEqual([]);
   expect(name, `a coachbench-<runId> folder in ${tmp}`).toBeDefined();
   const dir = join(tmp, name!);
-  const data = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as unknown;
-  expect(validateReport(data)).toEqual({ valid: true, errors: [] });
-  return { dir, report: data as Report };
+  const report = await readRunReport(dir);
+  expect(validateReport(report)).toEqual({ valid: true, errors: [] });
+  return { dir, report };
 }
 
 const verdictExit = (report: Report): number => (report.verdict === 'pass' ? 0 : 1);
@@ -80,7 +81,7 @@ describe('the histogram log cannot be written (ENOSPC from its first line)', () 
     const result = await runBin(['run', '--profile', await profileFile(work, 'quick', quickProfile({ duration: '3s' })), '--out', out], {
       env: { TMPDIR: tmp },
     });
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(result.killed, 'the run ended by itself').toBe(false);
     expect(result.stderr).not.toMatch(/\n\s+at |internal error|Unhandled/);
     expect(result.code, result.stderr).toBe(verdictExit(report));
@@ -100,7 +101,7 @@ describe('a FIFO where the histogram log goes', () => {
       deadlineMs: 30_000,
     });
     expect(result.killed, 'the run ended by itself').toBe(false);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(result.code, result.stderr).toBe(verdictExit(report));
     expect(report.warnings.join('\n')).toMatch(/histograms\.hlog.*ENXIO/);
   }, 60_000);

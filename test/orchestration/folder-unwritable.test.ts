@@ -9,15 +9,15 @@
  * user, chmod 0o500 is the lock and the error is EACCES.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { validateReport } from '../../src/contract/validate-report.js';
 import { once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
 import { folderLock } from '../support/failing-filesystems.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 
 const lock = folderLock();
 let work: string;
@@ -55,9 +55,8 @@ describe(`the report folder becomes unwritable mid-run (${lock.how})`, () => {
     const [fallbackName] = await readdir(tmp);
     expect(fallbackName, result.stderr).toMatch(/^coachbench-test-quick-\d{8}T\d{6}Z$/);
     const fallback = join(tmp, fallbackName!);
-    const data = JSON.parse(await readFile(join(fallback, 'report.json'), 'utf8')) as unknown;
-    expect(validateReport(data)).toEqual({ valid: true, errors: [] });
-    const report = data as Report;
+    const report = await readRunReport(fallback);
+    expect(validateReport(report)).toEqual({ valid: true, errors: [] });
 
     expect(result.code, result.stderr).toBe(report.verdict === 'pass' ? 0 : 1);
     const warning = result.stderr.split('\n').filter((line) => /warning: could not write the report folder/.test(line));

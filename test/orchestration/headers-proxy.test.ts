@@ -10,7 +10,6 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { VERSION } from '../../src/util/version.js';
@@ -19,6 +18,7 @@ import { type ForwardedRuns, startForwardedRuns } from '../support/forwarded-run
 import { startRecordingForwarder } from '../support/forwarder.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 /**
  * A proxy as HTTP_PROXY names one: absolute-form requests (`GET http://host:port/path`) are
@@ -91,7 +91,7 @@ describe('--header and the User-Agent', () => {
     // which can deliver a stream's headers together with its first KEEP_ALIVE, and hold a
     // switch's open past the time load.achieved forgives on a busy machine: cadence and the load
     // held are judged by the direct runs elsewhere, every other check here.
-    const report: Report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    const report = await readRunReport(out);
     const forwarderBound = new Set(['stream.keepalive.cadence', 'load.achieved']);
     expect(report.checks.filter((check) => check.status === 'fail' && !forwarderBound.has(check.id))).toEqual([]);
     expect(result.code).toBeLessThanOrEqual(1);
@@ -166,9 +166,7 @@ describe('proxies', () => {
       expect(besidesClosingLines(result.stderr)).toBe('');
       // The subject is the route taken. The proxy and the target share this test process's loop,
       // so cadence is judged by the squid test (proxy-squid.test.ts) and the direct runs elsewhere.
-      const failed = failures(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report).filter(
-        (line) => !line.startsWith('stream.keepalive.cadence:'),
-      );
+      const failed = failures(await readRunReport(out)).filter((line) => !line.startsWith('stream.keepalive.cadence:'));
       expect(failed).toEqual([]);
       expect(result.code).toBeLessThanOrEqual(1);
       const forwarded = proxy.forwarded.slice(before);

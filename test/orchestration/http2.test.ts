@@ -14,6 +14,7 @@ import { runBin } from '../support/bin-helpers.js';
 import { type Pem, testPki } from '../support/certificates.js';
 import { profileFile, quickProfile, TIMING_SLACK, writeProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
+import { readRunReport, readRunReportIfWritten } from '../support/run-report.js';
 import { startTargetWithFixtures, type TargetWithFixtures } from '../support/target-helpers.js';
 
 let dir: string;
@@ -40,10 +41,10 @@ async function target(options: TargetOptions): Promise<TargetWithFixtures> {
 async function run(args: string[]): Promise<{ code: number | null; stderr: string; report: Report | null }> {
   const out = join(dir, `out-${targets.length}-${Math.random().toString(36).slice(2)}`);
   const result = await runBin([...args, '-q', '-o', out]);
-  const text = await readFile(join(out, 'report.json'), 'utf8').catch(() => null);
+  const report = await readRunReportIfWritten(out);
   // A run ended by a signal (or by runBin's deadline) says so in the assertion message.
   const ended = result.code === null ? `ended by ${result.signal}${result.killed ? ' at the deadline' : ''} after ${Math.round(result.elapsedMs)} ms\n` : '';
-  return { code: result.code, stderr: `${ended}${result.stderr}`, report: text === null ? null : (JSON.parse(text) as Report) };
+  return { code: result.code, stderr: `${ended}${result.stderr}`, report };
 }
 
 const tls = () => ({ tls: { cert: server.cert, key: server.key }, http2: true });
@@ -194,7 +195,7 @@ describe('--http auto', () => {
       'coachbench: --http auto: photoUpload (closed model) stays on HTTP/1.1, which autocannon alone speaks; the other requests and streams take h2 where the target offers it';
     const out = join(dir, 'closed-auto');
     const said = await runBin(['run', '-p', profile, '--http', 'auto', '-o', out]);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.transport!.protocols).toMatchObject({ streams: { h2: 4 }, closedModel: { 'http/1.1': 1 } });
     expect(said.stderr.split('\n').filter((line) => line.includes('--http auto'))).toEqual([note]);
     const quiet = await run(['run', '-p', profile, '--http', 'auto']);

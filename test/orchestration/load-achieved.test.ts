@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peakOf } from '../../src/contract/profile/stage-plan.js';
-import type { Report } from '../../src/contract/report.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
 import { profileFile, quickProfile, REQUEST_KINDS_ONLY, setupThenGetSession, writeProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 describe('load.achieved, open model', () => {
   it('fails when slots are dropped at maxInFlight against a slow target, saying planned and achieved', async () => {
@@ -213,7 +213,7 @@ describe('a fixtures file with fewer participants than the profile', () => {
     expect(result.stderr).toMatch(/16 participants/);
     expect(result.stderr).toMatch(/streams \d+\/32 \(plan \d+\)/);
 
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.scenarios.chatStreams!.participants).toBe(16);
     expect(peakOf(report.plan!.scenarios[0]!.stages)).toBe(16);
     // The profile stays as written (shards of one run must still merge); the plan says what was driven.

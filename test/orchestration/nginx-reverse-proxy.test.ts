@@ -24,6 +24,7 @@ import { freePort } from '../support/free-port.js';
 import { DEFAULT_BUFFERING_LOCATION, HAS_NGINX, NGINX_SKIP_NOTE, type RunningNginx, SSE_LOCATION, startNginx } from '../support/nginx.js';
 import { profileFile, throughIntermediaryProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
+import { readRunReport, readRunReportIfWritten } from '../support/run-report.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 
 /** smoke's own interval: on a loaded machine a driver stall bunches frames of a shorter one. */
@@ -101,10 +102,9 @@ async function run(
   const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
   const flags = ['--target', target.url, '--ca', pki.ca.certFile, '--fixtures', target.fixtures, '--http', http, '--expect-keepalive', KEEP_ALIVE];
   const result = await runBin(['run', '-p', profile, ...flags, '-q', '-o', out]);
-  const text = await readFile(join(out, 'report.json'), 'utf8').catch(() => null);
+  const report = await readRunReportIfWritten(out);
   const ended = result.code === null ? `ended by ${result.signal} after ${Math.round(result.elapsedMs)} ms\n` : '';
-  if (text === null) throw new Error(`no report: ${ended}${result.stderr}\nnginx: ${await target.errorLog()}`);
-  const report = JSON.parse(text) as Report;
+  if (report === null) throw new Error(`no report: ${ended}${result.stderr}\nnginx: ${await target.errorLog()}`);
   return { code: result.code, why: `${ended}${result.stderr}\n${failures(report).join('\n')}`, report };
 }
 
@@ -266,7 +266,7 @@ describe(`nginx as a TLS + HTTP/2 reverse proxy${NGINX_SKIP_NOTE}`, () => {
       });
       expect(stopped, result.stderr).not.toBeNull();
       await stopped;
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       const why = `${result.stderr}\n${failures(report).join('\n')}`;
       expect(result.code, why).toBe(1);
       const chat = report.scenarios.chatStreams!;
@@ -290,7 +290,7 @@ describe(`nginx as a TLS + HTTP/2 reverse proxy${NGINX_SKIP_NOTE}`, () => {
       // A request kind of that service too, expecting the API's Cache-Control.
       const kind = { name: 'listTags', method: 'GET', path: '/admin/tags', credential: 'coach', expect: { status: [200], headers: ['cache-control'] } };
       const result = await runBin(runArgs(await briefProfile({ requests: { model: 'open', ratePerSec: 5, kinds: [kind] } }), nginx, out));
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       const why = `${result.stderr}\n${failures(report).join('\n')}`;
       expect(result.code, why).toBe(1);
       const tags = report.scenarios.tagLink!;

@@ -4,16 +4,14 @@
  * but never a gap between two, and no stream outlives the 3 s stall window. In-process for
  * the report and its closing lines; through bin/coachbench.js (dist/) for the exit code.
  */
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { describeOutcome } from '../../src/orchestration/outcome-line.js';
+import { runBin } from '../support/bin-helpers.js';
 import { quickProfile, writeProfile } from '../support/profiles.js';
 import { runProfile, statusOf } from '../support/run-helpers.js';
-
-const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
+import { readRunReport } from '../support/run-report.js';
 
 /** Streams only, no messages: the core checks are stream.open, the cadence and stalls. */
 const tooShortProfile = (): Record<string, unknown> =>
@@ -49,15 +47,10 @@ describe('an incomplete run', () => {
   it('bin/coachbench.js prints INCOMPLETE and exits 1', async () => {
     const { path, dir } = await writeProfile(tooShortProfile());
     const out = join(dir, 'bin-report');
-    const child = spawn(process.execPath, [BIN, 'run', '--profile', path, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stderr } = await runBin(['run', '--profile', path, '--out', out]);
     expect(stderr).toMatch(/^INCOMPLETE: no evidence for stream\.keepalive\.cadence, stream\.stall;/m);
     expect(code, stderr).toBe(1);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.verdict).toBe('incomplete');
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/^## ⚠️ coachbench INCOMPLETE: test-quick/);
   });

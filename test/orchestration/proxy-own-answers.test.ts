@@ -14,10 +14,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { allStreamsOpen, once, runBin } from '../support/bin-helpers.js';
 import { profileFile, throughIntermediaryProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { HAS_TINYPROXY, startTinyproxy, TINYPROXY, type Tinyproxy } from '../support/tinyproxy.js';
 
@@ -111,7 +111,7 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
       });
       expect(changed, result.stderr).not.toBeNull();
       await changed;
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       const why = `${result.stderr}\n${failures(report).join('\n')}`;
       expect(result.code, why).toBe(1);
       const photo = report.scenarios.photoUpload!;
@@ -167,7 +167,7 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
         }),
       });
       expect(killed, result.stderr).toBe(true);
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       const open = report.checks.find((each) => each.id === 'stream.open')!;
       expect(result.code, result.stderr).toBe(1);
       expect(open.detail).toMatch(new RegExp(`\\d+ streams cut by the target or proxy ${dying.url} \\(`));
@@ -203,7 +203,7 @@ describe.skipIf(!HAS_TINYPROXY)(`tinyproxy's own answers${HAS_TINYPROXY ? '' : `
   it("its 403 to photo uploads mid-run is the proxy's: proxy:403, and no refusal of the target's", async () => {
     const out = join(dir, 'filtered');
     const result = await run(serve.url, out, ['--proxy', filtering.url]);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     const why = `${result.stderr}\n${failures(report).join('\n')}`;
     expect(result.code, why).toBe(1);
     const photo = report.scenarios.photoUpload!;

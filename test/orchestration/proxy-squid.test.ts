@@ -7,7 +7,7 @@
  * it cannot connect to, or one that does not answer) name the target behind a proxy that is
  * up, before any load and in stream.open mid-run, never a refusal.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -15,12 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOfError } from '../../src/contract/failure-codes.js';
-import type { Report } from '../../src/contract/report.js';
 import { createRequestAgent, createStreamClient } from '../../src/engine/http-agent.js';
 import { defaultTransport } from '../../src/engine/transport.js';
 import { allStreamsOpen, besidesClosingLines, once, runBin } from '../support/bin-helpers.js';
 import { closedOnlyProfile, profileFile, quickProfile, throughIntermediaryProfile } from '../support/profiles.js';
 import { failures } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { type Squid, squidMissing, startSquid } from '../support/squid.js';
 
@@ -94,7 +94,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
       const before = (await squid.accessLog()).length;
       const out = join(dir, `plain-${Math.random()}`);
       const result = await runBin(runArgs(plain.url, plain.fixtures, out, flags()), { env: env() });
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       expect(result.code, `${result.stderr}\n${failures(report).join('\n')}`).toBe(0);
       const lines = (await squid.accessLog()).slice(before);
       const origin = plain.url;
@@ -204,7 +204,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
       });
       expect(stopped, result.stderr).not.toBeNull();
       await stopped;
-      const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(folder);
       const why = `${result.stderr}\n${failures(report).join('\n')}`;
       expect(result.code, why).toBe(1);
       // The streams cut when the target went away open again through squid, which answers each with its own 503.
@@ -248,7 +248,7 @@ describe.skipIf(missing !== null)(`through squid at Debian's default rules${miss
       const out = join(dir, 'denied-streams');
       const result = await runBin(runArgs(plain.url, plain.fixtures, out, ['--proxy', strict.url]));
       expect(result.code).toBe(1);
-      const chat = (JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report).scenarios.chatStreams!;
+      const chat = (await readRunReport(out)).scenarios.chatStreams!;
       expect(chat.openFailures['proxy:403']).toBe(chat.openFailed + chat.mainStreams.openFailed);
       expect(chat.openFailures['proxy:403']).toBeGreaterThan(0);
       expect(chat.openFailures['status:403']).toBeUndefined();

@@ -13,6 +13,7 @@ import { runBin } from '../support/bin-helpers.js';
 import { freePort } from '../support/free-port.js';
 import { writeProfile } from '../support/profiles.js';
 import { failures, runProfile, statusOf } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 const API_MIX = new URL('../../profiles/api-mix.json', import.meta.url);
 
@@ -59,7 +60,7 @@ describe('the requests scenario on the reference target', () => {
     // Every request carried a traceparent: each kind keeps the trace ids of its slowest.
     for (const name of Object.keys(kinds)) expect(report.metrics.slowest?.[`requests.${name}`]?.length, name).toBeGreaterThan(0);
     // report.json, scenarios.requests included, follows schemas/report.schema.json.
-    expect(validateReport(JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')))).toEqual({ valid: true, errors: [] });
+    expect(validateReport(await readRunReport(outDir))).toEqual({ valid: true, errors: [] });
     // Each kind is planned and judged by load.achieved like a built-in workload.
     expect(report.plan?.scenarios.map((plan) => plan.scenario)).toContain('requests.linkTags');
     const html = await readFile(join(outDir, 'report.html'), 'utf8');
@@ -193,7 +194,7 @@ describe('the requests scenario on the reference target', () => {
   it('api-mix passes through the CLI (bin/, built dist/)', async () => {
     const { path, dir } = await writeProfile(await apiMix());
     const result = await runBin(['run', '--profile', path, '--out', join(dir, 'cli-report'), '--quiet'], { deadlineMs: 40_000 });
-    const report = JSON.parse(await readFile(join(dir, 'cli-report', 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(join(dir, 'cli-report'));
     expect(statusOf(report)['requests.expectations'], failures(report).join('\n')).toBe('pass');
     expect(Object.values(kindsOf(report)).every((kind) => kind.requests > 0 && kind.errors === 0)).toBe(true);
     expect(result.code, `${result.stderr}\n${failures(report).join('\n')}`).toBe(statusOf(report)['generator.healthy'] === 'pass' ? 0 : 1);

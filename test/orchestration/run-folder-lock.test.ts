@@ -10,11 +10,11 @@ import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:f
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { lockRunFolder, RUN_LOCK_FILE } from '../../src/orchestration/run-folder-lock.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runBin } from '../support/bin-helpers.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 
 let work = '';
 beforeAll(async () => {
@@ -138,7 +138,7 @@ describe('two runs at once with the same --out', () => {
       new RegExp(`^coachbench: --out ${out}: in use by (another coachbench run \\(PID \\d+\\)|a run that is starting); give another --out`),
     );
     expect(loser.stderr).not.toContain('embedded target');
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.interrupted).toBe(false);
     expect(winner.stderr).toContain(`report: ${join(out, 'report.json')}`);
     expect(loser.stderr).not.toContain('report:');

@@ -16,9 +16,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { type BinResult, runBin, runIsUnderWay } from '../support/bin-helpers.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
+import { readRunReportIfWritten } from '../support/run-report.js';
 
 type Signal = 'SIGINT' | 'SIGTERM';
 const EXIT_CODE: Record<Signal, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -146,7 +146,7 @@ async function broken(trial: Trial, observed: Observed, out: string): Promise<st
       ? null
       : `no report folder, and no line saying why (${tail})`;
   }
-  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8').catch(() => 'null')) as Report | null;
+  const report = await readRunReportIfWritten(out);
   if (report === null) return 'a report folder without report.json';
   if (!report.interrupted) return `report.json says interrupted: false (verdict ${report.verdict})`;
   if (!(await readFile(join(out, 'summary.md'), 'utf8')).includes('(interrupted)')) return 'summary.md does not say interrupted';

@@ -6,16 +6,16 @@
  */
 
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { onStopSignal, type StopSignal } from '../../src/orchestration/signals.js';
 import { once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 
 let work: string;
 let longProfile: string;
@@ -27,8 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 
 describe('a stop signal during the run', () => {
   it.each([
@@ -44,7 +42,7 @@ describe('a stop signal during the run', () => {
       expect(result.killed).toBe(false);
       expect(result.code, result.stderr).toBe(exitCode);
       expect(result.stderr).toMatch(/\(interrupted\)/);
-      const report = await readReport(out);
+      const report = await readRunReport(out);
       expect(report.interrupted).toBe(true);
       expect(report.durationMs).toBeLessThan(20_000);
       expect(report.scenarios.chatStreams!.opened).toBeGreaterThan(0);
@@ -84,7 +82,7 @@ describe('a stop signal while the run waits on a slow target', () => {
     // 2 s is the guarantee, and the margin is thin on purpose: before the short drain, the
     // requests' 2 s grace alone held the exit, which then came 2.5-3 s after the signal.
     expect(started + result.elapsedMs - signalledAt, 'ms from the signal to the exit').toBeLessThan(2_300);
-    expect((await readReport(out)).interrupted).toBe(true);
+    expect((await readRunReport(out)).interrupted).toBe(true);
   }, 60_000);
 });
 

@@ -3,7 +3,6 @@
  * load within 100 ms of each other, whenever each was launched; a late one refuses.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
@@ -13,6 +12,7 @@ import { mergeReports } from '../../src/report/merge/merge-reports.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { besidesClosingLines, once, runBin } from '../support/bin-helpers.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 let dir: string;
@@ -46,7 +46,7 @@ const shard = (index: number, startAt: string, workers = '1') =>
     join(dir, `${startAt}-${index}`),
   ]);
 
-const reportOf = async (startAt: string, index: number): Promise<Report> => JSON.parse(await readFile(join(dir, `${startAt}-${index}`, 'report.json'), 'utf8'));
+const reportOf = (startAt: string, index: number): Promise<Report> => readRunReport(join(dir, `${startAt}-${index}`));
 
 describe('run --start-at', () => {
   it('starts two shards launched 1.5 s apart within 100 ms of each other, and the merge says so', async () => {

@@ -10,9 +10,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 const WINDOWED = 'chatStreams.eventLatencyMs.p99[3s] < 400';
 
@@ -46,7 +46,7 @@ describe('abortOnFail on a sliding-window threshold', () => {
     expect(windowed.window!.evaluated).toBeGreaterThan(3);
     expect(report.thresholds.find((t) => t.expression === 'chatStreams.opened > 0')?.status).toBe('pass');
     // What is on disk says the same, and every view names the abort.
-    const onDisk = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report;
+    const onDisk = await readRunReport(outDir);
     expect(onDisk.aborted).toEqual(aborted);
     for (const view of ['report.html', 'summary.md', 'junit.xml']) {
       expect(await readFile(join(outDir, view), 'utf8'), view).toContain('aborted');

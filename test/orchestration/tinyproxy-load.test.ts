@@ -10,13 +10,13 @@
  *
  * Needs /usr/bin/tinyproxy (Debian package `tinyproxy`) and dist/ (npm run build).
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { runBin } from '../support/bin-helpers.js';
 import { profileFile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
 import { HAS_TINYPROXY, startTinyproxy, type Tinyproxy } from '../support/tinyproxy.js';
 
@@ -73,7 +73,7 @@ describe.skipIf(!HAS_TINYPROXY)('tinyproxy (MaxClients 100) in front of a 200-pa
     expect(result.code, result.stderr).toBe(1);
     // Planned beside achieved on the progress line.
     expect(result.stderr).toMatch(/streams \d+\/400 \(plan 400\)/);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.verdict).toBe('fail');
     const load = report.checks.find((check) => check.id === 'load.achieved')!;
     expect(load.status, load.detail).toBe('fail');

@@ -9,12 +9,12 @@ import { mkdtemp, readFile, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { PEM_FILE_MAX_BYTES } from '../../src/util/pem-file.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type TestPki, testPki } from '../support/certificates.js';
 import { profileFile, quickProfile, TIMING_SLACK } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { startTargetWithFixtures, type TargetWithFixtures } from '../support/target-helpers.js';
 
 let dir: string;
@@ -34,8 +34,6 @@ const run = (target: RunningTarget, fixtures: string, flags: string[], out = joi
     ...result,
     out,
   }));
-
-const reportIn = async (out: string): Promise<Report> => JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'coachbench-tls-'));
@@ -62,7 +60,7 @@ describe('a target behind a private CA', () => {
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
 
     const trusted = await run(target, fixtures, ['--ca', pki.ca.certFile]);
-    const report = await reportIn(trusted.out);
+    const report = await readRunReport(trusted.out);
     expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
     expect(trusted.code).toBe(0);
     expect(report.transport).toMatchObject({ tls: true, insecure: false, extraCas: 1 });
@@ -77,7 +75,7 @@ describe('a target behind a private CA', () => {
     const result = await run(target, fixtures, ['--insecure']);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('coachbench: warning: --insecure: the target certificate is NOT verified');
-    const report = await reportIn(result.out);
+    const report = await readRunReport(result.out);
     expect(report.transport?.insecure).toBe(true);
     expect(report.warnings.join('\n')).toContain('--insecure');
     expect(await readFile(join(result.out, 'report.html'), 'utf8')).toContain('<span class="badge fail">INSECURE</span>');
@@ -94,7 +92,7 @@ describe('a certificate for another name', () => {
     expect(refused.stderr).toMatch(/\(ERR_TLS_CERT_ALTNAME_INVALID\): its certificate is for another name: give that name with --servername NAME/);
     const named = await run(target, fixtures, ['--ca', pki.ca.certFile, '--servername', 'api.staging.test']);
     expect(named.code).toBe(0);
-    expect((await reportIn(named.out)).transport?.servername).toBe('api.staging.test');
+    expect((await readRunReport(named.out)).transport?.servername).toBe('api.staging.test');
   }, 60_000);
 });
 
@@ -107,7 +105,7 @@ describe('mutual TLS', () => {
     expect(refused.stderr).toMatch(/is not reachable \(\w+\): .*give one with --cert FILE --key FILE/);
     const client = await pki.client();
     const accepted = await run(target, fixtures, ['--ca', pki.ca.certFile, '--cert', client.certFile, '--key', client.keyFile]);
-    const report = await reportIn(accepted.out);
+    const report = await readRunReport(accepted.out);
     expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
     expect(accepted.code).toBe(0);
     expect(report.transport?.clientCertificate).toBe(true);

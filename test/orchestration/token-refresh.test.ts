@@ -13,6 +13,7 @@ import type { IssuedTokens } from '../../src/reference-service/http/token-issuer
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { runBin } from '../support/bin-helpers.js';
 import { profileFile, quickProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { expiringTarget, issuedTokens, tokenCommand } from '../support/token-helpers.js';
 
 let dir: string;
@@ -131,7 +132,7 @@ describe('--token-command over HTTPS and HTTP/2', () => {
         // The command's own fetch trusts the target's CA the way a user's curl --cacert would.
         { env: { TOKEN_API_KEY: tls.target.fixtures.apiKey, NODE_EXTRA_CA_CERTS: ca } },
       );
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       expect(result.code, result.stderr).toBe(0);
       expect(report.auth!.refreshes).toBeGreaterThanOrEqual(2);
       expect(report.auth!.resent).toBeGreaterThan(0);
@@ -173,7 +174,7 @@ describe('the fixtures file rewritten during the run', () => {
     try {
       const out = join(dir, 'reread');
       const result = await runBin(['run', '-p', profile, '-t', target.url, '-f', own, '--expect-keepalive', '500ms', '-o', out]);
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       expect(result.code, result.stderr).toBe(0);
       expect(report.auth!.fixturesReloads).toBeGreaterThanOrEqual(3);
       expect(report.scenarios.photoUpload!.errors).toBe(0);

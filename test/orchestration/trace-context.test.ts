@@ -3,15 +3,14 @@
  * the reference target sees the traceparent of every request and stream open of a run, the
  * closed model's autocannon requests included; `--trace-sample` and `--no-trace` change them.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { resolveTransport } from '../../src/orchestration/transport-config.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runBin } from '../support/bin-helpers.js';
 import { type ForwardedRuns, startForwardedRuns } from '../support/forwarded-runs.js';
 import { type SeenRequest, startRecordingForwarder } from '../support/forwarder.js';
+import { readRunReport } from '../support/run-report.js';
 
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-(01|00)$/;
 
@@ -57,7 +56,7 @@ describe('traceparent', () => {
     for (const request of patches) expect(String(request.headers.traceparent ?? '')).toMatch(TRACEPARENT);
     expect(new Set(patches.map((s) => s.headers.traceparent)).size).toBe(patches.length);
     // The slowest keep the trace id and the parent id (as spanId) of the traceparent sent.
-    const report = JSON.parse(await readFile(join(runs.dir, 'closed', 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(join(runs.dir, 'closed'));
     const sent = new Map(patches.map((s) => String(s.headers.traceparent)).map((value) => [value.slice(3, 35), value.slice(36, 52)]));
     const slowest = report.metrics.slowest?.photoUpload ?? [];
     expect(slowest).toHaveLength(5);

@@ -4,11 +4,10 @@
  * none. A forwarder in front of the reference target counts the sockets that carry the closed
  * model's uploads at once; the run goes through bin/ (dist/: `npm run build` first).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/contract/report.js';
 import { checkInFlightSplits, profileShare } from '../../src/orchestration/profile-share.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { dealtShare } from '../../src/util/dealt-share.js';
@@ -16,6 +15,7 @@ import { runBin } from '../support/bin-helpers.js';
 import { startForwarder } from '../support/forwarder.js';
 import { loadProfileText } from '../support/profile-text.js';
 import { closedOnlyProfile, profileFile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 import { startTargetWithFixtures } from '../support/target-helpers.js';
 
 describe('dealtShare', () => {
@@ -133,7 +133,7 @@ describe('--workers with a closed model', () => {
         '--workers',
         '3',
       ]);
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const report = await readRunReport(out);
       const failed = report.checks.filter((check) => check.status !== 'pass' && check.status !== 'skip').map((check) => `${check.id}: ${check.detail}`);
       expect(result.code, `${result.stderr}\n${failed.join('\n')}`).toBe(0);
       expect(report.generator.processes).toBe(3);

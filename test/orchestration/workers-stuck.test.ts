@@ -5,13 +5,14 @@
  * A worker killed only because it was slow to end after a stop signal (a starved machine)
  * does not fail the interrupted run: its verdict is its checks'. Needs dist/ (npm run build).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { WORKER_END_GRACE_MS, WORKER_SIGNAL_GRACE_MS } from '../../src/orchestration/workers/worker-pool.js';
 import { childPids, commandLine, once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
 import { TIMING_SLACK, writeProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 
 /** What a loaded 2-core machine may add to a bound: the report's writing, the processes' start. */
 const SLACK_MS = 5_000;
@@ -62,7 +63,7 @@ const stopAWorker = (pid: number): void => {
 };
 
 const args = (): string[] => ['run', '--profile', profile, '--workers', '2', '--progress-every', '1s', '--out', join(work, 'report')];
-const readReport = async (): Promise<Report> => JSON.parse(await readFile(join(work, 'report', 'report.json'), 'utf8')) as Report;
+const readReport = (): Promise<Report> => readRunReport(join(work, 'report'));
 
 describe('--workers with one worker stuck', () => {
   it('ends once the grace after the planned end has passed: the worker killed, the run failed by the policy', async () => {
@@ -114,7 +115,7 @@ describe('--workers with one worker stuck', () => {
     expect(result.killed, result.stderr).toBe(false);
     expect(result.code, result.stderr).toBe(130);
     expect(started + result.elapsedMs - signalledAt, 'ms from the signal to the exit').toBeLessThan(WORKER_SIGNAL_GRACE_MS + 1_500);
-    const report = JSON.parse(await readFile(join(longWork, 'report', 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(join(longWork, 'report'));
     expect(report.interrupted).toBe(true);
     // The target was healthy and the user stopped the run: nothing failed but the worker's end.
     const failed = report.checks.filter((check) => check.status === 'fail');

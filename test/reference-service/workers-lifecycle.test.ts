@@ -7,17 +7,16 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveServeOptions } from '../../src/reference-service/serve-main.js';
 import { startTarget } from '../../src/reference-service/start-target.js';
 import { resolveServiceWorkers } from '../../src/reference-service/target-config.js';
 import type { RunningTarget } from '../../src/reference-service/target-types.js';
 import { ConfigError, StartError } from '../../src/util/errors.js';
+import { BIN } from '../support/bin-helpers.js';
 import { eventually, openStream, participant } from '../support/target-helpers.js';
 import { processGone } from '../support/target-workers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/coachbench.js', import.meta.url));
 let target: RunningTarget | null = null;
 
 afterEach(async () => {

@@ -11,6 +11,7 @@ import { renderMarkdown } from '../../src/report/render-markdown.js';
 import { writeReportFiles } from '../../src/report/write-report.js';
 import { makeReport } from '../support/make-report.js';
 import { runCli } from '../support/run-cli.js';
+import { readRunReport } from '../support/run-report.js';
 
 let dir = '';
 let stdout = '';
@@ -45,8 +46,7 @@ describe('writeReportFiles', () => {
     const report = makeReport();
     const written = await writeReportFiles(out, report);
     expect(written).toEqual(['report.json', 'report.html', 'junit.xml', 'summary.md'].map((name) => join(out, name)));
-    const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as unknown;
-    expect(validateReport(json).valid).toBe(true);
+    expect(validateReport(await readRunReport(out)).valid).toBe(true);
     expect(await readFile(join(out, 'report.html'), 'utf8')).toBe(renderHtml(report));
     expect(await readFile(join(out, 'junit.xml'), 'utf8')).toBe(renderJunit(report));
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toBe(renderMarkdown(report));

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatStreamsSummary, Report } from '../../src/contract/report.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
+import { readRunReport } from '../support/run-report.js';
 
 let report: Report;
 let html = '';
@@ -24,7 +25,7 @@ beforeAll(async () => {
       tagLink: { enabled: true, ratePerSec: 10 },
     }),
   );
-  report = JSON.parse(await readFile(join(run.outDir, 'report.json'), 'utf8')) as Report;
+  report = await readRunReport(run.outDir);
   html = await readFile(join(run.outDir, 'report.html'), 'utf8');
   if (!report.scenarios.chatStreams) throw new Error('the run has no chat streams');
   chat = report.scenarios.chatStreams;

@@ -11,6 +11,7 @@ import { main } from '../../src/cli/main.js';
 import { ReportWriteError, writeFileAtomic, writeReportFiles } from '../../src/report/write-report.js';
 import { folderLock, mountSmallDisk, type SmallDisk } from '../support/failing-filesystems.js';
 import { makeReport } from '../support/make-report.js';
+import { readRunReport } from '../support/run-report.js';
 
 const lock = folderLock();
 let work: string;
@@ -80,7 +81,7 @@ describe.runIf(process.getuid?.() === 0)('on a full disk (a tmpfs mounted for th
     expect((error as ReportWriteError).path).toBe(join(dir, 'report.html'));
     expect((error as ReportWriteError).message).toBe(`${join(dir, 'report.html')}: ENOSPC, no space left on device`);
     expect(await readdir(dir)).toEqual(['report.json']);
-    expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(await readRunReport(dir)).toEqual(JSON.parse(JSON.stringify(report)));
   });
 });
 

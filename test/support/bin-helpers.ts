@@ -30,6 +30,10 @@ export interface BinOptions {
   /** Kill the child (SIGKILL, by PID) after this long; default 45 s, under the tests' 60 s timeouts. */
   deadlineMs?: number;
   env?: Record<string, string>;
+  /** Node's own flags, before bin/coachbench.js (a module to preload with --import). */
+  nodeArgs?: readonly string[];
+  /** The child's working directory; default this process's. */
+  cwd?: string;
 }
 
 export function runBin(args: readonly string[], options: BinOptions = {}): Promise<BinResult> {
@@ -38,7 +42,9 @@ export function runBin(args: readonly string[], options: BinOptions = {}): Promi
     // A hang at the deadline is asked for Node's diagnostic report first (what the loop was
     // holding), so a CI failure says where the run stuck, not only that it did.
     const reportDir = mkdtempSync(join(tmpdir(), 'coachbench-hang-'));
-    const child = spawn(process.execPath, ['--report-on-signal', `--report-signal=${HANG_REPORT_SIGNAL}`, `--report-directory=${reportDir}`, BIN, ...args], {
+    const reportFlags = ['--report-on-signal', `--report-signal=${HANG_REPORT_SIGNAL}`, `--report-directory=${reportDir}`];
+    const child = spawn(process.execPath, [...reportFlags, ...(options.nodeArgs ?? []), BIN, ...args], {
+      cwd: options.cwd,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

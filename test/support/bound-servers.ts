@@ -4,20 +4,9 @@
  * Both hold healthy streams otherwise (a KEEP_ALIVE every 500 ms), so only the misbehaviour
  * under test shows. Bodies are streamed 64 KiB at a time with backpressure.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { FILLER, isPreflight, isStream, KEEP_ALIVE, type ServerSeen, sseHeaders, startStreamServer } from './hostile-servers.js';
 import { GOOD_HEADERS, startServer, type TestServer } from './throughput-helpers.js';
-
-const KEEP_ALIVE_DATA = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
-const FILLER = Buffer.alloc(64 * 1024, 'x');
-
-/** The reachability check, and the credential check's GET of a chat session (docs/design.md §2.2). */
-const isPreflight = (req: IncomingMessage): boolean => req.method === 'OPTIONS' || (req.method === 'GET' && /\/chat_sessions\/[^/]+$/.test(req.url ?? ''));
-const isStream = (req: IncomingMessage): boolean => req.method === 'GET' && /\/stream$/.test(req.url ?? '');
-
-function sseHeaders(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-  res.flushHeaders();
-}
 
 /** A KEEP_ALIVE every 500 ms (the first one interval after the open); `frame` may add an id line. */
 function keepAlives(res: ServerResponse, frame: () => string, endAfter = Number.POSITIVE_INFINITY): void {
@@ -71,7 +60,7 @@ export async function startBodyServer(endless: boolean): Promise<BodyServer> {
   const server = await startServer((req, res) => {
     req.resume();
     if (isPreflight(req)) return void res.writeHead(204).end();
-    if (isStream(req)) return keepAlives(res, () => KEEP_ALIVE_DATA);
+    if (isStream(req)) return keepAlives(res, () => KEEP_ALIVE);
     seen.answered++;
     const status = req.method === 'POST' && /\/chat_messages$/.test(req.url ?? '') ? 201 : 200;
     if (!endless) return void res.writeHead(status, { ...GOOD_HEADERS, 'content-type': 'application/json' }).end('{}');
@@ -114,12 +103,9 @@ export async function startHeadServer(): Promise<BodyServer> {
 }
 
 /** What an event-id server saw: the Last-Event-ID of every stream request, as node:http decodes it (latin1). */
-export interface IdSeen {
-  streams: number;
+export interface IdSeen extends ServerSeen {
   /** Stream requests that carried Last-Event-ID, by header value. */
   lastEventIds: string[];
-  /** Requests that were not stream requests (and not the preflight). */
-  others: number;
 }
 
 export interface IdServer extends TestServer {
@@ -131,17 +117,12 @@ export interface IdServer extends TestServer {
  * stream reconnects with (or without) that id; everything else is answered 404.
  */
 export async function startIdServer(id: string): Promise<IdServer> {
-  const seen: IdSeen = { streams: 0, lastEventIds: [], others: 0 };
-  const server = await startServer((req, res) => {
-    if (isPreflight(req)) return void res.writeHead(204).end();
-    if (!isStream(req)) {
-      seen.others++;
-      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
-    }
-    seen.streams++;
+  const lastEventIds: string[] = [];
+  const server = await startStreamServer((res, _written, req) => {
     const lastEventId = req.headers['last-event-id'];
-    if (typeof lastEventId === 'string') seen.lastEventIds.push(lastEventId);
-    keepAlives(res, () => `id: ${id}\n${KEEP_ALIVE_DATA}`, 2);
+    if (typeof lastEventId === 'string') lastEventIds.push(lastEventId);
+    keepAlives(res, () => `id: ${id}\n${KEEP_ALIVE}`, 2);
   });
-  return { ...server, seen };
+  // The server's own `seen`, which it goes on counting into, with the ids beside.
+  return { ...server, seen: Object.assign(server.seen, { lastEventIds }) };
 }

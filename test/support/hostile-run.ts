@@ -3,15 +3,14 @@
  * and gathers what the hostile suite asserts: exit code, wall time, the report, and the
  * driver process's peak RSS (VmHWM from /proc, read while it runs).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { expect } from 'vitest';
 import type { CheckResult, Report } from '../../src/contract/report.js';
-import { BIN } from './bin-helpers.js';
+import { runBin } from './bin-helpers.js';
 import { behaviours } from './hostile-servers.js';
+import { readRunReport } from './run-report.js';
 
 const API_KEY = 'k-hostile-suite';
 
@@ -88,42 +87,21 @@ export async function runAgainst(targetUrl: string, profile: Record<string, unkn
   await writeFile(profilePath, JSON.stringify(profile));
   const participants = [1, 2, 3].map((n) => ({ userId: `p-${n}`, token: `t-hostile-${n}`, chatSessionIds: [`cs-${n}-1`, `cs-${n}-2`] }));
   await writeFile(fixturesPath, JSON.stringify({ coachToken: 'coach-hostile', participants }));
-  const args = [
-    BIN,
-    'run',
-    '--profile',
-    profilePath,
-    '--target',
-    targetUrl,
-    '--fixtures',
-    fixturesPath,
-    '--expect-keepalive',
-    '500ms',
-    '--out',
-    out,
-    '--quiet',
-  ];
-  const startedMs = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, COACHBENCH_API_KEY: API_KEY }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
+  const args = ['run', '--profile', profilePath, '--target', targetUrl, '--fixtures', fixturesPath, '--expect-keepalive', '500ms', '--out', out, '--quiet'];
   let peakRssBytes = 0;
-  const poll = setInterval(() => {
-    void readPeakRss(child.pid!).then((rss) => {
-      if (rss !== null) peakRssBytes = Math.max(peakRssBytes, rss);
-    });
-  }, 50);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  let poll: NodeJS.Timeout | undefined;
+  const { code, stderr, elapsedMs } = await runBin(args, {
+    env: { COACHBENCH_API_KEY: API_KEY },
+    onSpawn: (pid) => {
+      poll = setInterval(() => {
+        void readPeakRss(pid).then((rss) => {
+          if (rss !== null) peakRssBytes = Math.max(peakRssBytes, rss);
+        });
+      }, 50);
+    },
+  });
   clearInterval(poll);
-  const elapsedMs = performance.now() - startedMs;
-  let report: Report | null = null;
-  try {
-    report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-  } catch {
-    report = null;
-  }
+  const report = await readRunReport(out).catch(() => null);
   // Without /proc (not Linux), the run's own once-a-second RSS samples stand in.
   if (peakRssBytes === 0 && report) peakRssBytes = report.generator.peakRssBytes;
   return { code, stderr, elapsedMs, peakRssBytes, report };

@@ -9,8 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startServer, type TestServer } from './throughput-helpers.js';
 
 const MiB = 1024 * 1024;
-const KEEP_ALIVE = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
-const FILLER = Buffer.alloc(64 * 1024, 'x');
+export const KEEP_ALIVE = 'data: {"eventType":"KEEP_ALIVE","payload":null}\n\n';
+export const FILLER = Buffer.alloc(64 * 1024, 'x');
 
 /** What a stream server saw, for assertions that the run really met the misbehaviour. */
 export interface ServerSeen {
@@ -27,17 +27,18 @@ export interface HostileServer extends TestServer {
 }
 
 /** The reachability check (OPTIONS) and the credential check (GET of a chat session, not its stream): docs/design.md §2.2. */
-const isPreflight = (req: IncomingMessage): boolean => req.method === 'OPTIONS' || (req.method === 'GET' && /\/chat_sessions\/[^/]+$/.test(req.url ?? ''));
-const isStream = (req: IncomingMessage): boolean => req.method === 'GET' && /\/stream$/.test(req.url ?? '');
+export const isPreflight = (req: IncomingMessage): boolean =>
+  req.method === 'OPTIONS' || (req.method === 'GET' && /\/chat_sessions\/[^/]+$/.test(req.url ?? ''));
+export const isStream = (req: IncomingMessage): boolean => req.method === 'GET' && /\/stream$/.test(req.url ?? '');
 
 /** Sends the stream's headers now: node:http would otherwise hold them back until the first write. */
-function sseHeaders(res: ServerResponse): void {
+export function sseHeaders(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
   res.flushHeaders();
 }
 
-/** A stream handler gets the response and a byte counter for the connection. */
-type StreamHandler = (res: ServerResponse, written: (bytes: number) => void) => void;
+/** A stream handler gets the response, a byte counter for the connection, and the request. */
+type StreamHandler = (res: ServerResponse, written: (bytes: number) => void, req: IncomingMessage) => void;
 
 /**
  * A server whose stream requests get `onStream`; the preflight gets 204 (any answer proves
@@ -53,10 +54,14 @@ export async function startStreamServer(onStream: StreamHandler): Promise<Hostil
     }
     seen.streams++;
     let bytes = 0;
-    onStream(res, (n) => {
-      bytes += n;
-      seen.maxBytesOnOneConnection = Math.max(seen.maxBytesOnOneConnection, bytes);
-    });
+    onStream(
+      res,
+      (n) => {
+        bytes += n;
+        seen.maxBytesOnOneConnection = Math.max(seen.maxBytesOnOneConnection, bytes);
+      },
+      req,
+    );
   });
   return { ...server, seen };
 }

@@ -6,8 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-
-const BIN = new URL('../../bin/coachbench.js', import.meta.url).pathname;
+import { BIN } from './bin-helpers.js';
 
 export interface ServeProcess {
   /** `http://127.0.0.1:PORT` or `https://...`. */

@@ -2,14 +2,15 @@
  * The synchronous reader of small input files (PEM files of --ca, --cert, --key, serve's
  * --tls-cert): a regular file is read; a FIFO, a device or a directory is refused on its open
  * handle, the FIFO without waiting for a writer (the open is non-blocking), the directory with
- * the system's EISDIR, as a read of it fails.
+ * the system's EISDIR, as a read of it fails. Its reads and readHead's, for the JSON files, keep
+ * to their bound alike.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileTooLarge, NotRegularFile, readRegularFileSync } from '../../src/util/regular-file.js';
+import { FileTooLarge, NotRegularFile, readHead, readRegularFileSync } from '../../src/util/regular-file.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -51,5 +52,30 @@ describe('readRegularFileSync', () => {
     }
     expect(refused).toBeInstanceOf(FileTooLarge);
     expect(refused).toMatchObject({ size: 100_000, maxBytes: 99_999 });
+  });
+
+  it('refuses a file that holds more than its size said once the bound is read (a /proc file says 0 bytes)', () => {
+    let refused: unknown;
+    try {
+      readRegularFileSync('/proc/self/status', 16);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(FileTooLarge);
+    expect(refused).toMatchObject({ size: null, maxBytes: 16 });
+  });
+});
+
+describe('readHead', () => {
+  it('reads up to its bound over several chunks, and a file that ends first whole', async () => {
+    const path = join(dir, 'long.json');
+    await writeFile(path, 'x'.repeat(200_000));
+    const handle = await open(path, 'r');
+    try {
+      expect((await readHead(handle, 150_000)).length).toBe(150_000);
+      expect((await readHead(handle, 300_000)).length).toBe(200_000);
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -5,7 +5,7 @@
  * each counts under `requests.<name>.` exactly as photo upload counts under `photoUpload.`.
  */
 import type { RequestKindSettings } from '../../contract/profile/profile.js';
-import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
+import { runNotFatal, type Scenario, type ScenarioContext } from '../../engine/scenario.js';
 import { recordEvidence } from '../../metrics/checks/evidence.js';
 import { kindSkippedName } from '../../metrics/checks/requests-check.js';
 import { requestKindKey } from '../../metrics/names.js';
@@ -80,11 +80,7 @@ export function requestsScenario(runTag: string): Scenario {
     },
     run: async (ctx) => {
       if (!ctx.profile.requests || ctx.signal.aborted) return;
-      try {
-        await runKinds(ctx, runTag);
-      } catch (error) {
-        ctx.metrics.sample(REQUESTS_SAMPLES, `scenario stopped by an internal error: ${(error as Error).message}`);
-      }
+      await runNotFatal(ctx, REQUESTS_SAMPLES, 'scenario', () => runKinds(ctx, runTag));
     },
   };
 }

@@ -3,7 +3,7 @@
  * once, then drives PATCH profile_photo in the profile's workload model until the run ends.
  */
 import type { PhotoUploadSettings } from '../../contract/profile/profile.js';
-import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
+import { runNotFatal, type Scenario, type ScenarioContext } from '../../engine/scenario.js';
 import { splitApiBase } from '../api-base.js';
 import { buildImageCorpusAsync } from './images/image-corpus.js';
 import { createPhotoWorkload } from './photo-workload.js';
@@ -34,11 +34,6 @@ export const photoUploadScenario: Scenario = {
   run: async (ctx) => {
     const settings = ctx.profile.photoUpload;
     if (!settings.enabled || ctx.signal.aborted) return;
-    try {
-      await runPhotoUpload(ctx, settings);
-    } catch (error) {
-      // Requests never throw (they are samples); this is a driver bug, kept visible but not fatal.
-      ctx.metrics.sample('photoUpload', `scenario stopped by an internal error: ${(error as Error).message}`);
-    }
+    await runNotFatal(ctx, 'photoUpload', 'scenario', () => runPhotoUpload(ctx, settings));
   },
 };

@@ -6,7 +6,7 @@
  */
 
 import type { FixtureParticipant } from '../../contract/fixtures.js';
-import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
+import { runNotFatal, type Scenario, type ScenarioContext } from '../../engine/scenario.js';
 import { PROBE_NAMES } from '../../metrics/throughput-extra-names.js';
 import { runPhotoAuthProbes, runPhotoProbes } from './photo-probes.js';
 import { ProbeClient } from './probe-client.js';
@@ -37,12 +37,6 @@ async function runProbes(ctx: ScenarioContext): Promise<void> {
 /** Runs the probes once and returns; never throws (a failed probe is check evidence). */
 export const probesScenario: Scenario = {
   name: 'probes',
-  run: async (ctx) => {
-    try {
-      await runProbes(ctx);
-    } catch (error) {
-      // A bug here must not take the run down; it shows in the probe log.
-      ctx.metrics.sample(PROBE_NAMES.samples, `probes stopped by an internal error: ${(error as Error).message}`);
-    }
-  },
+  // A bug here shows in the probe log.
+  run: (ctx) => runNotFatal(ctx, PROBE_NAMES.samples, 'probes', () => runProbes(ctx)),
 };

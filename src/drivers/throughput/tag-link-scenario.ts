@@ -6,7 +6,7 @@
  */
 
 import type { TagLinkSettings } from '../../contract/profile/profile.js';
-import type { Scenario, ScenarioContext } from '../../engine/scenario.js';
+import { runNotFatal, type Scenario, type ScenarioContext } from '../../engine/scenario.js';
 import { TAG_EXTRA } from '../../metrics/throughput-extra-names.js';
 import { splitApiBase } from '../api-base.js';
 import { prepareWorkloadModel, runWorkload } from './run-workload.js';
@@ -44,10 +44,6 @@ export const tagLinkScenario: Scenario = {
   run: async (ctx) => {
     const settings = ctx.profile.tagLink;
     if (!settings.enabled || ctx.signal.aborted) return;
-    try {
-      await runTagLink(ctx, settings);
-    } catch (error) {
-      ctx.metrics.sample('tagLink', `scenario stopped by an internal error: ${(error as Error).message}`);
-    }
+    await runNotFatal(ctx, 'tagLink', 'scenario', () => runTagLink(ctx, settings));
   },
 };

@@ -4,14 +4,14 @@
  * signal's guarantee (docs/design.md §2.8). Before, the close waited for the exporter's own
  * timeouts, twice. Needs dist/ (npm run build).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../../src/contract/report.js';
 import { once, runBin, runIsUnderWay } from '../../support/bin-helpers.js';
 import { profileFile, quickProfile } from '../../support/profiles.js';
+import { readRunReport } from '../../support/run-report.js';
 
 let work: string;
 let silent: Server;
@@ -49,7 +49,7 @@ describe('run --otlp with a collector that never answers', () => {
     expect(result.killed, result.stderr).toBe(false);
     expect(result.code, result.stderr).toBe(143);
     expect(started + result.elapsedMs - signalledAt, 'ms from the signal to the exit').toBeLessThan(2_300);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    const report = await readRunReport(out);
     expect(report.interrupted).toBe(true);
   }, 60_000);
 });

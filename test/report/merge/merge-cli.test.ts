@@ -3,36 +3,17 @@
  * exit 0/1 by the merged verdict (1 also when a shard was cut short), exit 2 with one line for
  * files that cannot merge.
  */
-import { spawn } from 'node:child_process';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/contract/report.js';
 import { RUN_LOCK_FILE } from '../../../src/orchestration/run-folder-lock.js';
-import { besidesClosingLines } from '../../support/bin-helpers.js';
+import { besidesClosingLines, runBin } from '../../support/bin-helpers.js';
 import { mountSmallDisk } from '../../support/failing-filesystems.js';
+import { readRunReport } from '../../support/run-report.js';
 import { type ShardBench, shardBench } from '../../support/shard-runs.js';
 
-const BIN = new URL('../../../bin/coachbench.js', import.meta.url).pathname;
-
-interface Result {
-  code: number | null;
-  stderr: string;
-}
-
-function coachbench(args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
-
-const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
     () => true,
@@ -57,22 +38,22 @@ afterAll(() => bench.close());
 describe('coachbench merge (e2e)', () => {
   it('writes the merged report folder and exits 0 when every shard is there and passes', async () => {
     const out = join(bench.dir, 'merged');
-    const result = await coachbench(['merge', shard1, shard0, '--out', out]);
+    const result = await runBin(['merge', shard1, shard0, '--out', out]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/merged 2 shard reports/);
     expect(result.stderr).toMatch(/^PASS: /m);
     for (const file of ['report.json', 'report.html', 'junit.xml', 'summary.md']) expect(await exists(join(out, file)), file).toBe(true);
-    const report = await readReport(out);
+    const report = await readRunReport(out);
     expect(report.verdict).toBe('pass');
     expect(report.shard).toBeNull();
     expect(report.mergedFrom).toEqual([shard0, shard1]);
-    const [a, b] = await Promise.all([readReport(dirname(shard0)), readReport(dirname(shard1))]);
+    const [a, b] = await Promise.all([readRunReport(dirname(shard0)), readRunReport(dirname(shard1))]);
     expect(report.scenarios.chatStreams!.opened).toBe(a.scenarios.chatStreams!.opened + b.scenarios.chatStreams!.opened);
   });
 
   it('--quiet drops only the informative line: the verdict and where the report went still print (docs/design.md §2.2)', async () => {
     const out = join(bench.dir, 'merged-quiet');
-    const result = await coachbench(['merge', shard0, shard1, '--out', out, '--quiet']);
+    const result = await runBin(['merge', shard0, shard1, '--out', out, '--quiet']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^PASS: /);
     expect(result.stderr).toContain(`report: ${join(out, 'report.json')}\n`);
@@ -81,7 +62,7 @@ describe('coachbench merge (e2e)', () => {
 
   it('-q keeps a warning: a missing shard is said before the verdict', async () => {
     const out = join(bench.dir, 'partial-quiet');
-    const result = await coachbench(['merge', shard0, '--out', out, '-q']);
+    const result = await runBin(['merge', shard0, '--out', out, '-q']);
     expect(result.code).toBe(1);
     expect(besidesClosingLines(result.stderr)).toMatch(/^ {2}! partial merge: 1 of 2 shards \(missing 1\/2\)[^\n]*\n$/);
     expect(result.stderr).toMatch(/^FAIL: /m);
@@ -97,7 +78,7 @@ describe('coachbench merge (e2e)', () => {
       try {
         const out = join(disk.dir, 'merged');
         await disk.fill(8 * 1024);
-        const result = await coachbench(['merge', shard0, shard1, '--out', out]);
+        const result = await runBin(['merge', shard0, shard1, '--out', out]);
         expect(result.code, result.stderr).toBe(2);
         expect(result.stderr).toBe(`coachbench: --out ${out}: cannot write report.json: ENOSPC, no space left on device\n`);
       } finally {
@@ -111,7 +92,7 @@ describe('coachbench merge (e2e)', () => {
     await mkdir(out, { recursive: true });
     // This test process stands in for the run: a live PID on this host.
     await writeFile(join(out, RUN_LOCK_FILE), `${process.pid}\n${hostname()}\n`);
-    const result = await coachbench(['merge', shard0, shard1, '--out', out]);
+    const result = await runBin(['merge', shard0, shard1, '--out', out]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr.trim()).toBe(
       `coachbench: --out ${out}: in use by another coachbench run (PID ${process.pid}); give another --out, or delete ${join(out, RUN_LOCK_FILE)} if no run is using the folder`,
@@ -121,11 +102,11 @@ describe('coachbench merge (e2e)', () => {
 
   it('exits 1 with the report written when a shard is missing', async () => {
     const out = join(bench.dir, 'partial');
-    const result = await coachbench(['merge', shard0, '--out', out]);
+    const result = await runBin(['merge', shard0, '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/! partial merge: 1 of 2 shards \(missing 1\/2\)/);
     expect(result.stderr).toMatch(/^FAIL: /m);
-    expect((await readReport(out)).verdict).toBe('fail');
+    expect((await readRunReport(out)).verdict).toBe('fail');
   });
 
   it('exits 1 (incomplete, not 130: merge itself was not interrupted) with the report written when a shard was interrupted', async () => {
@@ -135,10 +116,10 @@ describe('coachbench merge (e2e)', () => {
     await mkdir(dirname(cutPath), { recursive: true });
     await writeFile(cutPath, JSON.stringify(cut));
     const out = join(bench.dir, 'interrupted');
-    const result = await coachbench(['merge', shard0, cutPath, '--out', out]);
+    const result = await runBin(['merge', shard0, cutPath, '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/\[shard 1\/2\] was interrupted/);
-    expect((await readReport(out)).interrupted).toBe(true);
+    expect((await readRunReport(out)).interrupted).toBe(true);
   });
 
   it.each<[string, () => string[], RegExp]>([
@@ -148,7 +129,7 @@ describe('coachbench merge (e2e)', () => {
     ['a fixtures file instead of a report', () => [shard0, bench.fixturesPath], /fixtures\.json: not a valid coachbench report/],
   ])('exits 2 with one line for %s, writing nothing', async (_name, files, message) => {
     const out = join(bench.dir, `refused-${Math.random().toString(36).slice(2)}`);
-    const result = await coachbench(['merge', ...files(), '--out', out]);
+    const result = await runBin(['merge', ...files(), '--out', out]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -166,7 +147,7 @@ describe('coachbench merge (e2e)', () => {
     ['--out under /proc', () => ['merge', shard0, shard1, '--out', '/proc/coachbench-merge'], /--out \/proc\/coachbench-merge: .*kernel filesystem/],
     ['--out an existing file', () => ['merge', shard0, shard1, '--out', bench.fixturesPath], /--out .*fixtures\.json: exists and is not a folder/],
   ])('exits 2 for %s', async (_name, args, message) => {
-    const result = await coachbench(args());
+    const result = await runBin(args());
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
