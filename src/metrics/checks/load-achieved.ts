@@ -132,8 +132,8 @@ export function judgeStreamSeconds(
   const judgedPoints = pointsIn(points, window);
   const firstMs = judgedPoints[0] ? (judgedPoints[0].tSec - judgedPoints[0].intervalSec) * 1_000 : window.fromMs;
   const judged: StreamSecondsJudged = { fromMs: Math.max(0, firstMs), toMs: window.toMs, held: 0, planned: 0, heldAtEnd: 0, plannedAtEnd: 0, stages: [] };
-  // Points of processes merged side by side take the longest of their intervals, so neighbours
-  // can overlap: each second is judged once, from where the previous point ended.
+  // Points of processes merged side by side (shards by `coachbench merge`) take the longest of
+  // their intervals, so neighbours can overlap: each second is judged once, from where the previous point ended.
   let judgedUntilMs = 0;
   let last: { fromMs: number; toMs: number } | null = null;
   for (const point of judgedPoints) {

@@ -43,7 +43,8 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
     return { ...result, failure: null };
   }
 
-  const merger = new IntervalMerger(2, sink);
+  // The streams are the main loop's: its interval edges are the merged interval's.
+  const merger = new IntervalMerger(2, sink, [1, 0]);
   const thread = new RequestThread(job, (index, startSec, endSec, metrics) => merger.add(REQUEST_THREAD, index, startSec, endSec, metrics));
   const stopThread = (): void => thread.stop();
   const hurryThread = (): void => thread.hurry();
