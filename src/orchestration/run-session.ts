@@ -205,6 +205,8 @@ export async function runSession({
   const sink = collector.ingest.bind(collector);
   let rssBytes: number;
   let durationMs: number;
+  /** When the load stopped (the first driver process to stop it), before the drain: where load.achieved's window ends. */
+  let loadEndMs: number | null;
   let failedByPolicy = false;
   let workerSummaries: Report['workers'];
   let workersReportedUntilMs: Record<number, number> | undefined;
@@ -233,7 +235,7 @@ export async function runSession({
       },
     });
     actualStartMs = startMs;
-    ({ rssBytes, durationMs } = driver);
+    ({ rssBytes, durationMs, loadEndMs } = driver);
     if (driver.failure !== null) {
       warn(driver.failure);
       failedByPolicy = true;
@@ -244,7 +246,7 @@ export async function runSession({
     const running = runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink, hurry);
     actualStartMs = await startLoad();
     const pool = await running;
-    ({ rssBytes, durationMs, failedByPolicy } = pool);
+    ({ rssBytes, durationMs, failedByPolicy, loadEndMs } = pool);
     workerSummaries = pool.workers;
     workersReportedUntilMs = pool.reportedUntilMs;
     workersKilledAfterSignal = pool.killedAfterSignal;
@@ -265,6 +267,7 @@ export async function runSession({
     startedAt,
     endedAt: new Date(),
     durationMs,
+    ...(loadEndMs !== null ? { loadEndMs } : {}),
     interrupted,
     target: { url: target.url, embedded: target.embedded !== null, ...(target.embedded ? { faults: profile.target.faults } : {}) },
     profile,

@@ -50,7 +50,7 @@ export interface LoadInputs {
   plan: RunPlan;
   timeseries: readonly TimeseriesPoint[];
   warmupMs: number;
-  /** How long the load ran: the plan's duration, or less when the run was stopped. */
+  /** How long the load ran: the plan's duration, or less when the run was stopped (the stop, before the drain after it). */
   runMs: number;
   /** 2 when each participant holds a main stream beside its chat stream, else 1. */
   streamsPerParticipant: number;
@@ -98,6 +98,19 @@ export function judgedWindow(stages: readonly PlannedStage[], warmupMs: number, 
   }
   const fromMs = Math.max(warmupMs, rampEndMs !== null ? rampEndMs + RAMP_SETTLE_MS : 0);
   return { fromMs: Math.max(0, Math.min(fromMs, toMs - MIN_JUDGED_MS)), toMs };
+}
+
+/**
+ * Where a stopped run's streams are judged to: the end of the last interval closed by the stop
+ * (docs/design.md §5.4, a stopped run). The interval the stop fell in holds the load before it
+ * and the drain after it, streams closing, in one count that cannot be told apart. A run
+ * stopped inside its first interval is judged to the stop. A run that was not stopped: its `runMs`.
+ */
+export function stoppedLoadEndMs(points: readonly TimeseriesPoint[], runMs: number, planMs: number): number {
+  if (!(runMs < planMs)) return runMs;
+  let endMs = 0;
+  for (const point of points) if (point.intervalSec > 0 && point.tSec * 1_000 <= runMs) endMs = Math.max(endMs, point.tSec * 1_000);
+  return endMs > 0 ? endMs : runMs;
 }
 
 /** Interval edges jitter by a few ms; an interval starting this close before the window is inside it. */
@@ -270,7 +283,8 @@ export function loadAchieved(inputs: LoadInputs): CheckResult {
   const notes: string[] = [];
   const chat = inputs.plan.scenarios.find((scenario) => scenario.unit === 'participants');
   if (chat) {
-    const window = judgedWindow(chat.stages, inputs.warmupMs, inputs.runMs, inputs.plan.durationMs);
+    const loadEndMs = stoppedLoadEndMs(inputs.timeseries, inputs.runMs, inputs.plan.durationMs);
+    const window = judgedWindow(chat.stages, inputs.warmupMs, loadEndMs, inputs.plan.durationMs);
     const judged = judgeStreamSeconds(inputs.timeseries, chat.stages, inputs.streamsPerParticipant, window);
     if (judged === null) notes.push('streams not judged: the report predates stream-second counting');
     else if (judged.planned > 0) parts.push(streamPart(judged));

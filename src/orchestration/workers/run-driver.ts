@@ -24,6 +24,12 @@ export interface DriverRun {
 
 export interface DriverResult {
   durationMs: number;
+  /**
+   * When the load stopped, in ms of the run clock: the plan's end, or the stop (a signal, a
+   * parent's stop, abortOnFail). What follows it is the drain, which load.achieved does not
+   * judge (docs/design.md §5.4).
+   */
+  loadEndMs: number;
   rssBytes: number;
   /** The request thread died or failed: the run's request figures are incomplete. */
   failure: string | null;
@@ -32,15 +38,34 @@ export interface DriverResult {
 const MAIN_LOOP = 0;
 const REQUEST_THREAD = 1;
 
+/**
+ * The run clock's ms at which `stop` was aborted, from the loop's own duration (its clock's
+ * zero to the return of runScenarios) less the time since the stop: the loop's zero is its own.
+ */
+function loadEndOf(durationMs: number, stoppedAtMs: number, returnedAtMs: number): number {
+  return Math.max(0, Math.min(durationMs, durationMs - (returnedAtMs - stoppedAtMs)));
+}
+
 export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRun): Promise<DriverResult> {
+  // Every stop of the load aborts `stop` (runScenarios does at the plan's end): its instant ends the judged load.
+  let stoppedAtMs = Number.POSITIVE_INFINITY;
+  const noteStop = (): void => {
+    stoppedAtMs = Math.min(stoppedAtMs, performance.now());
+  };
+  if (stop.signal.aborted) noteStop();
+  else stop.signal.addEventListener('abort', noteStop, { once: true });
   if (!wantsRequestThread(job.profile)) {
     const scenarios = scenariosFor(job.profile);
     await prepareScenarios(scenarios, job.profile);
     await beforeLoad?.();
     // Stopped before the load began (a signal during a --start-at wait): nothing to run.
-    if (stop.signal.aborted) return { durationMs: 0, rssBytes: 0, failure: null };
-    const result = await runScenarios({ ...job, scenarios, stop, hurry, sink });
-    return { ...result, failure: null };
+    if (stop.signal.aborted) return { durationMs: 0, loadEndMs: 0, rssBytes: 0, failure: null };
+    try {
+      const result = await runScenarios({ ...job, scenarios, stop, hurry, sink });
+      return { ...result, loadEndMs: loadEndOf(result.durationMs, stoppedAtMs, performance.now()), failure: null };
+    } finally {
+      stop.signal.removeEventListener('abort', noteStop);
+    }
   }
 
   // The streams are the main loop's: its interval edges are the merged interval's.
@@ -62,7 +87,7 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
     }
     if (stop.signal.aborted) {
       await thread.ended;
-      return { durationMs: 0, rssBytes: 0, failure: null };
+      return { durationMs: 0, loadEndMs: 0, rssBytes: 0, failure: null };
     }
     // One clock for both loops: their intervals close together and merge by index.
     const zeroMs = performance.now();
@@ -75,12 +100,14 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
       zeroMs,
       sink: (interval, startSec, endSec, index) => merger.addSet(MAIN_LOOP, index, startSec, endSec, interval),
     });
+    const loadEndMs = loadEndOf(main.durationMs, stoppedAtMs, performance.now());
     merger.retire(MAIN_LOOP);
     const end = await thread.ended;
     merger.retire(REQUEST_THREAD);
     merger.drain();
     return {
       durationMs: Math.max(main.durationMs, end.durationMs),
+      loadEndMs,
       rssBytes: main.rssBytes,
       failure: end.failure === null ? null : redact(`the request thread failed: ${end.failure}`),
     };
@@ -88,6 +115,7 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
     await thread.terminate();
     throw error;
   } finally {
+    stop.signal.removeEventListener('abort', noteStop);
     stop.signal.removeEventListener('abort', stopThread);
     hurry?.removeEventListener('abort', hurryThread);
   }

@@ -31,6 +31,11 @@ export interface PoolResult {
   killedAfterSignal: number[];
   /** Of each worker that died, by index: the end of its last interval merged (ms of the run), 0 when none was. */
   reportedUntilMs: Record<number, number>;
+  /**
+   * When the first of the workers that ended stopped its load (ms of the run; null when none
+   * ended): until then every one drove its share; after it, some were draining or gone.
+   */
+  loadEndMs: number | null;
 }
 
 /**
@@ -56,7 +61,16 @@ export async function runWorkerPool(
   /** A stop signal: every worker's drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
   hurry?: AbortSignal,
 ): Promise<PoolResult> {
-  const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false, killedAfterSignal: [], reportedUntilMs: {} };
+  const result: PoolResult = {
+    workers: [],
+    rssBytes: 0,
+    durationMs: 0,
+    warnings: [],
+    failedByPolicy: false,
+    killedAfterSignal: [],
+    reportedUntilMs: {},
+    loadEndMs: null,
+  };
   const merger = new IntervalMerger(jobs.length, sink);
   const children: ChildProcess[] = [];
   // A worker that does not end (its loop blocked, the process stopped) would hold the run, and
@@ -114,6 +128,7 @@ export async function runWorkerPool(
           summary.counters = message.counters;
           result.rssBytes += message.rssBytes;
           result.durationMs = Math.max(result.durationMs, message.durationMs);
+          result.loadEndMs = Math.min(result.loadEndMs ?? Number.POSITIVE_INFINITY, message.loadEndMs);
         } else result.warnings.push(redact(`worker ${job.workerIndex} failed: ${message.message}`));
       });
       child.on('exit', (code, signal) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedStage, RunPlan } from '../../../src/contract/profile/stage-plan.js';
 import type { TimeseriesPoint } from '../../../src/contract/report.js';
-import { judgedWindow, judgeStreamSeconds, type LoadInputs, loadAchieved, type RequestLoad } from '../../../src/metrics/checks/load-achieved.js';
+import { judgedWindow, judgeStreamSeconds, type LoadInputs, loadAchieved, type RequestLoad, stoppedLoadEndMs } from '../../../src/metrics/checks/load-achieved.js';
 import { timeseriesPoint } from '../../support/timeseries-point.js';
 
 const stage = (name: string, startMs: number, endMs: number, from: number, to: number): PlannedStage => ({ name, named: false, startMs, endMs, from, to });
@@ -143,6 +143,26 @@ const open = (planned: number, started: number, late: number, dropped: number): 
   dropped,
   connections: 0,
   connectionErrors: {},
+});
+
+describe('stoppedLoadEndMs', () => {
+  // Twelve whole seconds, then the drain after a stop at 12.3 s: 0.5 s with the streams closed.
+  const stopped = [...series(12, () => 400), timeseriesPoint({ tSec: 12.8, intervalSec: 0.8, streamSeconds: 120, streamsOpen: 200, mainStreamsOpen: 200 })];
+
+  it('ends a stopped run at the end of the last interval closed before the stop', () => {
+    expect(stoppedLoadEndMs(stopped, 12_300, 30_000)).toBe(12_000);
+  });
+
+  it('leaves a run that was not stopped at its end, and one stopped inside its first interval at the stop', () => {
+    expect(stoppedLoadEndMs(series(30, () => 400), 30_001, 30_000)).toBe(30_001);
+    expect(stoppedLoadEndMs([timeseriesPoint({ tSec: 1.2, intervalSec: 1.2, streamSeconds: 100 })], 700, 30_000)).toBe(700);
+  });
+
+  it('gives the figures at the end of that interval, not of the drain', () => {
+    const result = loadAchieved(inputs({ timeseries: stopped, runMs: 12_300 }));
+    expect(result.status).toBe('pass');
+    expect(result.detail).toBe('held 100 % of planned stream-seconds (3,600 of 3,600 from 3 s to 12 s); 400 of 400 streams at the end');
+  });
 });
 
 describe('loadAchieved', () => {
