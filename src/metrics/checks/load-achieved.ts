@@ -100,6 +100,9 @@ export function judgedWindow(stages: readonly PlannedStage[], warmupMs: number, 
   return { fromMs: Math.max(0, Math.min(fromMs, toMs - MIN_JUDGED_MS)), toMs };
 }
 
+/** Interval edges jitter by a few ms; an interval starting this close before the window is inside it. */
+const EDGE_MS = 50;
+
 /**
  * Where a stopped run's streams are judged to: the end of the last interval closed by the stop
  * (docs/design.md §5.4, a stopped run). The interval the stop fell in holds the load before it
@@ -107,14 +110,12 @@ export function judgedWindow(stages: readonly PlannedStage[], warmupMs: number, 
  * stopped inside its first interval is judged to the stop. A run that was not stopped: its `runMs`.
  */
 export function stoppedLoadEndMs(points: readonly TimeseriesPoint[], runMs: number, planMs: number): number {
-  if (!(runMs < planMs)) return runMs;
+  // The plan's own end timer can fire a millisecond early (recorder.ts): that run was not stopped.
+  if (!(runMs < planMs - EDGE_MS)) return runMs;
   let endMs = 0;
   for (const point of points) if (point.intervalSec > 0 && point.tSec * 1_000 <= runMs) endMs = Math.max(endMs, point.tSec * 1_000);
   return endMs > 0 ? endMs : runMs;
 }
-
-/** Interval edges jitter by a few ms; an interval starting this close before the window is inside it. */
-const EDGE_MS = 50;
 
 /**
  * The points judged: those starting inside the window (an interval that straddles its start

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedStage, RunPlan } from '../../../src/contract/profile/stage-plan.js';
 import type { TimeseriesPoint } from '../../../src/contract/report.js';
-import { judgedWindow, judgeStreamSeconds, type LoadInputs, loadAchieved, type RequestLoad, stoppedLoadEndMs } from '../../../src/metrics/checks/load-achieved.js';
+import {
+  judgedWindow,
+  judgeStreamSeconds,
+  type LoadInputs,
+  loadAchieved,
+  type RequestLoad,
+  stoppedLoadEndMs,
+} from '../../../src/metrics/checks/load-achieved.js';
 import { timeseriesPoint } from '../../support/timeseries-point.js';
 
 const stage = (name: string, startMs: number, endMs: number, from: number, to: number): PlannedStage => ({ name, named: false, startMs, endMs, from, to });
@@ -154,7 +161,10 @@ describe('stoppedLoadEndMs', () => {
   });
 
   it('leaves a run that was not stopped at its end, and one stopped inside its first interval at the stop', () => {
-    expect(stoppedLoadEndMs(series(30, () => 400), 30_001, 30_000)).toBe(30_001);
+    const whole = series(30, () => 400);
+    expect(stoppedLoadEndMs(whole, 30_001, 30_000)).toBe(30_001);
+    // Its end timer fired a millisecond early: the plan ended it, no stop did.
+    expect(stoppedLoadEndMs(whole, 29_999, 30_000)).toBe(29_999);
     expect(stoppedLoadEndMs([timeseriesPoint({ tSec: 1.2, intervalSec: 1.2, streamSeconds: 100 })], 700, 30_000)).toBe(700);
   });
 
