@@ -33,7 +33,8 @@ export interface PoolResult {
   reportedUntilMs: Record<number, number>;
   /**
    * When the first of the workers that ended stopped its load (ms of the run; null when none
-   * ended): until then every one drove its share; after it, some were draining or gone.
+   * that began its load ended): until then every one drove its share; after it, some were
+   * draining or gone.
    */
   loadEndMs: number | null;
 }
@@ -128,7 +129,8 @@ export async function runWorkerPool(
           summary.counters = message.counters;
           result.rssBytes += message.rssBytes;
           result.durationMs = Math.max(result.durationMs, message.durationMs);
-          result.loadEndMs = Math.min(result.loadEndMs ?? Number.POSITIVE_INFINITY, message.loadEndMs);
+          // A worker stopped before its load began drove nothing: the others' stops end the load.
+          if (message.durationMs > 0) result.loadEndMs = Math.min(result.loadEndMs ?? Number.POSITIVE_INFINITY, message.loadEndMs);
         } else result.warnings.push(redact(`worker ${job.workerIndex} failed: ${message.message}`));
       });
       child.on('exit', (code, signal) => {
