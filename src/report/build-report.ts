@@ -52,6 +52,8 @@ export interface ReportContext {
    * durationMs includes; load.achieved judges up to it. Absent: durationMs (a merge of shards).
    */
   loadEndMs?: number;
+  /** With loadEndMs: the end of the last interval every driver process closed before its stop (0: none). */
+  closedBeforeStopMs?: number;
   interrupted: boolean;
   target: TargetInfo;
   profile: Profile;
@@ -214,6 +216,7 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     timeseries: ctx.timeseries,
     warmupMs: profile.warmupMs ?? 0,
     runMs: ctx.loadEndMs ?? ctx.durationMs,
+    ...(ctx.closedBeforeStopMs !== undefined ? { closedBeforeStopMs: ctx.closedBeforeStopMs } : {}),
     streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
     requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard, lost ? lostScheduled(plan, lost) : {}),
     ...(lost ? { note: lostNote(lost.length, ctx.workersKilledAfterSignal?.length ?? 0, profile.workers.onWorkerExit) } : {}),

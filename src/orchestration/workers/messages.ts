@@ -33,9 +33,10 @@ export type WorkerMessage =
   | { type: 'interval'; index: number; startSec: number; endSec: number; metrics: EncodedMetrics }
   /**
    * `counters`: the worker's own run totals, so the parent can prove its live merge lost nothing.
-   * `loadEndMs`: when its load stopped, on its own run clock (run-driver.ts DriverResult).
+   * `loadEndMs`, `closedIndex`: when its load stopped, on its own run clock, and the last
+   * interval it closed before (run-driver.ts DriverResult).
    */
-  | { type: 'done'; rssBytes: number; durationMs: number; loadEndMs: number; counters: Record<string, number> }
+  | { type: 'done'; rssBytes: number; durationMs: number; loadEndMs: number; closedIndex: number; counters: Record<string, number> }
   | { type: 'failed'; message: string };
 
 /**

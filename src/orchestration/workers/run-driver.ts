@@ -30,6 +30,11 @@ export interface DriverResult {
    * judge (docs/design.md §5.4).
    */
   loadEndMs: number;
+  /**
+   * The index of the last interval the main loop closed before its load stopped (-1: none):
+   * the intervals after it hold the drain (docs/design.md §5.4, a stopped run).
+   */
+  closedIndex: number;
   rssBytes: number;
   /** The request thread died or failed: the run's request figures are incomplete. */
   failure: string | null;
@@ -54,15 +59,23 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
   };
   if (stop.signal.aborted) noteStop();
   else stop.signal.addEventListener('abort', noteStop, { once: true });
+  let closedIndex = -1;
+  /** The main loop's sink, noting the intervals it closes before the stop (the streams are its own). */
+  const noting =
+    (next: IntervalSink): IntervalSink =>
+    (interval, startSec, endSec, index) => {
+      if (!stop.signal.aborted) closedIndex = index;
+      next(interval, startSec, endSec, index);
+    };
   if (!wantsRequestThread(job.profile)) {
     const scenarios = scenariosFor(job.profile);
     await prepareScenarios(scenarios, job.profile);
     await beforeLoad?.();
     // Stopped before the load began (a signal during a --start-at wait): nothing to run.
-    if (stop.signal.aborted) return { durationMs: 0, loadEndMs: 0, rssBytes: 0, failure: null };
+    if (stop.signal.aborted) return { durationMs: 0, loadEndMs: 0, closedIndex: -1, rssBytes: 0, failure: null };
     try {
-      const result = await runScenarios({ ...job, scenarios, stop, hurry, sink });
-      return { ...result, loadEndMs: loadEndOf(result.durationMs, stoppedAtMs, performance.now()), failure: null };
+      const result = await runScenarios({ ...job, scenarios, stop, hurry, sink: noting(sink) });
+      return { ...result, loadEndMs: loadEndOf(result.durationMs, stoppedAtMs, performance.now()), closedIndex, failure: null };
     } finally {
       stop.signal.removeEventListener('abort', noteStop);
     }
@@ -87,7 +100,7 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
     }
     if (stop.signal.aborted) {
       await thread.ended;
-      return { durationMs: 0, loadEndMs: 0, rssBytes: 0, failure: null };
+      return { durationMs: 0, loadEndMs: 0, closedIndex: -1, rssBytes: 0, failure: null };
     }
     // One clock for both loops: their intervals close together and merge by index.
     const zeroMs = performance.now();
@@ -98,7 +111,7 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
       stop,
       hurry,
       zeroMs,
-      sink: (interval, startSec, endSec, index) => merger.addSet(MAIN_LOOP, index, startSec, endSec, interval),
+      sink: noting((interval, startSec, endSec, index) => merger.addSet(MAIN_LOOP, index, startSec, endSec, interval)),
     });
     const loadEndMs = loadEndOf(main.durationMs, stoppedAtMs, performance.now());
     merger.retire(MAIN_LOOP);
@@ -108,6 +121,7 @@ export async function runDriver({ job, stop, hurry, sink, beforeLoad }: DriverRu
     return {
       durationMs: Math.max(main.durationMs, end.durationMs),
       loadEndMs,
+      closedIndex,
       rssBytes: main.rssBytes,
       failure: end.failure === null ? null : redact(`the request thread failed: ${end.failure}`),
     };

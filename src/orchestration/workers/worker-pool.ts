@@ -37,6 +37,8 @@ export interface PoolResult {
    * draining or gone.
    */
   loadEndMs: number | null;
+  /** Of the same workers, the least index of the last interval each closed before its stop (-1: none; null: no such worker). */
+  closedIndex: number | null;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function runWorkerPool(
   jobs: WorkerJob[],
   policy: 'fail' | 'continue',
   stop: AbortController,
-  sink: (interval: MetricSet, startSec: number, endSec: number) => void,
+  sink: (interval: MetricSet, startSec: number, endSec: number, index: number) => void,
   /** A stop signal: every worker's drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
   hurry?: AbortSignal,
 ): Promise<PoolResult> {
@@ -71,6 +73,7 @@ export async function runWorkerPool(
     killedAfterSignal: [],
     reportedUntilMs: {},
     loadEndMs: null,
+    closedIndex: null,
   };
   const merger = new IntervalMerger(jobs.length, sink);
   const children: ChildProcess[] = [];
@@ -130,7 +133,10 @@ export async function runWorkerPool(
           result.rssBytes += message.rssBytes;
           result.durationMs = Math.max(result.durationMs, message.durationMs);
           // A worker stopped before its load began drove nothing: the others' stops end the load.
-          if (message.durationMs > 0) result.loadEndMs = Math.min(result.loadEndMs ?? Number.POSITIVE_INFINITY, message.loadEndMs);
+          if (message.durationMs > 0) {
+            result.loadEndMs = Math.min(result.loadEndMs ?? Number.POSITIVE_INFINITY, message.loadEndMs);
+            result.closedIndex = Math.min(result.closedIndex ?? Number.POSITIVE_INFINITY, message.closedIndex);
+          }
         } else result.warnings.push(redact(`worker ${job.workerIndex} failed: ${message.message}`));
       });
       child.on('exit', (code, signal) => {

@@ -168,6 +168,22 @@ describe('stoppedLoadEndMs', () => {
     expect(stoppedLoadEndMs([timeseriesPoint({ tSec: 1.2, intervalSec: 1.2, streamSeconds: 100 })], 700, 30_000)).toBe(700);
   });
 
+  it('takes the end the driver processes noted: a merged point can end before a stop one of its parts ran past', () => {
+    // Two workers' last intervals merged: one closed at 12 s, the other's ran past its stop to 12.4 s; their mean ends at 12.2 s.
+    const merged = [...series(11, () => 400), timeseriesPoint({ tSec: 12.2, intervalSec: 1.2, streamSeconds: 420, streamsOpen: 200, mainStreamsOpen: 200 })];
+    expect(stoppedLoadEndMs(merged, 12_300, 30_000)).toBe(12_200);
+    expect(stoppedLoadEndMs(merged, 12_300, 30_000, 11_000)).toBe(11_000);
+    expect(stoppedLoadEndMs(merged, 700, 30_000, 0)).toBe(700);
+  });
+
+  it("ends where that interval's point ends, so no sliver of the drain's next point is judged", () => {
+    // The interval closed at 12.0004 s; its point says 12 s (rounded to the ms); the drain's closed no stream.
+    const drained = [...series(12, () => 400), timeseriesPoint({ tSec: 12.013, intervalSec: 0.013, streamSeconds: 0, streamsOpen: 0, mainStreamsOpen: 0 })];
+    expect(stoppedLoadEndMs(drained, 12_009, 30_000, 12_000.4)).toBe(12_000);
+    const result = loadAchieved(inputs({ timeseries: drained, runMs: 12_009, closedBeforeStopMs: 12_000.4 }));
+    expect(result.detail).toBe('held 100 % of planned stream-seconds (3,600 of 3,600 from 3 s to 12 s); 400 of 400 streams at the end');
+  });
+
   it('gives the figures at the end of that interval, not of the drain', () => {
     const result = loadAchieved(inputs({ timeseries: stopped, runMs: 12_300 }));
     expect(result.status).toBe('pass');
