@@ -1,8 +1,8 @@
 /**
  * load.achieved on a run stopped by Ctrl-C (docs/design.md §5.4, its Decision on a stopped
- * run): the streams are judged up to the stop, not through the drain after it, so "N of M
- * streams at the end" is what was held and planned over the interval the stop fell in, with
- * one driver process or several. Uploads answered only after 10 s keep every process busy
+ * run): the streams are judged to the last interval closed before the stop, not through the
+ * drain after it, so "N of M streams at the end" is what was held and planned over that
+ * interval, with one driver process or several. Uploads answered only after 10 s keep every process busy
  * draining for SIGNAL_DRAIN_MS after the signal, its streams already closed: a window that ran
  * on to the process's end would judge that drain, whatever instant the signal hit. Needs
  * dist/ (npm run build).
