@@ -202,9 +202,18 @@ export async function runSession({
           'the log lacks the intervals after that; the report holds every interval',
       ),
   });
-  const sink = collector.ingest.bind(collector);
+  // Each merged interval's end by its index: where a stopped run's last interval before the stop ended.
+  const endSecByIndex = new Map<number, number>();
+  const sink = (interval: MetricSet, startSec: number, endSec: number, index: number): void => {
+    endSecByIndex.set(index, endSec);
+    collector.ingest(interval, startSec, endSec);
+  };
   let rssBytes: number;
   let durationMs: number;
+  /** When the load stopped (the first driver process to stop it), before the drain: where load.achieved's window ends. */
+  let loadEndMs: number | null;
+  /** The last interval every driver process closed before its stop (-1: none), by index. */
+  let closedIndex: number | null;
   let failedByPolicy = false;
   let workerSummaries: Report['workers'];
   let workersReportedUntilMs: Record<number, number> | undefined;
@@ -233,7 +242,7 @@ export async function runSession({
       },
     });
     actualStartMs = startMs;
-    ({ rssBytes, durationMs } = driver);
+    ({ rssBytes, durationMs, loadEndMs, closedIndex } = driver);
     if (driver.failure !== null) {
       warn(driver.failure);
       failedByPolicy = true;
@@ -244,7 +253,7 @@ export async function runSession({
     const running = runWorkerPool(jobs, profile.workers.onWorkerExit, stop, sink, hurry);
     actualStartMs = await startLoad();
     const pool = await running;
-    ({ rssBytes, durationMs, failedByPolicy } = pool);
+    ({ rssBytes, durationMs, failedByPolicy, loadEndMs, closedIndex } = pool);
     workerSummaries = pool.workers;
     workersReportedUntilMs = pool.reportedUntilMs;
     workersKilledAfterSignal = pool.killedAfterSignal;
@@ -265,6 +274,7 @@ export async function runSession({
     startedAt,
     endedAt: new Date(),
     durationMs,
+    ...(loadEndMs !== null ? { loadEndMs, closedBeforeStopMs: closedEndMs(endSecByIndex, closedIndex) } : {}),
     interrupted,
     target: { url: target.url, embedded: target.embedded !== null, ...(target.embedded ? { faults: profile.target.faults } : {}) },
     profile,
@@ -300,6 +310,19 @@ export async function runSession({
     written: saved.material,
     built: { total: collector.total, inputs },
   };
+}
+
+/** The end (ms of the run) of the merged interval `index`, or of the last one before it (an index every process skipped); 0 for none. */
+function closedEndMs(endSecByIndex: ReadonlyMap<number, number>, index: number | null): number {
+  let endSec = 0;
+  let at = -1;
+  for (const [i, end] of endSecByIndex) {
+    if (index !== null && i <= index && i > at) {
+      at = i;
+      endSec = end;
+    }
+  }
+  return endSec * 1_000;
 }
 
 /** The proxy the run went through, by its origin, for the checks to name (docs/design.md §2.12). */

@@ -47,6 +47,13 @@ export interface ReportContext {
   startedAt: Date;
   endedAt: Date;
   durationMs: number;
+  /**
+   * When the load stopped (ms of the run: the plan's end, or the stop), before the drain that
+   * durationMs includes; load.achieved judges up to it. Absent: durationMs (a merge of shards).
+   */
+  loadEndMs?: number;
+  /** With loadEndMs: the end of the last interval every driver process closed before its stop (0: none). */
+  closedBeforeStopMs?: number;
   interrupted: boolean;
   target: TargetInfo;
   profile: Profile;
@@ -208,7 +215,8 @@ export function buildReport(total: MetricSet, ctx: ReportContext): Report {
     plan: judgedPlan,
     timeseries: ctx.timeseries,
     warmupMs: profile.warmupMs ?? 0,
-    runMs: ctx.durationMs,
+    runMs: ctx.loadEndMs ?? ctx.durationMs,
+    ...(ctx.closedBeforeStopMs !== undefined ? { closedBeforeStopMs: ctx.closedBeforeStopMs } : {}),
     streamsPerParticipant: profile.chatStreams.mainStream ? 2 : 1,
     requests: requestLoads(total, profile, judgedPlan, ctx.durationMs, ctx.shard, lost ? lostScheduled(plan, lost) : {}),
     ...(lost ? { note: lostNote(lost.length, ctx.workersKilledAfterSignal?.length ?? 0, profile.workers.onWorkerExit) } : {}),

@@ -131,5 +131,10 @@ describe('--workers with one worker stuck', () => {
       report.workers?.find((worker) => worker.counters === null),
       'the killed worker has no totals',
     ).toBeDefined();
+    // At the end, the last interval closed before the stop: the killed worker's share in the plan while it reported, as held (docs/design.md §5.4).
+    const load = report.checks.find((check) => check.id === 'load.achieved')!.detail;
+    const end = /; (\d+) of (\d+) streams at the end/.exec(load);
+    expect(end, load).not.toBeNull();
+    expect(end![1], load).toBe(end![2]);
   }, 60_000);
 });

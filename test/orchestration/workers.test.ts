@@ -78,7 +78,8 @@ describe('IntervalMerger', () => {
     merger.add(1, 1, 1, 3.2, encoded(30));
     expect(released).toEqual([
       [0, 1, 11],
-      [1, 3.2, 31],
+      // The mean of the two workers' ends (2 s and 3.2 s).
+      [1, 2.6, 31],
     ]);
     // Its next interval is 3: index 2 is settled then, without waiting for the end.
     merger.add(1, 3, 3.2, 4, encoded(10));
@@ -102,6 +103,34 @@ describe('IntervalMerger', () => {
     ]);
     merger.add(1, 1, 1, 2, encoded(20));
     expect(released.at(-1)).toEqual([2, 20]);
+  });
+
+  it("takes the mean of the parts' edges, so one late tick neither thins an interval nor overlaps the next", () => {
+    const released: Array<[number, number, number]> = [];
+    const merger = new IntervalMerger(2, (set, startSec, endSec) => released.push([startSec, endSec, set.count('x')]));
+    // Each worker holds 8 streams; worker 0's tick at 2 s came 100 ms late.
+    merger.add(0, 1, 1, 2.1, encoded(8.8));
+    merger.add(1, 1, 1, 2, encoded(8));
+    merger.add(0, 2, 2.1, 3, encoded(7.2));
+    merger.add(1, 2, 2, 3, encoded(8));
+    expect(released.map(([from, to]) => [from, to])).toEqual([
+      [1, 2.05],
+      [2.05, 3],
+    ]);
+    // 16 streams on the mean in each, as held: the union (1 s to 2.1 s, then 2 s to 3 s) read 15.3 and 15.2.
+    for (const [from, to, held] of released) expect(held / (to - from)).toBeCloseTo(16, 0);
+  });
+
+  it("leaves the edges to the parts with weight: a request thread's late tick moves no edge of its main loop", () => {
+    const released: Array<[number, number]> = [];
+    const merger = new IntervalMerger(2, (_set, startSec, endSec) => released.push([startSec, endSec]), [1, 0]);
+    merger.add(1, 0, 0, 1.2, encoded(1));
+    merger.add(0, 0, 0, 1, encoded(1));
+    expect(released).toEqual([[0, 1]]);
+    // The main loop gone (its streams ended), the thread's own edges.
+    merger.retire(0);
+    merger.add(1, 1, 1.2, 1.5, encoded(1));
+    expect(released.at(-1)).toEqual([1.2, 1.5]);
   });
 
   it('stops waiting for a retired worker and drains the rest at the end', () => {

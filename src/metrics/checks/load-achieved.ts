@@ -50,8 +50,13 @@ export interface LoadInputs {
   plan: RunPlan;
   timeseries: readonly TimeseriesPoint[];
   warmupMs: number;
-  /** How long the load ran: the plan's duration, or less when the run was stopped. */
+  /** How long the load ran: the plan's duration, or less when the run was stopped (the stop, before the drain after it). */
   runMs: number;
+  /**
+   * A stopped run: the end of the last interval every driver process closed before its stop
+   * (0: none). Absent (a merge of shards): the last point that ended by `runMs`.
+   */
+  closedBeforeStopMs?: number;
   /** 2 when each participant holds a main stream beside its chat stream, else 1. */
   streamsPerParticipant: number;
   requests: readonly RequestLoad[];
@@ -102,6 +107,27 @@ export function judgedWindow(stages: readonly PlannedStage[], warmupMs: number, 
 
 /** Interval edges jitter by a few ms; an interval starting this close before the window is inside it. */
 const EDGE_MS = 50;
+/** The time series' points hold their times to the ms (timeseries.ts). */
+const ROUNDING_MS = 1;
+
+/**
+ * Where a stopped run's streams are judged to: the end of the last interval closed by the stop
+ * (docs/design.md §5.4, a stopped run). The interval the stop fell in holds the load before it
+ * and the drain after it, streams closing, in one count that cannot be told apart. `closedMs`:
+ * that end, as the driver processes noted it (0: none closed, the run is judged to the stop);
+ * without it (a merge of shards), the last point ended by the stop. A run that was not stopped: its `runMs`.
+ */
+export function stoppedLoadEndMs(points: readonly TimeseriesPoint[], runMs: number, planMs: number, closedMs?: number): number {
+  // The plan's own end timer can fire a millisecond early (recorder.ts): that run was not stopped.
+  if (!(runMs < planMs - EDGE_MS)) return runMs;
+  if (closedMs === 0) return runMs;
+  // That interval's end as its point has it (the series rounds to the ms): the window then ends
+  // exactly where the point does, and no sliver of the next point, the drain's, is judged after it.
+  const byMs = (closedMs ?? runMs) + ROUNDING_MS;
+  let endMs = 0;
+  for (const point of points) if (point.intervalSec > 0 && point.tSec * 1_000 <= byMs) endMs = Math.max(endMs, point.tSec * 1_000);
+  return endMs > 0 ? endMs : runMs;
+}
 
 /**
  * The points judged: those starting inside the window (an interval that straddles its start
@@ -132,8 +158,8 @@ export function judgeStreamSeconds(
   const judgedPoints = pointsIn(points, window);
   const firstMs = judgedPoints[0] ? (judgedPoints[0].tSec - judgedPoints[0].intervalSec) * 1_000 : window.fromMs;
   const judged: StreamSecondsJudged = { fromMs: Math.max(0, firstMs), toMs: window.toMs, held: 0, planned: 0, heldAtEnd: 0, plannedAtEnd: 0, stages: [] };
-  // Points of processes merged side by side take the longest of their intervals, so neighbours
-  // can overlap: each second is judged once, from where the previous point ended.
+  // Points of processes merged side by side (shards by `coachbench merge`) take the longest of
+  // their intervals, so neighbours can overlap: each second is judged once, from where the previous point ended.
   let judgedUntilMs = 0;
   let last: { fromMs: number; toMs: number } | null = null;
   for (const point of judgedPoints) {
@@ -270,7 +296,8 @@ export function loadAchieved(inputs: LoadInputs): CheckResult {
   const notes: string[] = [];
   const chat = inputs.plan.scenarios.find((scenario) => scenario.unit === 'participants');
   if (chat) {
-    const window = judgedWindow(chat.stages, inputs.warmupMs, inputs.runMs, inputs.plan.durationMs);
+    const loadEndMs = stoppedLoadEndMs(inputs.timeseries, inputs.runMs, inputs.plan.durationMs, inputs.closedBeforeStopMs);
+    const window = judgedWindow(chat.stages, inputs.warmupMs, loadEndMs, inputs.plan.durationMs);
     const judged = judgeStreamSeconds(inputs.timeseries, chat.stages, inputs.streamsPerParticipant, window);
     if (judged === null) notes.push('streams not judged: the report predates stream-second counting');
     else if (judged.planned > 0) parts.push(streamPart(judged));

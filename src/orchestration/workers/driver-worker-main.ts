@@ -55,7 +55,14 @@ process.on('message', (message: ParentMessage) => {
   })
     .then((result) =>
       result.failure === null
-        ? send({ type: 'done', rssBytes: result.rssBytes, durationMs: result.durationMs, counters: total.encodeCounters() })
+        ? send({
+            type: 'done',
+            rssBytes: result.rssBytes,
+            durationMs: result.durationMs,
+            loadEndMs: result.loadEndMs,
+            closedIndex: result.closedIndex,
+            counters: total.encodeCounters(),
+          })
         : send({ type: 'failed', message: result.failure }),
     )
     .catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }))

@@ -10,8 +10,13 @@ import { MetricSet } from '../../metrics/metric-set.js';
 
 interface Bucket {
   set: MetricSet;
-  startSec: number;
-  endSec: number;
+  /** The union of the parts' intervals: the edges when no part has weight. */
+  minStartSec: number;
+  maxEndSec: number;
+  /** The parts' edges, summed by their weight: the merged interval is their mean. */
+  weight: number;
+  weightedStartSec: number;
+  weightedEndSec: number;
 }
 
 export type Release = (interval: MetricSet, startSec: number, endSec: number, index: number) => void;
@@ -22,9 +27,19 @@ export class IntervalMerger {
   private readonly latest = new Map<number, number>();
   private next = 0;
 
+  /**
+   * `edgeWeights`: how much each part's interval edges count in the merged interval's (1 each
+   * by default). A merged interval is the weighted mean of its parts' edges, not their union:
+   * each part's intervals follow one another edge to edge, so the means do too, and what the
+   * parts counted (the stream-seconds above all) is set against about the time each counted
+   * it over. A union is as long as the latest part's tick makes it: one loop's late tick
+   * (a loaded machine) thinned the interval's mean streams, and neighbours overlapped.
+   * A part with weight 0 (a request thread, which holds no stream) leaves the edges to the others.
+   */
   constructor(
     workers: number,
     private readonly release: Release,
+    private readonly edgeWeights: readonly number[] = [],
   ) {
     for (let worker = 0; worker < workers; worker++) this.latest.set(worker, -1);
   }
@@ -52,12 +67,16 @@ export class IntervalMerger {
     const at = Math.max(index, this.next);
     let bucket = this.buckets.get(at);
     if (!bucket) {
-      bucket = { set: new MetricSet(), startSec, endSec };
+      bucket = { set: new MetricSet(), minStartSec: startSec, maxEndSec: endSec, weight: 0, weightedStartSec: 0, weightedEndSec: 0 };
       this.buckets.set(at, bucket);
     }
     fold(bucket.set);
-    bucket.startSec = Math.min(bucket.startSec, startSec);
-    bucket.endSec = Math.max(bucket.endSec, endSec);
+    bucket.minStartSec = Math.min(bucket.minStartSec, startSec);
+    bucket.maxEndSec = Math.max(bucket.maxEndSec, endSec);
+    const weight = this.edgeWeights[worker] ?? 1;
+    bucket.weight += weight;
+    bucket.weightedStartSec += weight * startSec;
+    bucket.weightedEndSec += weight * endSec;
     const latest = this.latest.get(worker);
     if (latest !== undefined) this.latest.set(worker, Math.max(latest, at));
     this.flush(false);
@@ -89,7 +108,9 @@ export class IntervalMerger {
       const bucket = this.buckets.get(index);
       if (!bucket) continue;
       this.buckets.delete(index);
-      this.release(bucket.set, bucket.startSec, bucket.endSec, index);
+      const { weight } = bucket;
+      if (weight > 0) this.release(bucket.set, bucket.weightedStartSec / weight, bucket.weightedEndSec / weight, index);
+      else this.release(bucket.set, bucket.minStartSec, bucket.maxEndSec, index);
     }
   }
 }

@@ -31,8 +31,12 @@ export type ParentMessage = { type: 'start'; job: WorkerJob } | { type: 'stop' }
 
 export type WorkerMessage =
   | { type: 'interval'; index: number; startSec: number; endSec: number; metrics: EncodedMetrics }
-  /** `counters`: the worker's own run totals, so the parent can prove its live merge lost nothing. */
-  | { type: 'done'; rssBytes: number; durationMs: number; counters: Record<string, number> }
+  /**
+   * `counters`: the worker's own run totals, so the parent can prove its live merge lost nothing.
+   * `loadEndMs`, `closedIndex`: when its load stopped, on its own run clock, and the last
+   * interval it closed before (run-driver.ts DriverResult).
+   */
+  | { type: 'done'; rssBytes: number; durationMs: number; loadEndMs: number; closedIndex: number; counters: Record<string, number> }
   | { type: 'failed'; message: string };
 
 /**

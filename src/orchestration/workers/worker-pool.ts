@@ -31,6 +31,14 @@ export interface PoolResult {
   killedAfterSignal: number[];
   /** Of each worker that died, by index: the end of its last interval merged (ms of the run), 0 when none was. */
   reportedUntilMs: Record<number, number>;
+  /**
+   * When the first of the workers that ended stopped its load (ms of the run; null when none
+   * that began its load ended): until then every one drove its share; after it, some were
+   * draining or gone.
+   */
+  loadEndMs: number | null;
+  /** Of the same workers, the least index of the last interval each closed before its stop (-1: none; null: no such worker). */
+  closedIndex: number | null;
 }
 
 /**
@@ -52,11 +60,21 @@ export async function runWorkerPool(
   jobs: WorkerJob[],
   policy: 'fail' | 'continue',
   stop: AbortController,
-  sink: (interval: MetricSet, startSec: number, endSec: number) => void,
+  sink: (interval: MetricSet, startSec: number, endSec: number, index: number) => void,
   /** A stop signal: every worker's drain ends soon (engine/drain.ts SIGNAL_DRAIN_MS). */
   hurry?: AbortSignal,
 ): Promise<PoolResult> {
-  const result: PoolResult = { workers: [], rssBytes: 0, durationMs: 0, warnings: [], failedByPolicy: false, killedAfterSignal: [], reportedUntilMs: {} };
+  const result: PoolResult = {
+    workers: [],
+    rssBytes: 0,
+    durationMs: 0,
+    warnings: [],
+    failedByPolicy: false,
+    killedAfterSignal: [],
+    reportedUntilMs: {},
+    loadEndMs: null,
+    closedIndex: null,
+  };
   const merger = new IntervalMerger(jobs.length, sink);
   const children: ChildProcess[] = [];
   // A worker that does not end (its loop blocked, the process stopped) would hold the run, and
@@ -114,6 +132,11 @@ export async function runWorkerPool(
           summary.counters = message.counters;
           result.rssBytes += message.rssBytes;
           result.durationMs = Math.max(result.durationMs, message.durationMs);
+          // A worker stopped before its load began drove nothing: the others' stops end the load.
+          if (message.durationMs > 0) {
+            result.loadEndMs = Math.min(result.loadEndMs ?? Number.POSITIVE_INFINITY, message.loadEndMs);
+            result.closedIndex = Math.min(result.closedIndex ?? Number.POSITIVE_INFINITY, message.closedIndex);
+          }
         } else result.warnings.push(redact(`worker ${job.workerIndex} failed: ${message.message}`));
       });
       child.on('exit', (code, signal) => {

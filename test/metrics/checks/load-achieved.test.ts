@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedStage, RunPlan } from '../../../src/contract/profile/stage-plan.js';
 import type { TimeseriesPoint } from '../../../src/contract/report.js';
-import { judgedWindow, judgeStreamSeconds, type LoadInputs, loadAchieved, type RequestLoad } from '../../../src/metrics/checks/load-achieved.js';
+import {
+  judgedWindow,
+  judgeStreamSeconds,
+  type LoadInputs,
+  loadAchieved,
+  type RequestLoad,
+  stoppedLoadEndMs,
+} from '../../../src/metrics/checks/load-achieved.js';
 import { timeseriesPoint } from '../../support/timeseries-point.js';
 
 const stage = (name: string, startMs: number, endMs: number, from: number, to: number): PlannedStage => ({ name, named: false, startMs, endMs, from, to });
@@ -143,6 +150,45 @@ const open = (planned: number, started: number, late: number, dropped: number): 
   dropped,
   connections: 0,
   connectionErrors: {},
+});
+
+describe('stoppedLoadEndMs', () => {
+  // Twelve whole seconds, then the drain after a stop at 12.3 s: 0.5 s with the streams closed.
+  const stopped = [...series(12, () => 400), timeseriesPoint({ tSec: 12.8, intervalSec: 0.8, streamSeconds: 120, streamsOpen: 200, mainStreamsOpen: 200 })];
+
+  it('ends a stopped run at the end of the last interval closed before the stop', () => {
+    expect(stoppedLoadEndMs(stopped, 12_300, 30_000)).toBe(12_000);
+  });
+
+  it('leaves a run that was not stopped at its end, and one stopped inside its first interval at the stop', () => {
+    const whole = series(30, () => 400);
+    expect(stoppedLoadEndMs(whole, 30_001, 30_000)).toBe(30_001);
+    // Its end timer fired a millisecond early: the plan ended it, no stop did.
+    expect(stoppedLoadEndMs(whole, 29_999, 30_000)).toBe(29_999);
+    expect(stoppedLoadEndMs([timeseriesPoint({ tSec: 1.2, intervalSec: 1.2, streamSeconds: 100 })], 700, 30_000)).toBe(700);
+  });
+
+  it('takes the end the driver processes noted: a merged point can end before a stop one of its parts ran past', () => {
+    // Two workers' last intervals merged: one closed at 12 s, the other's ran past its stop to 12.4 s; their mean ends at 12.2 s.
+    const merged = [...series(11, () => 400), timeseriesPoint({ tSec: 12.2, intervalSec: 1.2, streamSeconds: 420, streamsOpen: 200, mainStreamsOpen: 200 })];
+    expect(stoppedLoadEndMs(merged, 12_300, 30_000)).toBe(12_200);
+    expect(stoppedLoadEndMs(merged, 12_300, 30_000, 11_000)).toBe(11_000);
+    expect(stoppedLoadEndMs(merged, 700, 30_000, 0)).toBe(700);
+  });
+
+  it("ends where that interval's point ends, so no sliver of the drain's next point is judged", () => {
+    // The interval closed at 12.0004 s; its point says 12 s (rounded to the ms); the drain's closed no stream.
+    const drained = [...series(12, () => 400), timeseriesPoint({ tSec: 12.013, intervalSec: 0.013, streamSeconds: 0, streamsOpen: 0, mainStreamsOpen: 0 })];
+    expect(stoppedLoadEndMs(drained, 12_009, 30_000, 12_000.4)).toBe(12_000);
+    const result = loadAchieved(inputs({ timeseries: drained, runMs: 12_009, closedBeforeStopMs: 12_000.4 }));
+    expect(result.detail).toBe('held 100 % of planned stream-seconds (3,600 of 3,600 from 3 s to 12 s); 400 of 400 streams at the end');
+  });
+
+  it('gives the figures at the end of that interval, not of the drain', () => {
+    const result = loadAchieved(inputs({ timeseries: stopped, runMs: 12_300 }));
+    expect(result.status).toBe('pass');
+    expect(result.detail).toBe('held 100 % of planned stream-seconds (3,600 of 3,600 from 3 s to 12 s); 400 of 400 streams at the end');
+  });
 });
 
 describe('loadAchieved', () => {
