@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduledSlotsName } from '../../src/metrics/throughput-extra-names.js';
 import { quickProfile } from '../support/profiles.js';
 import { runProfile } from '../support/run-helpers.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
@@ -23,17 +24,20 @@ beforeAll(async () => {
 });
 afterAll(() => serve?.stop());
 
-const STALL_MS = 80;
+// Stalls far longer than a loaded CI machine's own scheduling noise (the request thread's loop
+// delay and latencies reach tens of ms under parallel test files), so the bounds at half a
+// stall separate a thread that reads the stalls from one that does not with room to spare.
+const STALL_MS = 300;
 
 describe('requests on their own thread beside streams', () => {
   it('keep their pace and their latency while the stream loop stalls', async () => {
-    // The main loop (streams, probes, and this test) is busy 80 ms of every 200 ms.
+    // The main loop (streams, probes, and this test) is busy two fifths of the time, a stall at a time.
     const blocker = setInterval(() => {
       const until = performance.now() + STALL_MS;
       while (performance.now() < until) {
         /* the stream loop is busy */
       }
-    }, 200);
+    }, STALL_MS * 2.5);
     try {
       const { report } = await runProfile(
         quickProfile({
@@ -53,10 +57,15 @@ describe('requests on their own thread beside streams', () => {
       expect(generator.requestLoopDelayMs!.p99).toBeLessThan(STALL_MS / 2);
       const photo = report.scenarios.photoUpload!;
       const tags = report.scenarios.tagLink!;
-      // Paced on time: with 40 % of the main loop's time blocked, slots paced there would start late.
-      expect(photo.requests).toBeGreaterThanOrEqual(195);
-      expect(photo.lateSlots).toBeLessThan(photo.requests * 0.05);
-      // Timed off the stalled loop: a request timed on it would read up to 80 ms more, two in five of them.
+      // Every slot of the schedule started (its span is the run's once the uploads are prepared, shorter on a loaded machine).
+      const scheduled = report.metrics.counters[scheduledSlotsName('photoUpload')]!;
+      expect(scheduled).toBeGreaterThan(150);
+      expect(scheduled - photo.requests).toBeLessThanOrEqual(2);
+      expect(photo.droppedSlots).toBe(0);
+      // Paced on time: with two fifths of the main loop's time blocked, two in five slots paced
+      // there would start late, far more than a loaded machine's own noise makes late.
+      expect(photo.lateSlots).toBeLessThan(photo.requests * 0.2);
+      // Timed off the stalled loop: a request timed on it would read up to a stall more, two in five of them.
       expect(photo.latencyMs.p90).toBeLessThan(STALL_MS / 2);
       expect(tags.latencyMs.p90).toBeLessThan(STALL_MS / 2);
       expect(photo.errors + tags.errors).toBe(0);

@@ -10,17 +10,18 @@ describe('measurement', () => {
   it('reads the target latency fault back as event delivery latency', async () => {
     const { report } = await runProfile(
       quickProfile({
-        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=40'] },
+        target: { keepAlive: '500ms', participants: 30, sessionsPerParticipant: 2, faults: ['latency=200'] },
         chatStreams: { participants: 24, rampPerSec: 200, switchEvery: '0s', messageRatePerSec: 30, churnRatePerSec: 0 },
       }),
     );
     const latency = report.scenarios.chatStreams!.eventLatencyMs;
     expect(latency.count).toBeGreaterThan(40);
     // Never less than the injected delay; the slack above it is the loopback round trip plus
-    // scheduling on a busy 2-core CI machine. Precision itself is measured by bench/streams.js.
-    expect(latency.min).toBeGreaterThanOrEqual(40);
-    expect(latency.p50).toBeGreaterThanOrEqual(40);
-    expect(latency.p50).toBeLessThan(50);
+    // scheduling on a busy 2-core CI machine (a p50 35 ms over the delay under two CPU burners),
+    // short of the delay counted twice or a KEEP_ALIVE interval. Precision itself is measured by bench/streams.js.
+    expect(latency.min).toBeGreaterThanOrEqual(200);
+    expect(latency.p50).toBeGreaterThanOrEqual(200);
+    expect(latency.p50).toBeLessThan(300);
     expect(statusOf(report)['stream.message.delivery']).toBe('pass');
   });
 
@@ -46,7 +47,9 @@ describe('measurement', () => {
 
   it('fails generator.healthy when the driver fell behind at the start only, naming the seconds it measured itself', async () => {
     // Three 250 ms stalls early in a 7 s run (a ramp that stalls the driver): too few samples to
-    // move the run-wide p99, but the interval they fall in measured the driver.
+    // move the run-wide p99, but the interval they fall in measured the driver. The bound sits
+    // between the stalls and the run-wide p99 a loaded machine reads by itself (114 ms under two
+    // CPU burners passed the profile's 100 ms).
     let stalls = 0;
     const blocker = setInterval(() => {
       if (++stalls > 3) {
@@ -59,7 +62,7 @@ describe('measurement', () => {
       }
     }, 300);
     try {
-      const { report, exitCode } = await runProfile(quickProfile({ duration: '7s' }));
+      const { report, exitCode } = await runProfile(quickProfile({ duration: '7s', generator: { maxEventLoopDelayP99: '200ms' } }));
       expect(report.generator.eventLoopDelayMs.p99).toBeLessThan(report.generator.maxEventLoopDelayP99Ms);
       const behind = report.timeseries.filter((point) => point.generatorBehind);
       expect(behind.length).toBeGreaterThan(0);

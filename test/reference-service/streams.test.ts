@@ -36,7 +36,8 @@ describe('chat-session stream', () => {
     const p = participant(target, 1);
     const streams = await Promise.all(p.chatSessionIds.map((id) => openStream(target, `/participants/${p.userId}/chat_sessions/${id}/stream`, p.token)));
     try {
-      await Promise.all(streams.map((s) => s.waitFor((f) => f.length >= 6, 3_000)));
+      // Eight gaps a stream: enough that a scheduling hiccup (one gap stretched, the next cut short) moves no median.
+      await Promise.all(streams.map((s) => s.waitFor((f) => f.length >= 9, 3_000)));
       const firsts: number[] = [];
       for (const stream of streams) {
         const times = stream.keepAlives().map((f) => f.atMs);
@@ -97,7 +98,7 @@ describe('chat-session stream', () => {
     try {
       expect(main.status).toBe(200);
       expect(main.headers['content-type']).toBe('text/event-stream');
-      await main.waitFor((f) => f.length >= 5, 2_000);
+      await main.waitFor((f) => f.length >= 8, 3_000);
       const times = [main.headersAtMs, ...main.keepAlives().map((f) => f.atMs)];
       expectCadence(
         times.slice(1).map((t, i) => t - (times[i] as number)),

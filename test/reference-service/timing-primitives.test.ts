@@ -70,7 +70,9 @@ describe('DelayScheduler', () => {
 describe('KeepAliveWheel', () => {
   it('fires each entry on its own phase, every gap, without drift, and forgets removed entries', async () => {
     const wheel = new KeepAliveWheel();
-    const GAP = 50;
+    // Longer than a loaded machine's stalls: one longer than a gap restarts an entry's phase (by
+    // design, keepalive-wheel.ts), which this absolute schedule would read as drift.
+    const GAP = 200;
     const start = performance.now();
     const fired: number[][] = [[], [], []];
     const entries = [0, 1, 2].map((i) => new WheelEntry({ onKeepAlive: () => fired[i]?.push(performance.now() - start) }, GAP));

@@ -107,8 +107,8 @@ export function once(predicate: (stderr: string) => boolean, action: (pid: numbe
   };
 }
 
-/** The first progress line of a run (`[1s/4s]  streams ...`) has been printed. */
-export const runIsUnderWay = (stderr: string): boolean => /\[\d+s\/\d+[hms]/.test(stderr);
+/** The first progress line of a run (`[1s/4s]  streams ...`, or `[1.1s/2s]` when its tick came late) has been printed. */
+export const runIsUnderWay = (stderr: string): boolean => /\[\d+(\.\d+)?s\/\d+[hms]/.test(stderr);
 
 /** The progress line says all `streams` are open (`streams 12/12`). */
 export const allStreamsOpen =

@@ -30,15 +30,16 @@ export function median(values: readonly number[]): number {
 
 /**
  * Asserts a cadence robustly on a busy machine: the median gap is within 10 ms of
- * `expectedMs` and at least 3/4 of the gaps are within SLACK_MS (a scheduling hiccup may
- * stretch one gap and shorten the next; a wrong cadence moves them all).
+ * `expectedMs` and at least 3/4 of the gaps are within SLACK_MS, or all but the two one
+ * scheduling hiccup spoils (it stretches one gap and shortens the next: of 5 gaps, 3/4 would
+ * let no hiccup pass); a wrong cadence moves them all.
  */
 export function expectCadence(gapsMs: readonly number[], expectedMs: number): void {
   expect(gapsMs.length, 'gaps').toBeGreaterThanOrEqual(3);
   expect(Math.abs(median(gapsMs) - expectedMs), `median of ${gapsMs.map((g) => g.toFixed(1)).join(', ')}`).toBeLessThan(10);
   const close = gapsMs.filter((g) => Math.abs(g - expectedMs) < SLACK_MS).length;
   expect(close, `gaps within ${SLACK_MS} ms of ${expectedMs}: ${gapsMs.map((g) => g.toFixed(1)).join(', ')}`).toBeGreaterThanOrEqual(
-    Math.ceil(gapsMs.length * 0.75),
+    Math.min(Math.ceil(gapsMs.length * 0.75), gapsMs.length - 2),
   );
 }
 

@@ -46,7 +46,9 @@ describe('against the reference target', () => {
   });
 
   it('error-rate=50 fails photo.upload, photo.fieldname.override and tags.link, while errors stay problem+json', async () => {
-    const { checks, photo, tags } = await runOn(['error-rate=50']);
+    // 3 s, not 1.5: photo.fieldname.override fails only if one of its few uploads (a quarter, and
+    // the probe's) draws a 500, and at ~15 of them all pass by chance once in ~30,000 runs.
+    const { checks, photo, tags } = await runOn(['error-rate=50'], 3_000);
     const failing = REQUEST_CHECKS.filter((id) => checks[id].status === 'fail');
     expect(failing).toEqual(['photo.upload', 'photo.fieldname.override', 'tags.link']);
     expect(checks['errors.problem_json'].status).toBe('pass');
@@ -61,8 +63,10 @@ describe('against the reference target', () => {
   it('latency=60 reads back in both histograms and fails no check', async () => {
     const { checks, photo } = await runOn(['latency=60']);
     for (const id of REQUEST_CHECKS) expect(`${id}: ${checks[id].status}`).toBe(`${id}: pass`);
+    // The delay once, not twice: above it by the round trip and a loaded machine's scheduling
+    // (a p50 19 ms over it under two CPU burners, where the bound was 25 ms over it).
     expect(photo.latencyMs.p50).toBeGreaterThanOrEqual(60);
-    expect(photo.latencyMs.p50).toBeLessThan(85);
+    expect(photo.latencyMs.p50).toBeLessThan(120);
     expect(photo.serviceTimeMs.p50).toBeGreaterThanOrEqual(60);
     expect(photo.latencyMs.count).toBe(photo.requests);
   });

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { photoUploadScenario } from '../../../src/drivers/throughput/index.js';
 import { throughputNames } from '../../../src/metrics/names.js';
@@ -11,12 +12,13 @@ const fixtures = {
   participants: [1, 2, 3, 4].map((i) => ({ userId: `p-${i}`, token: `token-${i}`, chatSessionIds: [`cs-${i}`] })),
 };
 
-/** A photo endpoint that reads the whole upload, then answers 200 after `delayMs`. */
-async function photoServer(delayMs: number) {
+/** A photo endpoint that reads the whole upload, then answers 200 after `delayMs`; `onRequest` runs first, with the count so far. */
+async function photoServer(delayMs: number, onRequest: (requests: number) => void = () => undefined) {
   const seen = { requests: 0, bytes: 0, users: new Set<string>() };
   const server = await startServer((req, res) => {
     void readBody(req).then((body) => {
       seen.requests++;
+      onRequest(seen.requests);
       seen.bytes += body.length;
       seen.users.add(req.url?.split('/')[4] ?? '');
       const answer = (): void => sendJson(res, 200, photoAnswer(body), 'application/json', GOOD_HEADERS);
@@ -32,7 +34,12 @@ describe('open model', () => {
     const server = await photoServer(0);
     try {
       const profile = testProfile(2_000, { ratePerSec: 150, maxInFlight: 64, overrideShare: 0 });
+      // This loop's longest stall: the slots due in one at the stop are cut (below).
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
       const total = await testRun(server.url, fixtures, profile).run(photoUploadScenario);
+      loop.disable();
+      const stallSlots = Math.ceil((150 * loop.max) / 1e9);
       const summary = buildPhotoUploadSummary(total, profile.photoUpload);
       // The schedule spans the run's remaining time once the corpus is built: a few ms short of
       // 2 s on an idle machine, longer to build on a loaded one. Its slots are its span's.
@@ -40,13 +47,15 @@ describe('open model', () => {
       expect(summary.activeSeconds).toBeLessThanOrEqual(2);
       const scheduled = total.count(scheduledSlotsName('photoUpload'));
       expect(Math.abs(scheduled - 150 * summary.activeSeconds)).toBeLessThanOrEqual(1);
-      // A slot due in the last few ms may be cut by the stop (timers lag under load): neither started nor dropped.
-      expect(scheduled - summary.requests).toBeLessThanOrEqual(2);
+      // A slot due in the last few ms may be cut by the stop (timers lag under load): neither
+      // started nor dropped. A loaded machine stalls the loop for longer (13 slots were cut
+      // under a CPU burner): no more than one stall's worth, where a slipping schedule loses slots all along.
+      expect(scheduled - summary.requests, `the longest stall's ${stallSlots} slots`).toBeLessThanOrEqual(2 + stallSlots);
       expect(server.seen.requests).toBe(summary.requests);
       expect(summary.bytesSent).toBe(server.seen.bytes);
       expect(summary.requestedRatePerSec).toBe(150);
       // Rate over the schedule's span: loose, as a loaded machine can start the last slots late.
-      expect(Math.abs(summary.throughputPerSec - 150) / 150).toBeLessThan(0.05);
+      expect(Math.abs(summary.throughputPerSec - 150) / 150).toBeLessThan(0.05 + stallSlots / scheduled);
       expect(summary.droppedSlots).toBe(0);
       expect(summary.latencyMs.count).toBe(summary.requests);
       expect(server.seen.users).toEqual(new Set(['p-1', 'p-2', 'p-3', 'p-4']));
@@ -62,7 +71,10 @@ describe('open model', () => {
       const total = await testRun(server.url, fixtures, profile).run(photoUploadScenario);
       const summary = buildPhotoUploadSummary(total, profile.photoUpload);
       expect(summary.requestedRatePerSec).toBe(100);
-      expect(summary.requests).toBeGreaterThanOrEqual(195);
+      // The schedule's span is shorter on a loaded machine (see above): its slots are the midpoint rate over it, and all started.
+      const scheduled = total.count(scheduledSlotsName('photoUpload'));
+      expect(Math.abs(scheduled - 100 * summary.activeSeconds)).toBeLessThanOrEqual(1);
+      expect(scheduled - summary.requests).toBeLessThanOrEqual(2);
       expect(summary.requests).toBeLessThanOrEqual(200);
     } finally {
       await server.close();
@@ -76,7 +88,9 @@ describe('open model', () => {
       const total = await testRun(server.url, fixtures, profile).run(photoUploadScenario);
       const summary = buildPhotoUploadSummary(total, profile.photoUpload);
       const scheduled = total.count(scheduledSlotsName('photoUpload'));
-      expect(scheduled).toBeGreaterThanOrEqual(97);
+      // The span's slots (96 of a 1 s span shortened by a loaded machine's preparing, once).
+      expect(Math.abs(scheduled - 100 * summary.activeSeconds)).toBeLessThanOrEqual(1);
+      expect(summary.activeSeconds).toBeGreaterThan(0.5);
       expect(scheduled - (summary.requests + summary.droppedSlots)).toBeGreaterThanOrEqual(0);
       expect(scheduled - (summary.requests + summary.droppedSlots)).toBeLessThanOrEqual(2);
       expect(summary.requests).toBeLessThanOrEqual(15); // 5 in flight × 400 ms turns over ~2.5 times a second
@@ -108,23 +122,27 @@ describe('open model', () => {
   });
 
   it('counts latency from the intended start, once: a stalled generator shows in latency, not in service time', async () => {
-    const server = await photoServer(0);
+    // Block this process (the generator, and the server in it) for STALL_MS at the 20th upload:
+    // inside the schedule however long a loaded machine took to prepare it, which a timer set
+    // before the run could miss. The stall is long beside a loaded machine's own delays.
+    const STALL_MS = 500;
+    const server = await photoServer(0, (requests) => {
+      if (requests !== 20) return;
+      const until = performance.now() + STALL_MS;
+      while (performance.now() < until) {
+        /* saturated generator */
+      }
+    });
     try {
-      const profile = testProfile(1_200, { ratePerSec: 100, overrideShare: 0 });
-      const run = testRun(server.url, fixtures, profile);
-      // Block this process (the generator) for 250 ms a little after the schedule starts.
-      setTimeout(() => {
-        const until = performance.now() + 250;
-        while (performance.now() < until) {
-          /* saturated generator */
-        }
-      }, 300);
-      const total = await run.run(photoUploadScenario);
+      // A modest rate: the slots the stall held back start in a burst, and a burst's queue is service time.
+      const profile = testProfile(2_000, { ratePerSec: 50, overrideShare: 0 });
+      const total = await testRun(server.url, fixtures, profile).run(photoUploadScenario);
       const summary = buildPhotoUploadSummary(total, profile.photoUpload);
-      // ~25 slots fall in the stall, late by up to 250 ms: over 10 % of latencies exceed 100 ms...
+      // ~25 slots of ~100 fall in the stall, late by up to its length: the latest tenth of all
+      // the slots by over half of it ...
       expect(summary.lateSlots).toBeGreaterThan(15);
-      expect(summary.latencyMs.max).toBeGreaterThan(200);
-      expect(summary.latencyMs.p90).toBeGreaterThan(100);
+      expect(summary.latencyMs.max).toBeGreaterThan(STALL_MS * 0.8);
+      expect(summary.latencyMs.p90).toBeGreaterThan(STALL_MS * 0.4);
       // ...while the requests themselves stayed fast (a request in flight when the stall began may
       // not). Judged beside the latency, not in ms: a loaded machine slows the test's server too
       // (a service-time p90 of 67 ms under two CPU burners), but a service time that counted the
