@@ -7,14 +7,15 @@
  * on to the process's end would judge that drain, whatever instant the signal hit. Needs
  * dist/ (npm run build).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { SIGNAL_DRAIN_MS } from '../../src/engine/drain.js';
 import { SHORT_WINDOW_MIN_SHARE } from '../../src/metrics/checks/load-achieved.js';
-import { runBin } from '../support/bin-helpers.js';
+import { progressLines, runBin } from '../support/bin-helpers.js';
 import { TIMING_SLACK, writeProfile } from '../support/profiles.js';
+import { readRunReport } from '../support/run-report.js';
 
 /** 8 participants, a main and a chat stream each. */
 const STREAMS = 16;
@@ -43,9 +44,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The progress lines printed so far (`[3s/20s] …`), one per merged interval at --progress-every 1s. */
-const progressLines = (stderr: string): number => (stderr.match(/\[\d+s\/\d+[hms]/g) ?? []).length;
-
 interface Stopped {
   report: Report;
   /** The judged window's end and the figures at the end, from load.achieved's detail. */
@@ -68,7 +66,7 @@ async function stopRun(profile: string, workers: number, line: number, afterMs: 
   });
   expect(result.killed, result.stderr).toBe(false);
   expect(result.code, result.stderr).toBe(130);
-  const report = JSON.parse(await readFile(join(dir, out, 'report.json'), 'utf8')) as Report;
+  const report = await readRunReport(join(dir, out));
   expect(report.interrupted).toBe(true);
   const detail = report.checks.find((check) => check.id === 'load.achieved')!.detail;
   const figures = /held (\d+(?:\.\d+)?) % of planned stream-seconds \([^)]* to (\d+(?:\.\d+)?) s\); (\d+) of (\d+) streams at the end/.exec(detail);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/contract/report.js';
 import { WORKER_END_GRACE_MS, WORKER_SIGNAL_GRACE_MS } from '../../src/orchestration/workers/worker-pool.js';
-import { childPids, commandLine, once, runBin, runIsUnderWay } from '../support/bin-helpers.js';
+import { childPids, commandLine, once, progressLines, runBin, runIsUnderWay } from '../support/bin-helpers.js';
 import { TIMING_SLACK, writeProfile } from '../support/profiles.js';
 import { readRunReport } from '../support/run-report.js';
 
@@ -101,7 +101,7 @@ describe('--workers with one worker stuck', () => {
     let signalledAt = 0;
     const started = performance.now();
     // The fourth progress line: both workers have driven healthy streams and messages for a few seconds.
-    const fewSecondsIn = (stderr: string): boolean => (stderr.match(/\[\d+s\/\d+[hms]/g) ?? []).length >= 4;
+    const fewSecondsIn = (stderr: string): boolean => progressLines(stderr) >= 4;
     const result = await runBin(['run', '--profile', longProfile, '--workers', '2', '--progress-every', '1s', '--out', join(longWork, 'report')], {
       onStderr: once(fewSecondsIn, (pid) => {
         // Stopped at the signal, and before it: a worker that ends its short drain while this

@@ -107,8 +107,14 @@ export function once(predicate: (stderr: string) => boolean, action: (pid: numbe
   };
 }
 
-/** The first progress line of a run (`[1s/4s]  streams ...`, or `[1.1s/2s]` when its tick came late) has been printed. */
-export const runIsUnderWay = (stderr: string): boolean => /\[\d+(\.\d+)?s\/\d+[hms]/.test(stderr);
+/** A progress line's head: `[1s/4s]  streams ...`, or `[1.1s/2s]` when its tick came late. */
+const PROGRESS_LINE = /\[\d+(\.\d+)?s\/\d+[hms]/g;
+
+/** How many progress lines a run has printed (one per merged interval at --progress-every 1s). */
+export const progressLines = (stderr: string): number => (stderr.match(PROGRESS_LINE) ?? []).length;
+
+/** The first progress line of a run has been printed. */
+export const runIsUnderWay = (stderr: string): boolean => progressLines(stderr) > 0;
 
 /** The progress line says all `streams` are open (`streams 12/12`). */
 export const allStreamsOpen =
