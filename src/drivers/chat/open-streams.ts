@@ -57,7 +57,8 @@ export class OpenStreams {
   /** An open stream closed or dropped (once per stream lifetime). */
   remove(stream: SseStream, nowMs: number): void {
     this.countHeld(nowMs);
-    this.count[stream.role]--;
+    // Open until now in this interval: streams that close before its first sweep still show in its peak.
+    this.metrics.peak(ROLE_NAMES[stream.role].open, this.count[stream.role]--);
     if (stream.role === 'main') return;
     const list = this.bySession.get(stream.sessionId!);
     if (!list) return;
