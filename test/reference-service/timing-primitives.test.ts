@@ -96,6 +96,30 @@ describe('KeepAliveWheel', () => {
     expect(wheel.size).toBe(0);
   });
 
+  it('keeps its schedule through a stall shorter than a gap: the firings after it are on time again', async () => {
+    const wheel = new KeepAliveWheel();
+    const GAP = 200;
+    const start = performance.now();
+    const fired: number[] = [];
+    const entry = new WheelEntry({ onKeepAlive: () => fired.push(performance.now() - start) }, GAP);
+    wheel.add(entry, start + GAP);
+    // The loop is busy from 350 to 450 ms: the firing due at 400 comes about 50 ms late.
+    setTimeout(
+      () => {
+        while (performance.now() - start < 450) {
+          /* a stalled event loop */
+        }
+      },
+      350 - (performance.now() - start),
+    );
+    await sleep(GAP * 6 + 25);
+    wheel.remove(entry);
+    const lateness = fired.map((t, k) => t - (k + 1) * GAP);
+    expect(lateness[1], 'the stall delayed the firing due at 400 ms').toBeGreaterThanOrEqual(40);
+    // An entry re-armed a gap after it fired would carry those 50 ms into every later firing.
+    expect(median(lateness.slice(2)), lateness.map((ms) => ms.toFixed(1)).join(', ')).toBeLessThan(20);
+  });
+
   it('lets a callback remove its own and other entries', async () => {
     const wheel = new KeepAliveWheel();
     const now = performance.now();
