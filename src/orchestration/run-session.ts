@@ -29,6 +29,7 @@ import type { LiveOutputs } from './outputs/live-outputs.js';
 import { judgeLive } from './outputs/live-verdict.js';
 import { checkInFlightSplits, fixturesCap, profileShare, shardFixtures } from './profile-share.js';
 import { Progress } from './progress.js';
+import { RecentIntervalEnds } from './recent-interval-ends.js';
 import type { RunConfig } from './run-config.js';
 import type { ResolvedTarget } from './run-target.js';
 import { type ReportMaterial, saveReport } from './save-report.js';
@@ -202,10 +203,9 @@ export async function runSession({
           'the log lacks the intervals after that; the report holds every interval',
       ),
   });
-  // Each merged interval's end by its index: where a stopped run's last interval before the stop ended.
-  const endSecByIndex = new Map<number, number>();
+  const intervalEnds = new RecentIntervalEnds();
   const sink = (interval: MetricSet, startSec: number, endSec: number, index: number): void => {
-    endSecByIndex.set(index, endSec);
+    intervalEnds.note(index, endSec);
     collector.ingest(interval, startSec, endSec);
   };
   let rssBytes: number;
@@ -274,7 +274,7 @@ export async function runSession({
     startedAt,
     endedAt: new Date(),
     durationMs,
-    ...(loadEndMs !== null ? { loadEndMs, closedBeforeStopMs: closedEndMs(endSecByIndex, closedIndex) } : {}),
+    ...(loadEndMs !== null ? { loadEndMs, closedBeforeStopMs: intervalEnds.endMsOf(closedIndex) } : {}),
     interrupted,
     target: { url: target.url, embedded: target.embedded !== null, ...(target.embedded ? { faults: profile.target.faults } : {}) },
     profile,
@@ -310,19 +310,6 @@ export async function runSession({
     written: saved.material,
     built: { total: collector.total, inputs },
   };
-}
-
-/** The end (ms of the run) of the merged interval `index`, or of the last one before it (an index every process skipped); 0 for none. */
-function closedEndMs(endSecByIndex: ReadonlyMap<number, number>, index: number | null): number {
-  let endSec = 0;
-  let at = -1;
-  for (const [i, end] of endSecByIndex) {
-    if (index !== null && i <= index && i > at) {
-      at = i;
-      endSec = end;
-    }
-  }
-  return endSec * 1_000;
 }
 
 /** The proxy the run went through, by its origin, for the checks to name (docs/design.md §2.12). */
